@@ -1,0 +1,131 @@
+/** Workspaces: the tenant. Plans, billing and credits live on the workspace item. */
+import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
+import { getItem, putItem, putNewItem, queryPage, updateExistingItem } from '../core/repository.js';
+import { keys } from '../core/table-schema.js';
+
+export const PLANS = ['free', 'starter', 'creator', 'pro', 'team', 'enterprise', 'business_plus'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const BILLING_TYPES = ['wallet', 'subscription', 'usage_based'] as const;
+export type BillingType = (typeof BILLING_TYPES)[number];
+
+export const WORKSPACE_STATUS = { active: 'active', deleted: 'deleted' } as const;
+export type WorkspaceStatus = (typeof WORKSPACE_STATUS)[keyof typeof WORKSPACE_STATUS];
+
+/** Per-workspace overrides of the plan's request-rate limits (requests per window). */
+export type RateLimitOverrides = Partial<Record<'read' | 'write' | 'heavy' | 'status' | 'status_ip', number>>;
+
+export interface WorkspaceOwner {
+  email: string;
+  first_name: string;
+  last_name: string;
+  username: string;
+}
+
+export interface Workspace {
+  workspace_id: string;
+  name: string;
+  status: WorkspaceStatus;
+  plan: Plan;
+  billing_type: BillingType;
+  /** Credits granted per billing period (subscription, usage-based). */
+  included_credits: number;
+  /** Credits left to spend. */
+  remaining_credits: number;
+  /** Wallet balance in `wallet_currency`, for wallet billing. */
+  wallet_balance: number;
+  wallet_currency: 'usd' | 'credits';
+  owner: WorkspaceOwner;
+  rate_limits?: RateLimitOverrides;
+  created_at: number;
+}
+
+type WorkspaceItem = Workspace & { pk: string; sk: string; gsi1pk: string; gsi1sk: string };
+
+const WORKSPACES_INDEX_PARTITION = 'WORKSPACES';
+
+function toWorkspace(item: WorkspaceItem): Workspace {
+  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, ...workspace } = item;
+  return workspace;
+}
+
+export interface NewWorkspace {
+  name: string;
+  plan?: Plan;
+  billing_type?: BillingType;
+  included_credits?: number;
+  owner?: Partial<WorkspaceOwner>;
+  rate_limits?: RateLimitOverrides;
+  /** A fixed id, for the local stack's seeded workspace. */
+  workspace_id?: string;
+}
+
+export async function createWorkspace(input: NewWorkspace): Promise<Workspace> {
+  const workspaceId = input.workspace_id ?? newId();
+  const included = input.included_credits ?? 0;
+  const username = input.owner?.username ?? input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const workspace: Workspace = {
+    workspace_id: workspaceId,
+    name: input.name,
+    status: WORKSPACE_STATUS.active,
+    plan: input.plan ?? 'free',
+    billing_type: input.billing_type ?? 'subscription',
+    included_credits: included,
+    remaining_credits: included,
+    wallet_balance: 0,
+    wallet_currency: 'credits',
+    owner: {
+      email: input.owner?.email ?? `${username}@example.invalid`,
+      first_name: input.owner?.first_name ?? input.name,
+      last_name: input.owner?.last_name ?? '',
+      username,
+    },
+    ...(input.rate_limits ? { rate_limits: input.rate_limits } : {}),
+    created_at: nowSeconds(),
+  };
+  const created = await putNewItem({
+    ...keys.workspace(workspaceId),
+    gsi1pk: WORKSPACES_INDEX_PARTITION,
+    gsi1sk: workspaceId,
+    ...workspace,
+  });
+  if (!created) throw new Error(`Workspace ${workspaceId} already exists`);
+  return workspace;
+}
+
+export async function getWorkspace(workspaceId: string): Promise<Workspace | undefined> {
+  if (!ID_PATTERN.test(workspaceId)) return undefined;
+  const item = await getItem<WorkspaceItem>(keys.workspace(workspaceId));
+  return item ? toWorkspace(item) : undefined;
+}
+
+export async function listWorkspaces(limit = 100, token?: string) {
+  const page = await queryPage<WorkspaceItem>({
+    partition: WORKSPACES_INDEX_PARTITION,
+    index: 'gsi1',
+    limit,
+    token,
+    binding: 'admin:workspaces',
+    newestFirst: false,
+  });
+  return { items: page.items.map(toWorkspace), nextToken: page.nextToken };
+}
+
+export type WorkspaceChanges = Partial<
+  Pick<Workspace, 'name' | 'status' | 'plan' | 'billing_type' | 'included_credits' | 'remaining_credits' | 'wallet_balance' | 'wallet_currency' | 'rate_limits'>
+>;
+
+export async function updateWorkspace(workspaceId: string, changes: WorkspaceChanges): Promise<Workspace | undefined> {
+  const item = await updateExistingItem<WorkspaceItem>(keys.workspace(workspaceId), changes);
+  return item ? toWorkspace(item) : undefined;
+}
+
+/** Replaces a workspace wholesale (used by the admin CLI's restore path and tests). */
+export async function saveWorkspace(workspace: Workspace): Promise<void> {
+  await putItem({
+    ...keys.workspace(workspace.workspace_id),
+    gsi1pk: WORKSPACES_INDEX_PARTITION,
+    gsi1sk: workspace.workspace_id,
+    ...workspace,
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * AWS SDK v3 clients, one per process, created on first use. Endpoints come from the SDK's own
+ * `AWS_ENDPOINT_URL_<SERVICE>` variables, so the same code talks to AWS or to the local emulators.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from './config.js';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+let dynamoClient: DynamoDBClient | undefined;
+let s3: S3Client | undefined;
+let kms: KMSClient | undefined;
+let sfn: SFNClient | undefined;
+let sqs: SQSClient | undefined;
+let eventBridge: EventBridgeClient | undefined;
+
+export function dynamo(): DynamoDBClient {
+  dynamoClient ??= new DynamoDBClient({});
+  return dynamoClient;
+}
+
+export function documents(): DynamoDBDocumentClient {
+  documentClient ??= DynamoDBDocumentClient.from(dynamo(), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return documentClient;
+}
+
+export function s3Client(): S3Client {
+  s3 ??= new S3Client({
+    forcePathStyle: config().s3ForcePathStyle,
+    // Checksums only where S3 requires them: S3-compatible stores otherwise keep the aws-chunked framing.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return s3;
+}
+
+export function kmsClient(): KMSClient {
+  kms ??= new KMSClient({});
+  return kms;
+}
+
+export function sfnClient(): SFNClient {
+  sfn ??= new SFNClient({});
+  return sfn;
+}
+
+export function sqsClient(): SQSClient {
+  sqs ??= new SQSClient({});
+  return sqs;
+}
+
+export function eventBridgeClient(): EventBridgeClient {
+  eventBridge ??= new EventBridgeClient({});
+  return eventBridge;
+}
+
+/** Drop every client (the local stack calls this after it changes endpoints). */
+export function resetAwsClients(): void {
+  documentClient = undefined;
+  dynamoClient = undefined;
+  s3 = undefined;
+  kms = undefined;
+  sfn = undefined;
+  sqs = undefined;
+  eventBridge = undefined;
+}

@@ -1,0 +1,84 @@
+/**
+ * Runtime configuration, read from the environment once per process. The CDK stack sets these on
+ * every function; the local stack sets the same names before it loads any handler. Nothing here
+ * distinguishes "local" from "deployed": endpoints of emulators come through the SDK's own
+ * `AWS_ENDPOINT_URL_<SERVICE>` variables.
+ */
+
+export interface ServiceConfig {
+  /** The single DynamoDB table. */
+  tableName: string;
+  /** The media bucket. */
+  bucketName: string;
+  /** The custom EventBridge bus that receives domain events. */
+  eventBusName: string;
+  /** The stack's customer-managed symmetric key (webhook secrets, media default). */
+  stackKeyId: string;
+  /** The stack's HMAC key: signs pagination cursors. */
+  hmacKeyId: string;
+  /** Where error `doc_url`s point. @default 'https://github.com/video-creation-service/docs/blob/main/errors.md' */
+  docBaseUrl: string;
+  /** How long a resolved credential is reused by the authorizer, in seconds. @default 60 */
+  authCacheTtlSeconds: number;
+  /** OAuth: the accepted JWT issuer; OAuth is off when empty. @default '' */
+  jwtIssuer: string;
+  /** OAuth: the accepted audience. @default '' (audience not checked) */
+  jwtAudience: string;
+  /** OAuth: the issuer's JWKS URL. @default `${jwtIssuer}/.well-known/jwks.json` */
+  jwksUrl: string;
+  /** OAuth: the workspace a token acts in is read from this claim. @default 'workspace_id' */
+  jwtWorkspaceClaim: string;
+  /**
+   * Local development only: allow `http://` and loopback webhook URLs so a receiver on the same
+   * machine can be tested. Never set by the CDK stack. @default false
+   */
+  allowLoopbackWebhooks: boolean;
+  /** Lifetime of idempotency records, in seconds. @default 86400 */
+  idempotencyTtlSeconds: number;
+  /** S3 path-style addressing (needed by S3-compatible stores). @default false */
+  s3ForcePathStyle: boolean;
+}
+
+function numberFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new Error(`Environment variable ${name} must be a number, got "${raw}"`);
+  return value;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Environment variable ${name} is required`);
+  return value;
+}
+
+let cached: ServiceConfig | undefined;
+
+export function config(): ServiceConfig {
+  if (cached) return cached;
+  const jwtIssuer = process.env.JWT_ISSUER ?? '';
+  cached = {
+    tableName: required('TABLE_NAME'),
+    bucketName: process.env.BUCKET_NAME ?? '',
+    eventBusName: process.env.EVENT_BUS_NAME ?? '',
+    stackKeyId: process.env.STACK_KEY_ID ?? '',
+    hmacKeyId: process.env.HMAC_KEY_ID ?? '',
+    docBaseUrl:
+      process.env.DOC_BASE_URL ?? 'https://github.com/video-creation-service/docs/blob/main/errors.md',
+    authCacheTtlSeconds: numberFrom('AUTH_CACHE_TTL_SECONDS', 60),
+    jwtIssuer,
+    jwtAudience: process.env.JWT_AUDIENCE ?? '',
+    jwksUrl: process.env.JWKS_URL || (jwtIssuer ? `${jwtIssuer.replace(/\/$/, '')}/.well-known/jwks.json` : ''),
+    jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
+    allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
+    idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),
+    s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+  };
+  return cached;
+}
+
+/** Forget the cached configuration (tests and the local stack change the environment). */
+export function resetConfig(): void {
+  cached = undefined;
+}

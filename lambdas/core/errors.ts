@@ -1,0 +1,99 @@
+/**
+ * One typed error hierarchy for the whole API. Every error knows its HTTP status and its public
+ * `code`; the error middleware turns it into the spec's envelope. Messages of 5xx errors are never
+ * exposed to clients (`expose` is false): they are logged, and the client sees a generic message.
+ */
+
+/** A per-item detail carried in `error.errors` (spec: code, message, node_id, port, path). */
+export interface ErrorDetail {
+  code: string;
+  message: string;
+  node_id?: string;
+  port?: string;
+  path?: string;
+}
+
+export interface ServiceErrorOptions {
+  /** The request field that caused the error, as a path such as `events[0]` or `parent_id`. */
+  param?: string | null;
+  /** Per-item details, e.g. the steps of a failed encryption setup. */
+  errors?: ErrorDetail[];
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly param: string | null;
+  readonly errors: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+  /** Whether `message` may be shown to the client. False for every 5xx. */
+  readonly expose: boolean;
+
+  constructor(status: number, code: string, message: string, options: ServiceErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.param = options.param ?? null;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+    this.expose = status < 500;
+  }
+}
+
+/** 400 `invalid_parameter`: a bad or missing request field, named in `param`. */
+export class InvalidParameterError extends ServiceError {
+  constructor(message: string, param: string | null, options: Omit<ServiceErrorOptions, 'param'> = {}) {
+    super(400, 'invalid_parameter', message, { ...options, param });
+  }
+}
+
+/** 401: missing, invalid or expired credentials, or a key whose workspace is gone. */
+export class UnauthorizedError extends ServiceError {
+  constructor(
+    message = 'Missing, invalid or expired credentials.',
+    code: 'unauthorized' | 'api_key_owner_workspace_access_revoked' = 'unauthorized',
+  ) {
+    super(401, code, message);
+  }
+}
+
+/** 403 for the spec's authorization codes (`forbidden`, `insufficient_api_key_scope`, ...). */
+export class ForbiddenError extends ServiceError {
+  constructor(message: string, code = 'forbidden', options: ServiceErrorOptions = {}) {
+    super(403, code, message, options);
+  }
+}
+
+/** 404 for a missing resource. Resources of other workspaces are reported the same way. */
+export class NotFoundError extends ServiceError {
+  constructor(message: string, code = 'resource_not_found', param: string | null = null) {
+    super(404, code, message, { param });
+  }
+}
+
+/** 409 for state conflicts (`request_in_progress`, `stale_edit_version`, `resource_not_ready`, ...). */
+export class ConflictError extends ServiceError {
+  constructor(message: string, code: string, options: ServiceErrorOptions = {}) {
+    super(409, code, message, options);
+  }
+}
+
+/** 429 `rate_limit_exceeded` with `Retry-After` and the `X-RateLimit-*` headers. */
+export class RateLimitError extends ServiceError {
+  constructor(message: string, headers: Record<string, string>) {
+    super(429, 'rate_limit_exceeded', message, { headers });
+  }
+}
+
+/** 501 for routes of the contract whose handler does not exist yet. */
+export class NotImplementedError extends ServiceError {
+  constructor(operation: string) {
+    super(501, 'not_implemented', `${operation} is part of the API contract but is not implemented yet.`);
+  }
+  // A 501 is a statement about this server, not a leak: let clients read which operation it is.
+  override readonly expose = true;
+}

@@ -1,0 +1,183 @@
+/**
+ * Small typed functions over the single table. Handlers and domain modules use these, never the
+ * raw SDK, so conditions (tenant partition, existence) are written once.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  type PutCommandInput,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { documents } from './aws-clients.js';
+import { config } from './config.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { TABLE_SCHEMA } from './table-schema.js';
+
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+export type StoredItem = ItemKey & Record<string, unknown>;
+
+export async function getItem<T extends ItemKey>(key: ItemKey, consistent = false): Promise<T | undefined> {
+  const result = await documents().send(
+    new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: consistent }),
+  );
+  return result.Item as T | undefined;
+}
+
+/** Writes a new item; returns false (and writes nothing) when an item with that key exists. */
+export async function putNewItem(item: StoredItem): Promise<boolean> {
+  try {
+    await documents().send(
+      new PutCommand({
+        TableName: config().tableName,
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Replaces an item unconditionally (administrative writes). */
+export async function putItem(item: StoredItem, extra: Partial<PutCommandInput> = {}): Promise<void> {
+  await documents().send(new PutCommand({ TableName: config().tableName, Item: item, ...extra }));
+}
+
+/**
+ * Sets attributes of an existing item and returns the item after the update, or undefined when the
+ * item does not exist. `remove` lists attributes to delete.
+ */
+export async function updateExistingItem<T extends ItemKey>(
+  key: ItemKey,
+  set: Record<string, unknown>,
+  remove: readonly string[] = [],
+): Promise<T | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments = Object.entries(set).map(([attribute, value], index) => {
+    names[`#s${index}`] = attribute;
+    values[`:s${index}`] = value;
+    return `#s${index} = :s${index}`;
+  });
+  const removals = remove.map((attribute, index) => {
+    names[`#r${index}`] = attribute;
+    return `#r${index}`;
+  });
+  const expression = [
+    assignments.length > 0 ? `SET ${assignments.join(', ')}` : '',
+    removals.length > 0 ? `REMOVE ${removals.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  try {
+    const result = await documents().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: key,
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as T | undefined;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Deletes an item; returns false when there was none. */
+export async function deleteExistingItem(key: ItemKey): Promise<boolean> {
+  try {
+    await documents().send(
+      new DeleteCommand({ TableName: config().tableName, Key: key, ConditionExpression: 'attribute_exists(pk)' }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export interface PageRequest {
+  /** Partition to read. */
+  partition: string;
+  /** Only sort keys with this prefix. */
+  sortKeyPrefix?: string;
+  /** Query the GSI instead of the table. */
+  index?: 'gsi1';
+  limit: number;
+  token?: string | undefined;
+  /** What the cursor is valid for: workspace, operation and filters. */
+  binding: string;
+  /** Newest first (reverse key order). @default true */
+  newestFirst?: boolean;
+  /** Keep only items that pass; the page is refilled so `limit` items come back when they exist. */
+  keep?: (item: StoredItem) => boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextToken: string | null;
+}
+
+/** Maximum number of reads one page may take when `keep` discards items. */
+const MAX_READS_PER_PAGE = 10;
+
+export async function queryPage<T extends ItemKey>(request: PageRequest): Promise<Page<T>> {
+  const partitionAttribute = request.index ? TABLE_SCHEMA.gsi1.partitionKey : TABLE_SCHEMA.partitionKey;
+  const sortAttribute = request.index ? TABLE_SCHEMA.gsi1.sortKey : TABLE_SCHEMA.sortKey;
+  let startKey = request.token ? await decodeCursor(request.binding, request.token) : undefined;
+  const items: StoredItem[] = [];
+  for (let reads = 0; reads < MAX_READS_PER_PAGE; reads++) {
+    const input: QueryCommandInput = {
+      TableName: config().tableName,
+      KeyConditionExpression: request.sortKeyPrefix
+        ? '#pk = :pk AND begins_with(#sk, :prefix)'
+        : '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': partitionAttribute, ...(request.sortKeyPrefix ? { '#sk': sortAttribute } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': request.partition,
+        ...(request.sortKeyPrefix ? { ':prefix': request.sortKeyPrefix } : {}),
+      },
+      ScanIndexForward: !(request.newestFirst ?? true),
+      // One more than asked: tells whether another page exists without an empty last page.
+      Limit: request.limit + 1 - items.length,
+      ...(request.index ? { IndexName: request.index } : {}),
+      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+    };
+    const result = await documents().send(new QueryCommand(input));
+    for (const item of (result.Items ?? []) as StoredItem[]) {
+      if (!request.keep || request.keep(item)) items.push(item);
+    }
+    startKey = result.LastEvaluatedKey;
+    if (items.length > request.limit || !startKey) break;
+  }
+  const hasMore = items.length > request.limit || (startKey !== undefined && items.length === request.limit);
+  const pageItems = items.slice(0, request.limit);
+  const last = pageItems.at(-1);
+  const nextToken =
+    hasMore && last ? await encodeCursor(request.binding, positionOf(last, request.index !== undefined)) : null;
+  return { items: pageItems as unknown as T[], nextToken };
+}
+
+function positionOf(item: StoredItem, onIndex: boolean): Record<string, unknown> {
+  const position: Record<string, unknown> = { pk: item.pk, sk: item.sk };
+  if (onIndex) {
+    position[TABLE_SCHEMA.gsi1.partitionKey] = item[TABLE_SCHEMA.gsi1.partitionKey];
+    position[TABLE_SCHEMA.gsi1.sortKey] = item[TABLE_SCHEMA.gsi1.sortKey];
+  }
+  return position;
+}

@@ -1,0 +1,31 @@
+/**
+ * The single-table design, shared by the CDK stack, the local stack and the data-access code.
+ *
+ * Every workspace-owned item lives under `pk = WS#<workspace_id>`, so tenant isolation is a property
+ * of the key: a handler can only read what its principal's workspace partition holds, and a resource
+ * of another workspace is simply not found.
+ */
+export const TABLE_SCHEMA = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Items whose `expires_at` (Unix seconds) has passed are deleted by DynamoDB TTL. */
+  timeToLiveAttribute: 'expires_at',
+  /** Cross-partition look-ups: workspaces list, API keys of a workspace. */
+  gsi1: { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+} as const;
+
+export const keys = {
+  workspace: (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }),
+  /** API keys are found by the SHA-256 of the key, never by the key itself. */
+  apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** Any workspace-owned resource: `WS#<ws>` / `<TYPE>#<id>`. */
+  resource: (workspaceId: string, type: string, id: string) => ({ pk: `WS#${workspaceId}`, sk: `${type}#${id}` }),
+  workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
+} as const;
+
+/** Sort-key prefixes of workspace-owned resource types. */
+export const RESOURCE_TYPES = {
+  folder: 'FOLDER',
+  webhookEndpoint: 'WEBHOOK_ENDPOINT',
+} as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[keyof typeof RESOURCE_TYPES];

@@ -1,0 +1,65 @@
+/**
+ * Request validation with zod. Schemas are strict: unknown fields are errors. The first problem is
+ * reported as 400 `invalid_parameter` with its field path in `param` (`events[0]`, `voice_settings.speed`).
+ */
+import { z } from 'zod';
+import { InvalidParameterError } from './errors.js';
+
+/** `['events', 0, 'url']` → `events[0].url`. */
+export function formatParamPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((formatted, segment) => {
+    if (typeof segment === 'number') return `${formatted}[${segment}]`;
+    const name = String(segment);
+    return formatted ? `${formatted}.${name}` : name;
+  }, '');
+}
+
+function describeIssue(issue: z.core.$ZodIssue, param: string): string {
+  const subject = param ? `\`${param}\`` : 'The request body';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `${subject} is not a recognised field.`;
+    case 'invalid_type':
+      return issue.input === undefined ? `${subject} is required.` : `${subject} must be ${article(issue.expected)}.`;
+    case 'invalid_value':
+      return `${subject} must be one of: ${issue.values.map((value) => String(value)).join(', ')}.`;
+    case 'too_small':
+    case 'too_big':
+    case 'invalid_format':
+    case 'custom':
+      return `${subject}: ${issue.message}`;
+    default:
+      return `${subject} is invalid: ${issue.message}`;
+  }
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/**
+ * Parses `input` with `schema`. `prefix` names where the input came from when the field path alone
+ * would be ambiguous (not used for bodies: the spec names body fields bare).
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const [issue] = result.error.issues;
+  if (!issue) throw new InvalidParameterError('The request is invalid.', prefix || null);
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+  const param = [prefix, formatParamPath(path)].filter(Boolean).join('.');
+  throw new InvalidParameterError(describeIssue(issue, param), param || null);
+}
+
+/** `limit` query parameter with the endpoint's range and default. */
+export function limitParam(max: number, fallback: number) {
+  return z.coerce
+    .number({ error: `must be an integer from 1 to ${max}` })
+    .int({ error: `must be an integer from 1 to ${max}` })
+    .min(1, { error: `must be an integer from 1 to ${max}` })
+    .max(max, { error: `must be an integer from 1 to ${max}` })
+    .default(fallback);
+}
+
+/** `token` query parameter: an opaque cursor, at least one character. */
+export const tokenParam = z.string().min(1, { error: 'must not be empty' }).optional();
