@@ -60,7 +60,8 @@ export async function createApiKey(input: NewApiKey): Promise<{ apiKey: ApiKey; 
   const secret = input.secret ?? `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const keyHash = hashApiKey(secret);
   const keyId = newId();
-  const scopes = input.scope_mode === 'custom' ? [...new Set(input.scopes ?? [])] : [...SCOPES_OF_MODE[input.scope_mode]];
+  const scopes =
+    input.scope_mode === 'custom' ? [...new Set(input.scopes ?? [])] : [...SCOPES_OF_MODE[input.scope_mode]];
   const apiKey: ApiKey = {
     key_id: keyId,
     workspace_id: input.workspace_id,

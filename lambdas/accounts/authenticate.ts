@@ -42,14 +42,19 @@ export function clearAuthCache(): void {
   cache.clear();
 }
 
-function header(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
+function header(
+  headers: Record<string, string | undefined> | null | undefined,
+  name: string,
+): string | undefined {
   if (!headers) return undefined;
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
   return undefined;
 }
 
-export async function authenticate(headers: Record<string, string | undefined> | null | undefined): Promise<AuthOutcome> {
+export async function authenticate(
+  headers: Record<string, string | undefined> | null | undefined,
+): Promise<AuthOutcome> {
   const apiKey = header(headers, 'x-api-key')?.trim();
   const authorization = header(headers, 'authorization')?.trim();
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -72,7 +77,8 @@ export async function authenticate(headers: Record<string, string | undefined> |
 
 /** A cached principal still expires on time. */
 function revalidateExpiry(outcome: AuthOutcome): AuthOutcome {
-  if (outcome.ok && outcome.principal.expiresAt !== null && outcome.principal.expiresAt <= nowSeconds()) return INVALID;
+  if (outcome.ok && outcome.principal.expiresAt !== null && outcome.principal.expiresAt <= nowSeconds())
+    return INVALID;
   return outcome;
 }
 
@@ -89,6 +95,7 @@ async function authenticateApiKey(secret: string): Promise<AuthOutcome> {
       authType: AUTH_TYPES.apiKey,
       credentialId: key.key_id,
       name: key.name,
+      username: workspace.owner.username,
       scopeMode: key.scope_mode,
       scopes: key.scopes,
       expiresAt: key.expires_at,
@@ -148,6 +155,7 @@ async function authenticateJwt(token: string): Promise<AuthOutcome> {
       authType: AUTH_TYPES.oauth,
       credentialId: payload.sub,
       name: clientId,
+      username: payload.sub,
       scopeMode,
       scopes,
       expiresAt: payload.exp ?? null,

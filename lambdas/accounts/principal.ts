@@ -16,6 +16,8 @@ export interface Principal {
   credentialId: string;
   /** Key name (OAuth: the client id or subject). */
   name: string;
+  /** The user acting: the workspace owner for API keys, the token subject for OAuth. */
+  username: string;
   scopeMode: 'full' | 'read_only' | 'custom';
   scopes: string[];
   /** Unix seconds, or null. */
@@ -33,6 +35,7 @@ export function toAuthorizerContext(principal: Principal): AuthorizerContext {
     authType: principal.authType,
     credentialId: principal.credentialId,
     name: principal.name,
+    username: principal.username,
     scopeMode: principal.scopeMode,
     scopes: principal.scopes.join(' '),
     expiresAt: principal.expiresAt === null ? '' : String(principal.expiresAt),
@@ -47,6 +50,7 @@ const contextSchema = z.object({
   authType: z.enum([AUTH_TYPES.apiKey, AUTH_TYPES.oauth]),
   credentialId: z.string().min(1),
   name: z.string(),
+  username: z.string(),
   scopeMode: z.enum(['full', 'read_only', 'custom']),
   scopes: z.string(),
   expiresAt: z.string(),
@@ -65,6 +69,7 @@ export function fromAuthorizerContext(context: unknown): Principal | undefined {
     authType: value.authType,
     credentialId: value.credentialId,
     name: value.name,
+    username: value.username,
     scopeMode: value.scopeMode,
     scopes: value.scopes.split(' ').filter(Boolean),
     expiresAt: value.expiresAt ? Number(value.expiresAt) : null,

@@ -112,10 +112,24 @@ export async function listWorkspaces(limit = 100, token?: string) {
 }
 
 export type WorkspaceChanges = Partial<
-  Pick<Workspace, 'name' | 'status' | 'plan' | 'billing_type' | 'included_credits' | 'remaining_credits' | 'wallet_balance' | 'wallet_currency' | 'rate_limits'>
+  Pick<
+    Workspace,
+    | 'name'
+    | 'status'
+    | 'plan'
+    | 'billing_type'
+    | 'included_credits'
+    | 'remaining_credits'
+    | 'wallet_balance'
+    | 'wallet_currency'
+    | 'rate_limits'
+  >
 >;
 
-export async function updateWorkspace(workspaceId: string, changes: WorkspaceChanges): Promise<Workspace | undefined> {
+export async function updateWorkspace(
+  workspaceId: string,
+  changes: WorkspaceChanges,
+): Promise<Workspace | undefined> {
   const item = await updateExistingItem<WorkspaceItem>(keys.workspace(workspaceId), changes);
   return item ? toWorkspace(item) : undefined;
 }

@@ -23,7 +23,9 @@ function pipelineFor(operationId: string): ApiLambdaHandler {
 }
 
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
-  const route = ROUTES.find((candidate) => candidate.method === event.httpMethod && candidate.path === event.resource);
+  const route = ROUTES.find(
+    (candidate) => candidate.method === event.httpMethod && candidate.path === event.resource,
+  );
   if (!route) throw new Error(`No route ${event.httpMethod} ${event.resource} in the route table`);
   return pipelineFor(route.operationId)(event, context);
 }

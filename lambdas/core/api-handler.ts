@@ -9,8 +9,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { findRoute } from '../api/routes.js';
 import type { RouteDefinition } from '../api/route-types.js';
+import { findRoute } from '../api/routes.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
 import { authorizationMiddleware } from './middleware/authorization.js';
@@ -34,7 +34,10 @@ export interface HandlerDefinition {
   successStatus: number;
 }
 
-export type ApiLambdaHandler = ((event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) & {
+export type ApiLambdaHandler = ((
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<APIGatewayProxyResult>) & {
   definition: HandlerDefinition;
 };
 

@@ -69,7 +69,8 @@ export function config(): ServiceConfig {
     authCacheTtlSeconds: numberFrom('AUTH_CACHE_TTL_SECONDS', 60),
     jwtIssuer,
     jwtAudience: process.env.JWT_AUDIENCE ?? '',
-    jwksUrl: process.env.JWKS_URL || (jwtIssuer ? `${jwtIssuer.replace(/\/$/, '')}/.well-known/jwks.json` : ''),
+    jwksUrl:
+      process.env.JWKS_URL || (jwtIssuer ? `${jwtIssuer.replace(/\/$/, '')}/.well-known/jwks.json` : ''),
     jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
     allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
     idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),

@@ -9,5 +9,8 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'video-creation-service';
 
 export const logger = new Logger({ serviceName });
-export const metrics = new Metrics({ serviceName, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'VideoCreationService' });
+export const metrics = new Metrics({
+  serviceName,
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'VideoCreationService',
+});
 export const tracer = new Tracer({ serviceName });

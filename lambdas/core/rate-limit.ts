@@ -85,7 +85,12 @@ async function addToCounter(counterKey: string, windowStart: number, amount: num
 }
 
 /** Takes one request from the bucket `counterKey` (e.g. `<workspace>#read`). */
-export async function takeRequest(counterKey: string, rate: RateLimit, scope: string, nowMs = Date.now()): Promise<RateDecision> {
+export async function takeRequest(
+  counterKey: string,
+  rate: RateLimit,
+  scope: string,
+  nowMs = Date.now(),
+): Promise<RateDecision> {
   const windowMs = rate.windowSeconds * 1000;
   const windowStart = Math.floor(nowMs / windowMs) * windowMs;
   const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
@@ -96,7 +101,12 @@ export async function takeRequest(counterKey: string, rate: RateLimit, scope: st
   }
   if (lease.available === 0 && !lease.exhausted) {
     const size = Math.max(1, Math.floor(rate.limit * leaseFraction()));
-    const counted = await addToCounter(counterKey, windowStart, size, Math.ceil((windowStart + windowMs) / 1000) + 60);
+    const counted = await addToCounter(
+      counterKey,
+      windowStart,
+      size,
+      Math.ceil((windowStart + windowMs) / 1000) + 60,
+    );
     // The part of this lease that fits under the limit is ours to spend.
     lease.available = Math.max(0, Math.min(size, rate.limit - (counted - size)));
     lease.counted = counted;
@@ -107,7 +117,13 @@ export async function takeRequest(counterKey: string, rate: RateLimit, scope: st
     return { allowed: false, limit: rate.limit, remaining: 0, resetSeconds, scope };
   }
   lease.available -= 1;
-  return { allowed: true, limit: rate.limit, remaining: Math.max(0, rate.limit - used - 1), resetSeconds, scope };
+  return {
+    allowed: true,
+    limit: rate.limit,
+    remaining: Math.max(0, rate.limit - used - 1),
+    resetSeconds,
+    scope,
+  };
 }
 
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {

@@ -55,12 +55,13 @@ export async function putItem(item: StoredItem, extra: Partial<PutCommandInput> 
 
 /**
  * Sets attributes of an existing item and returns the item after the update, or undefined when the
- * item does not exist. `remove` lists attributes to delete.
+ * item does not exist or an `ifEquals` attribute has another value. `remove` lists attributes to delete.
  */
 export async function updateExistingItem<T extends ItemKey>(
   key: ItemKey,
   set: Record<string, unknown>,
   remove: readonly string[] = [],
+  ifEquals: Record<string, unknown> = {},
 ): Promise<T | undefined> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -72,6 +73,12 @@ export async function updateExistingItem<T extends ItemKey>(
   const removals = remove.map((attribute, index) => {
     names[`#r${index}`] = attribute;
     return `#r${index}`;
+  });
+  const conditions = ['attribute_exists(pk)'];
+  Object.entries(ifEquals).forEach(([attribute, value], index) => {
+    names[`#c${index}`] = attribute;
+    values[`:c${index}`] = value;
+    conditions.push(`#c${index} = :c${index}`);
   });
   const expression = [
     assignments.length > 0 ? `SET ${assignments.join(', ')}` : '',
@@ -85,7 +92,7 @@ export async function updateExistingItem<T extends ItemKey>(
         TableName: config().tableName,
         Key: key,
         UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
         ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
         ReturnValues: 'ALL_NEW',
@@ -102,7 +109,11 @@ export async function updateExistingItem<T extends ItemKey>(
 export async function deleteExistingItem(key: ItemKey): Promise<boolean> {
   try {
     await documents().send(
-      new DeleteCommand({ TableName: config().tableName, Key: key, ConditionExpression: 'attribute_exists(pk)' }),
+      new DeleteCommand({
+        TableName: config().tableName,
+        Key: key,
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
     );
     return true;
   } catch (error) {
@@ -144,10 +155,11 @@ export async function queryPage<T extends ItemKey>(request: PageRequest): Promis
   for (let reads = 0; reads < MAX_READS_PER_PAGE; reads++) {
     const input: QueryCommandInput = {
       TableName: config().tableName,
-      KeyConditionExpression: request.sortKeyPrefix
-        ? '#pk = :pk AND begins_with(#sk, :prefix)'
-        : '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': partitionAttribute, ...(request.sortKeyPrefix ? { '#sk': sortAttribute } : {}) },
+      KeyConditionExpression: request.sortKeyPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+      ExpressionAttributeNames: {
+        '#pk': partitionAttribute,
+        ...(request.sortKeyPrefix ? { '#sk': sortAttribute } : {}),
+      },
       ExpressionAttributeValues: {
         ':pk': request.partition,
         ...(request.sortKeyPrefix ? { ':prefix': request.sortKeyPrefix } : {}),
@@ -169,7 +181,9 @@ export async function queryPage<T extends ItemKey>(request: PageRequest): Promis
   const pageItems = items.slice(0, request.limit);
   const last = pageItems.at(-1);
   const nextToken =
-    hasMore && last ? await encodeCursor(request.binding, positionOf(last, request.index !== undefined)) : null;
+    hasMore && last
+      ? await encodeCursor(request.binding, positionOf(last, request.index !== undefined))
+      : null;
   return { items: pageItems as unknown as T[], nextToken };
 }
 

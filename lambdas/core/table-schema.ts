@@ -19,7 +19,10 @@ export const keys = {
   /** API keys are found by the SHA-256 of the key, never by the key itself. */
   apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   /** Any workspace-owned resource: `WS#<ws>` / `<TYPE>#<id>`. */
-  resource: (workspaceId: string, type: string, id: string) => ({ pk: `WS#${workspaceId}`, sk: `${type}#${id}` }),
+  resource: (workspaceId: string, type: string, id: string) => ({
+    pk: `WS#${workspaceId}`,
+    sk: `${type}#${id}`,
+  }),
   workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
 } as const;
 

@@ -14,15 +14,22 @@ export function formatParamPath(path: readonly PropertyKey[]): string {
   }, '');
 }
 
+const ZOD_DEFAULT_MESSAGE = /^Invalid (option|input)/;
+
 function describeIssue(issue: z.core.$ZodIssue, param: string): string {
   const subject = param ? `\`${param}\`` : 'The request body';
   switch (issue.code) {
     case 'unrecognized_keys':
       return `${subject} is not a recognised field.`;
     case 'invalid_type':
-      return issue.input === undefined ? `${subject} is required.` : `${subject} must be ${article(issue.expected)}.`;
+      return issue.input === undefined
+        ? `${subject} is required.`
+        : `${subject} must be ${article(issue.expected)}.`;
     case 'invalid_value':
-      return `${subject} must be one of: ${issue.values.map((value) => String(value)).join(', ')}.`;
+      // A schema's own message says more than the list of allowed values.
+      return ZOD_DEFAULT_MESSAGE.test(issue.message)
+        ? `${subject} must be one of: ${issue.values.map((value) => String(value)).join(', ')}.`
+        : `${subject}: ${issue.message}`;
     case 'too_small':
     case 'too_big':
     case 'invalid_format':

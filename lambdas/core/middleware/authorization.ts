@@ -26,7 +26,8 @@ export function authorizationMiddleware(): ApiMiddleware {
       }
       if (principal.authType === AUTH_TYPES.oauth) {
         const cannotPay =
-          route.billing === 'api_credits_only' || (route.billing === 'credits' && principal.billingType !== 'wallet');
+          route.billing === 'api_credits_only' ||
+          (route.billing === 'credits' && principal.billingType !== 'wallet');
         if (cannotPay) {
           throw new ForbiddenError(
             route.billing === 'api_credits_only'

@@ -8,7 +8,8 @@ import { ServiceError } from '../errors.js';
 import { logger } from '../observability.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
-export const INTERNAL_ERROR_MESSAGE = 'An internal error occurred. Retry later; if it persists, contact support with the request id.';
+export const INTERNAL_ERROR_MESSAGE =
+  'An internal error occurred. Retry later; if it persists, contact support with the request id.';
 
 export function errorEnvelopeMiddleware(): ApiMiddleware {
   return {

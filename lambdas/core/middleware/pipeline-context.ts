@@ -17,8 +17,11 @@ export type ApiMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
 export type ApiMiddyRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>;
 
 /** Lower-cased header map of a proxy event. */
-export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
+export function lowerCaseHeaders(
+  headers: APIGatewayProxyEvent['headers'] | null | undefined,
+): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) result[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(headers ?? {}))
+    if (value !== undefined) result[name.toLowerCase()] = value;
   return result;
 }

@@ -26,7 +26,9 @@ export function validationMiddleware(schemas: RequestSchemas): ApiMiddleware {
       const { event } = request;
       const body = schemas.body ? parseJsonBody(event.body, event.isBase64Encoded) : undefined;
       if (schemas.body) {
-        const contentType = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+        const contentType = Object.entries(event.headers ?? {}).find(
+          ([name]) => name.toLowerCase() === 'content-type',
+        )?.[1];
         if (body !== undefined && contentType && !/^application\/json\b/i.test(contentType)) {
           throw new InvalidParameterError('Send the body as JSON with Content-Type: application/json.', null);
         }
@@ -34,7 +36,9 @@ export function validationMiddleware(schemas: RequestSchemas): ApiMiddleware {
       request.context.pipeline.input = {
         body: schemas.body ? parseInput(schemas.body, body ?? {}) : undefined,
         query: schemas.query ? parseInput(schemas.query, event.queryStringParameters ?? {}) : {},
-        path: schemas.path ? parseInput(schemas.path, event.pathParameters ?? {}) : (event.pathParameters ?? {}),
+        path: schemas.path
+          ? parseInput(schemas.path, event.pathParameters ?? {})
+          : (event.pathParameters ?? {}),
       };
     },
   };

@@ -1,0 +1,14 @@
+import { apiHandler } from '../../core/api-handler.js';
+import { respond } from '../../core/http.js';
+
+export const handler = apiHandler('ApiKeySelfGet', {}, async ({ principal }) =>
+  respond.ok({
+    key_id: principal.credentialId,
+    name: principal.name,
+    auth_type: principal.authType,
+    workspace_id: principal.workspaceId,
+    scope_mode: principal.scopeMode,
+    scopes: principal.scopes,
+    expires_at: principal.expiresAt,
+  }),
+);

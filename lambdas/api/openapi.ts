@@ -1,0 +1,173 @@
+/**
+ * Builds the OpenAPI 3.1 document from the route table and the handlers' request schemas. Run by
+ * `npm run docs:generate`, which writes `meta/openapi.generated.json`; a test fails when the committed
+ * document differs from a fresh build, so the served document never drifts from the code.
+ */
+import { z } from 'zod';
+import type { HandlerDefinition } from '../core/api-handler.js';
+import { IDEMPOTENCY_HEADER } from '../core/idempotency.js';
+import type { RouteDefinition } from './route-types.js';
+
+type JsonObject = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonObject;
+  return rest;
+}
+
+function queryParameters(schema: z.ZodType | undefined): JsonObject[] {
+  if (!schema) return [];
+  const described = jsonSchema(schema);
+  const properties = (described.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((described.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name) && property.default === undefined,
+    schema: property,
+  }));
+}
+
+function pathParameters(path: string): JsonObject[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+});
+
+function operation(route: RouteDefinition, definition: HandlerDefinition | undefined): JsonObject {
+  const implemented = definition !== undefined;
+  const parameters = [
+    ...pathParameters(route.path),
+    ...queryParameters(definition?.schemas.query),
+    ...(route.idempotent
+      ? [
+          {
+            name: IDEMPOTENCY_HEADER,
+            in: 'header',
+            required: false,
+            description: 'Replays the first response for 24 hours; 409 request_in_progress while it runs.',
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-:.]{1,255}$' },
+          },
+        ]
+      : []),
+  ];
+  const responses: JsonObject = {};
+  if (route.removed) {
+    responses['410'] = errorResponse(`Removed. Use ${route.removed.replacement}.`);
+  } else if (implemented) {
+    responses[String(definition.successStatus)] = {
+      description: 'Success',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    };
+  } else {
+    responses['501'] = errorResponse(
+      'Part of the contract, not implemented by this server yet (not_implemented).',
+    );
+  }
+  if (route.auth === 'required') {
+    responses['401'] = errorResponse('Missing, invalid or expired credentials.');
+    responses['403'] = errorResponse(
+      'The key lacks a required scope, or the caller cannot use this endpoint.',
+    );
+    responses['429'] = errorResponse('Rate limit exceeded; see Retry-After.');
+  }
+  if (implemented) responses['400'] = errorResponse('Invalid request; `param` names the field.');
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.area],
+    ...(route.auth === 'none' ? { security: [] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(definition?.schemas.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(definition.schemas.body) } },
+          },
+        }
+      : {}),
+    responses,
+    'x-required-scopes': route.scopes,
+    'x-rate-limit-class': route.rateClass,
+    'x-idempotent': route.idempotent,
+    'x-billing': route.billing,
+    'x-implemented': implemented || route.removed !== undefined,
+    ...(route.removed ? { deprecated: true } : {}),
+  };
+}
+
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  definitions: ReadonlyMap<string, HandlerDefinition>,
+  version: string,
+): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    (paths[route.path] as JsonObject)[route.method.toLowerCase()] = operation(
+      route,
+      definitions.get(route.operationId),
+    );
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Video Creation Service API',
+      version,
+      description:
+        'Self-hostable implementation of the Video Creation Service API v3. Every route of the contract is listed; ' +
+        '`x-implemented: false` marks routes that answer 501 not_implemented.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+      schemas: {
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'param', 'doc_url'],
+              properties: {
+                code: { type: 'string' },
+                message: { type: 'string' },
+                param: { type: ['string', 'null'] },
+                doc_url: { type: ['string', 'null'] },
+                errors: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      code: { type: 'string' },
+                      message: { type: 'string' },
+                      node_id: { type: 'string' },
+                      port: { type: 'string' },
+                      path: { type: 'string' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { apiHandler } from '../../core/api-handler.js';
+import { respond } from '../../core/http.js';
+import { listEndpoints } from '../../webhooks/endpoints.js';
+import { listEndpointsQuery } from './schemas.js';
+
+export const handler = apiHandler(
+  'WebhookEndpointsList',
+  { query: listEndpointsQuery },
+  async ({ query, principal }) => {
+    const page = await listEndpoints(principal.workspaceId, query.limit, query.token);
+    return respond.list(page.items, page.nextToken);
+  },
+);

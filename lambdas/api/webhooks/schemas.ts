@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { limitParam, tokenParam } from '../../core/validation.js';
+import { EVENT_TYPES, isEventType } from '../../webhooks/event-types.js';
+
+export const endpointIdPath = z.strictObject({ endpoint_id: z.string().min(1) });
+
+const eventList = z
+  .array(
+    z.string().refine(isEventType, {
+      error: `is not an event type this service emits (see GET /v3/webhooks/event-types): one of ${Object.keys(EVENT_TYPES).join(', ')}`,
+    }),
+  )
+  .min(1, { error: 'must list at least one event type; send null or omit it to subscribe to all' })
+  .max(Object.keys(EVENT_TYPES).length)
+  .nullable();
+
+const url = z.string().min(1).max(2048, { error: 'must be at most 2048 characters' });
+
+export const createEndpointBody = z.strictObject({
+  url,
+  events: eventList.optional(),
+  entity_id: z.string().min(1).max(256).optional(),
+});
+
+export const updateEndpointBody = z.strictObject({
+  url: url.optional(),
+  events: eventList.optional(),
+});
+
+export const listEndpointsQuery = z.strictObject({
+  limit: limitParam(100, 10),
+  token: tokenParam,
+});
+
+export const listEventTypesQuery = z.strictObject({
+  limit: limitParam(100, 100),
+  token: tokenParam,
+});

@@ -1,0 +1,132 @@
+/**
+ * Server-side request forgery guard for every URL the service calls on a client's behalf (webhook
+ * deliveries, media downloads). Only public HTTPS targets pass; private, loopback, link-local,
+ * cloud-metadata and reserved addresses are refused, both when a URL is accepted and again after DNS
+ * resolution at call time (DNS rebinding). A local-development setting may allow loopback and plain
+ * HTTP so receivers on the same machine can be tested; it never allows other private ranges.
+ */
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+export const ADDRESS_KINDS = { public: 'public', loopback: 'loopback', restricted: 'restricted' } as const;
+export type AddressKind = (typeof ADDRESS_KINDS)[keyof typeof ADDRESS_KINDS];
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Everything that is not a public unicast address, loopback aside. */
+const restricted = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['169.254.0.0', 16], // link-local, including the instance metadata service
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  restricted.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['64:ff9b::', 96], // NAT64 can reach private IPv4
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7], // unique local, including fd00:ec2::254 (metadata over IPv6)
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  restricted.addSubnet(network, prefix, 'ipv6');
+}
+
+/** `::ffff:10.0.0.1` is 10.0.0.1. */
+function unmapIpv4(address: string): string {
+  const mapped = address.toLowerCase().match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
+  return mapped?.[1] ?? address;
+}
+
+export function classifyAddress(address: string): AddressKind {
+  const ip = unmapIpv4(address.replace(/^\[|\]$/g, ''));
+  const family = isIP(ip);
+  if (family === 0) return ADDRESS_KINDS.restricted;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (loopback.check(ip, type)) return ADDRESS_KINDS.loopback;
+  if (restricted.check(ip, type)) return ADDRESS_KINDS.restricted;
+  return ADDRESS_KINDS.public;
+}
+
+export class OutboundUrlError extends Error {}
+
+export interface OutboundPolicy {
+  /** Allow `http://` and loopback targets (local development only). @default false */
+  allowLoopback: boolean;
+}
+
+const LOOPBACK_NAMES = /^(localhost|localhost\.localdomain)$|\.localhost$/i;
+const INTERNAL_NAMES = /\.(internal|local|localdomain|home\.arpa|intranet|corp|lan)$/i;
+
+function addressAllowed(kind: AddressKind, policy: OutboundPolicy): boolean {
+  return kind === ADDRESS_KINDS.public || (kind === ADDRESS_KINDS.loopback && policy.allowLoopback);
+}
+
+/** Checks what can be known without DNS; returns the parsed URL. */
+export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundUrlError('must be an absolute URL');
+  }
+  const schemes = policy.allowLoopback ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) throw new OutboundUrlError('must use https');
+  if (url.username || url.password) throw new OutboundUrlError('must not contain credentials');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(unmapIpv4(host)) !== 0) {
+    if (!addressAllowed(classifyAddress(host), policy)) {
+      throw new OutboundUrlError('must point to a public address');
+    }
+  } else if (LOOPBACK_NAMES.test(host)) {
+    if (!policy.allowLoopback) throw new OutboundUrlError('must point to a public address');
+  } else if (INTERNAL_NAMES.test(host) || !host.includes('.')) {
+    throw new OutboundUrlError('must name a public host');
+  }
+  if (
+    url.protocol === 'http:' &&
+    !LOOPBACK_NAMES.test(host) &&
+    classifyAddress(host) !== ADDRESS_KINDS.loopback
+  ) {
+    throw new OutboundUrlError('must use https');
+  }
+  return url;
+}
+
+/**
+ * Resolves the URL's host and checks every address; returns the address to connect to, so the
+ * caller pins the connection to what was checked.
+ */
+export async function resolveOutboundAddress(
+  url: URL,
+  policy: OutboundPolicy,
+): Promise<{ address: string; family: number }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) }]
+    : await lookup(host, { all: true, verbatim: true });
+  if (addresses.length === 0) throw new OutboundUrlError('host did not resolve');
+  for (const { address } of addresses) {
+    if (!addressAllowed(classifyAddress(address), policy)) {
+      throw new OutboundUrlError(`host resolves to a non-public address (${address})`);
+    }
+  }
+  const [first] = addresses;
+  if (!first) throw new OutboundUrlError('host did not resolve');
+  return first;
+}

@@ -1,0 +1,54 @@
+/**
+ * Every event type the service emits. `GET /v3/webhooks/event-types` serves this list, endpoint
+ * subscriptions are validated against it, and producers may only emit names from it.
+ */
+export const EVENT_TYPES = {
+  'avatar_video.success': 'A video finished rendering; `event_data.url` is a pre-signed download URL.',
+  'avatar_video.fail': 'A video failed; `event_data` carries `failure_code` and `failure_message`.',
+  'video_agent.success': 'A video agent session produced its video.',
+  'video_agent.fail': 'A video agent session failed.',
+  'video_translate.success': 'A video translation completed.',
+  'video_translate.fail': 'A video translation failed.',
+  'proofread.success': 'A proofread session is ready for review.',
+  'proofread.fail': 'A proofread session failed.',
+  'ai_clipping.success': 'An AI clipping job produced its clips.',
+  'ai_clipping.fail': 'An AI clipping job failed.',
+  'lipsync.success': 'A lipsync completed.',
+  'lipsync.fail': 'A lipsync failed.',
+  'overdub.success': 'An overdub completed.',
+  'overdub.fail': 'An overdub failed.',
+  'hyperframes_render.success': 'A HyperFrames render completed.',
+  'hyperframes_render.fail': 'A HyperFrames render failed.',
+  'filler_word_removal.success': 'A filler-word removal completed.',
+  'filler_word_removal.fail': 'A filler-word removal failed.',
+  'background_removal.success': 'A background removal completed.',
+  'background_removal.fail': 'A background removal failed.',
+  'instant_avatar.success': 'A digital twin finished training.',
+  'instant_avatar.fail': 'A digital twin failed to train.',
+  'photo_avatar_generation.success': 'A photo avatar was generated.',
+  'photo_avatar_generation.fail': 'A photo avatar failed to generate.',
+  'photo_avatar_look.success': 'Generated looks are completed and usable in videos.',
+  'photo_avatar_look.fail': 'Look generation failed.',
+  'voice_clone.success': 'A voice clone is complete.',
+  'voice_clone.fail': 'A voice clone failed.',
+  'audio_voice.success': 'An audio voice became ACTIVE.',
+  'audio_voice.fail': 'An audio voice failed training.',
+  'model_video.success': 'A model video completed.',
+  'model_video.fail': 'A model video failed or was cancelled.',
+  'model_image.success': 'An image generation completed.',
+  'model_image.fail': 'An image generation failed.',
+  'batch.completed': 'Every item of a batch reached a terminal state.',
+} as const;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(EVENT_TYPES, value);
+}
+
+export function listEventTypes(): { event_type: EventType; description: string }[] {
+  return (Object.entries(EVENT_TYPES) as [EventType, string][]).map(([eventType, description]) => ({
+    event_type: eventType,
+    description,
+  }));
+}

@@ -1,0 +1,291 @@
+/**
+ * The local API Gateway: an HTTP server that turns each request into the same REST proxy event API
+ * Gateway would send, runs the same Lambda authorizer, invokes the same route handler, and writes its
+ * result back. Gateway-level answers (unknown path, wrong method, denied credentials, removed routes)
+ * come from the same definitions the CDK stack deploys.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { handler as authorizer } from '../../lambdas/api/authorizer.js';
+import {
+  DENIAL_CONTEXT,
+  GATEWAY_RESPONSES,
+  type GatewayResponseDefinition,
+} from '../../lambdas/api/gateway-responses.js';
+import { type LambdaProxyHandler, loadRouteHandler } from '../../lambdas/api/handler-modules.js';
+import { goneResponse } from '../../lambdas/api/removed-route.js';
+import type { RouteDefinition } from '../../lambdas/api/route-types.js';
+import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import { RouteMatcher } from './route-matcher.js';
+
+export interface LocalApiServerOptions {
+  routes: readonly RouteDefinition[];
+  /** @default 0 (a free port) */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Where error `doc_url`s point. */
+  docBaseUrl: string;
+  /** API Gateway's integration timeout. @default 29000 */
+  integrationTimeoutMs?: number;
+  /** API Gateway's payload limit. @default 10 MiB */
+  maxBodyBytes?: number;
+  /** Stage name in method ARNs. @default 'local' */
+  stage?: string;
+}
+
+export interface LocalApiServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+interface GatewayResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function gatewayResponse(
+  definition: GatewayResponseDefinition,
+  docBaseUrl: string,
+  authorizerContext?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): GatewayResult {
+  const code =
+    (definition.fromAuthorizer && String(authorizerContext?.[DENIAL_CONTEXT.code] ?? '')) || definition.code;
+  const message =
+    (definition.fromAuthorizer && String(authorizerContext?.[DENIAL_CONTEXT.message] ?? '')) ||
+    definition.message;
+  return {
+    statusCode: definition.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    body: Buffer.from(JSON.stringify(errorEnvelope(code, message, null, docBaseUrl))),
+  };
+}
+
+function envelope(
+  status: number,
+  code: string,
+  message: string,
+  docBaseUrl: string,
+  headers: Record<string, string> = {},
+): GatewayResult {
+  return gatewayResponse({ type: 'DEFAULT_4XX', status, code, message }, docBaseUrl, undefined, headers);
+}
+
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
+
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function singleValues(multi: Record<string, string[]>): Record<string, string> | null {
+  const entries = Object.entries(multi);
+  if (entries.length === 0) return null;
+  return Object.fromEntries(entries.map(([name, values]) => [name, values.at(-1) ?? '']));
+}
+
+function lambdaContext(functionName: string, requestId: string, deadline: number): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function startLocalApiServer(options: LocalApiServerOptions): Promise<LocalApiServer> {
+  const stage = options.stage ?? 'local';
+  const integrationTimeoutMs = options.integrationTimeoutMs ?? 29_000;
+  const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
+  const docBaseUrl = options.docBaseUrl;
+  const matcher = new RouteMatcher(options.routes);
+  const handlers = new Map<string, LambdaProxyHandler>();
+  await Promise.all(
+    options.routes
+      .filter((route) => !route.removed)
+      .map(async (route) => handlers.set(route.operationId, await loadRouteHandler(route))),
+  );
+
+  async function handle(request: IncomingMessage): Promise<GatewayResult> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const match = matcher.match(url.pathname);
+    if (!match) return gatewayResponse(GATEWAY_RESPONSES.unknownPath, docBaseUrl);
+    const method = (request.method ?? 'GET').toUpperCase();
+    const route = match.methods.get(method as RouteDefinition['method']);
+    if (!route) {
+      const allowed = [...match.methods.keys()].join(', ');
+      return envelope(
+        405,
+        'method_not_allowed',
+        `${method} is not allowed on ${match.resource}. Allowed: ${allowed}.`,
+        docBaseUrl,
+        {
+          Allow: allowed,
+        },
+      );
+    }
+    if (route.removed) {
+      const gone = goneResponse(route, docBaseUrl);
+      return { statusCode: gone.statusCode, headers: gone.headers, body: Buffer.from(gone.body) };
+    }
+
+    const rawBody = await readBody(request, maxBodyBytes);
+    if (rawBody === 'too_large') {
+      return envelope(
+        413,
+        'payload_too_large',
+        `The request body exceeds ${maxBodyBytes} bytes.`,
+        docBaseUrl,
+      );
+    }
+    const requestId = randomUUID();
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      const values = Array.isArray(value) ? value : [value];
+      multiValueHeaders[name] = values;
+      headers[name] = values.join(',');
+    }
+    const multiQuery: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      multiQuery[name] = [...(multiQuery[name] ?? []), value];
+    }
+    const isText = rawBody.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+    const sourceIp = request.socket.remoteAddress ?? '127.0.0.1';
+    const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${url.pathname}`;
+    const pathParameters = Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null;
+
+    let authorizerContext: Record<string, unknown> | null = null;
+    if (route.auth === 'required') {
+      const authorizerEvent = {
+        type: 'REQUEST',
+        methodArn,
+        resource: route.path,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders,
+        queryStringParameters: singleValues(multiQuery),
+        multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
+        pathParameters,
+        stageVariables: null,
+        requestContext: { requestId, stage, identity: { sourceIp } },
+      } as unknown as APIGatewayRequestAuthorizerEvent;
+      const decision = await authorizer(authorizerEvent);
+      const allowed = decision.policyDocument.Statement.some(
+        (statement) => 'Effect' in statement && statement.Effect === 'Allow',
+      );
+      if (!allowed)
+        return gatewayResponse(GATEWAY_RESPONSES.authorizerDenied, docBaseUrl, decision.context ?? undefined);
+      authorizerContext = { ...decision.context, principalId: decision.principalId };
+    }
+
+    const event = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: singleValues(multiQuery),
+      multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
+      pathParameters,
+      stageVariables: null,
+      body: rawBody.length === 0 ? null : isText ? rawBody.toString('utf8') : rawBody.toString('base64'),
+      isBase64Encoded: rawBody.length > 0 && !isText,
+      requestContext: {
+        requestId,
+        stage,
+        resourcePath: route.path,
+        httpMethod: method,
+        path: `/${stage}${url.pathname}`,
+        identity: { sourceIp },
+        authorizer: authorizerContext,
+      },
+    } as unknown as APIGatewayProxyEvent;
+
+    const handler = handlers.get(route.operationId);
+    if (!handler) throw new Error(`No handler loaded for ${route.operationId}`);
+    const deadline = Date.now() + integrationTimeoutMs;
+    const result = await withTimeout(
+      handler(event, lambdaContext(route.operationId, requestId, deadline)) as Promise<APIGatewayProxyResult>,
+      integrationTimeoutMs,
+    );
+    if (result === 'timeout') {
+      return envelope(504, 'gateway_timeout', 'The request took too long. Retry later.', docBaseUrl);
+    }
+    const responseHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+    return {
+      statusCode: result.statusCode,
+      headers: responseHeaders,
+      body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? ''),
+    };
+  }
+
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    handle(request)
+      .catch((error: unknown) => {
+        console.error('Local API Gateway: integration failed', error);
+        return gatewayResponse(GATEWAY_RESPONSES.serverError, docBaseUrl);
+      })
+      .then((result) => {
+        response.writeHead(result.statusCode, {
+          ...result.headers,
+          'Content-Length': String(result.body.length),
+        });
+        response.end(result.body);
+      });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,102 @@
+/** DynamoDB (dynalite) and S3 (s3rver) on loopback, created with the stack's table and bucket shape. */
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+
+export interface RunningEmulator {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+export const LOCAL_REGION = 'us-east-1';
+
+/** dynalite, persisted under `directory` or in memory. */
+export async function startDynamo(directory: string | undefined): Promise<RunningEmulator> {
+  if (directory) await mkdir(directory, { recursive: true });
+  const server = dynalite({
+    ...(directory ? { path: directory } : {}),
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Creates the single table exactly as the CDK stack defines it, unless it exists. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    client.destroy();
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  const { partitionKey, sortKey, gsi1, timeToLiveAttribute } = TABLE_SCHEMA;
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: partitionKey, AttributeType: 'S' },
+        { AttributeName: sortKey, AttributeType: 'S' },
+        { AttributeName: gsi1.partitionKey, AttributeType: 'S' },
+        { AttributeName: gsi1.sortKey, AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: gsi1.indexName,
+          KeySchema: [
+            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    }),
+  );
+  // dynalite accepts the TTL setting but never expires items; code checks expiry itself.
+  await client
+    .send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: timeToLiveAttribute, Enabled: true },
+      }),
+    )
+    .catch(() => undefined);
+  client.destroy();
+}
+
+/** s3rver with the media bucket, storing objects under `directory`. */
+export async function startS3(directory: string, bucketName: string): Promise<RunningEmulator> {
+  await mkdir(directory, { recursive: true });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    vhostBuckets: false,
+    configureBuckets: [{ name: bucketName }],
+  });
+  const { port } = await server.run();
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { InvalidParameterError } from '../../lambdas/core/errors.js';
+import { formatParamPath, limitParam, parseInput } from '../../lambdas/core/validation.js';
+
+function rejection(run: () => unknown): InvalidParameterError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InvalidParameterError) return error;
+    throw error;
+  }
+  throw new Error('expected an InvalidParameterError');
+}
+
+const schema = z.strictObject({
+  name: z.string().min(1),
+  events: z.array(z.enum(['a', 'b'])).optional(),
+  settings: z.strictObject({ speed: z.number().max(2) }).optional(),
+});
+
+describe('request validation', () => {
+  it('formats nested paths the way clients name fields', () => {
+    expect(formatParamPath(['events', 0])).toBe('events[0]');
+    expect(formatParamPath(['settings', 'speed'])).toBe('settings.speed');
+    expect(formatParamPath([])).toBe('');
+  });
+
+  it('names a missing required field', () => {
+    const error = rejection(() => parseInput(schema, {}));
+    expect(error.param).toBe('name');
+    expect(error.message).toContain('required');
+  });
+
+  it('names an unknown field', () => {
+    const error = rejection(() => parseInput(schema, { name: 'x', colour: 'red' }));
+    expect(error.param).toBe('colour');
+  });
+
+  it('names a bad array element and nested field', () => {
+    expect(rejection(() => parseInput(schema, { name: 'x', events: ['a', 'c'] })).param).toBe('events[1]');
+    expect(rejection(() => parseInput(schema, { name: 'x', settings: { speed: 3 } })).param).toBe(
+      'settings.speed',
+    );
+  });
+
+  it('rejects a body that is not an object without naming a field', () => {
+    expect(rejection(() => parseInput(schema, [1, 2])).param).toBeNull();
+  });
+
+  it('coerces and bounds list limits', () => {
+    const query = z.strictObject({ limit: limitParam(50, 10) });
+    expect(parseInput(query, {})).toEqual({ limit: 10 });
+    expect(parseInput(query, { limit: '50' })).toEqual({ limit: 50 });
+    expect(rejection(() => parseInput(query, { limit: '51' })).param).toBe('limit');
+    expect(rejection(() => parseInput(query, { limit: '0' })).param).toBe('limit');
+    expect(rejection(() => parseInput(query, { limit: 'ten' })).param).toBe('limit');
+  });
+});
