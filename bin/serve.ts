@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the whole service on this machine, on its embedded default. State persists under
+ * DATA_DIR across restarts. Prints the base URL and a usable API key on every start.
+ *
+ * Environment: PORT (default 3000), HOST (default 127.0.0.1), DATA_DIR (default ./.data),
+ * LOG_LEVEL (DEBUG|INFO|WARN|ERROR|SILENT, default WARN), ALLOW_LOOPBACK_WEBHOOKS=true to accept
+ * http:// and loopback webhook URLs for receivers on this machine (never enable in deployments).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+// Powertools reads the level when the handler modules load, so set it before importing them.
+process.env.POWERTOOLS_LOG_LEVEL = (process.env.LOG_LEVEL ?? 'WARN').toUpperCase();
+const { startLocalStack } = await import('../lib/local/local-stack.js');
+
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const port = Number(process.env.PORT ?? '3000');
+if (!Number.isInteger(port) || port < 0 || port > 65_535)
+  throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
+
+const stack = await startLocalStack({
+  dataDir,
+  port,
+  host: process.env.HOST ?? '127.0.0.1',
+  allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
+});
+
+// The admin CLI talks to this running stack through the endpoints recorded here.
+const runtimeFile = join(dataDir, 'local-stack.json');
+await writeFile(
+  runtimeFile,
+  `${JSON.stringify({ pid: process.pid, baseUrl: stack.baseUrl, environment: stack.environment }, null, 2)}\n`,
+  {
+    mode: 0o600,
+  },
+);
+
+console.log(`
+Video Creation Service is running (local stack, data in ${dataDir})
+
+  Base URL:  ${stack.baseUrl}
+  API key:   ${stack.apiKey}
+
+  Try:       curl -H "X-Api-Key: ${stack.apiKey}" ${stack.baseUrl}/v3/users/me
+  OpenAPI:   ${stack.baseUrl}/v3/openapi.json
+  Admin:     npm run admin -- --help
+`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping…`);
+  await stack.stop();
+  await writeFile(runtimeFile, '{}\n').catch(() => undefined);
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

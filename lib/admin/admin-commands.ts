@@ -1,0 +1,219 @@
+/**
+ * The admin CLI's commands: what the hosted product does in its dashboard. Workspaces (plan,
+ * billing type, credits, rate limits, status) and API keys (created with the secret shown once,
+ * listed, revoked). Pure functions over the same account modules the API uses; `bin/admin.ts`
+ * connects them to the local stack or to a deployed table.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey, SCOPE_MODES } from '../../lambdas/accounts/api-keys.js';
+import {
+  BILLING_TYPES,
+  createWorkspace,
+  getWorkspace,
+  listWorkspaces,
+  PLANS,
+  type RateLimitOverrides,
+  updateWorkspace,
+  WORKSPACE_STATUS,
+  type WorkspaceChanges,
+} from '../../lambdas/accounts/workspaces.js';
+import { isValidScope } from '../../lambdas/core/scopes.js';
+
+export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
+
+Workspaces
+  workspace create --name <name> [--plan <plan>] [--billing-type <type>] [--credits <n>]
+                   [--username <u>] [--email <e>]
+  workspace list
+  workspace show <workspace_id>
+  workspace update <workspace_id> [--name <n>] [--plan <plan>] [--billing-type <type>]
+                   [--credits <n>] [--remaining-credits <n>] [--wallet-balance <n>]
+                   [--status active|deleted] [--rate-limit <class>=<n>]...
+API keys
+  key create <workspace_id> --name <name> [--scope-mode full|read_only|custom]
+             [--scopes <scope,scope>] [--expires-in-days <n>]
+  key list <workspace_id>
+  key revoke <workspace_id> <key_id>
+
+Plans: ${PLANS.join(', ')}. Billing types: ${BILLING_TYPES.join(', ')}.
+Rate-limit classes: read, write, heavy, status, status_ip (requests per window).
+Target: the running local stack (or DATA_DIR) by default; a deployed stack when TABLE_NAME and
+HMAC_KEY_ID are set in the environment (with AWS credentials and region).`;
+
+export class AdminUsageError extends Error {}
+
+export interface AdminResult {
+  /** What to print: JSON for machines and people alike. */
+  output: unknown;
+}
+
+const nonNegative = z.coerce.number().nonnegative();
+const plan = z.enum(PLANS);
+const billingType = z.enum(BILLING_TYPES);
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, option: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success)
+    throw new AdminUsageError(`--${option}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
+  return result.data;
+}
+
+function rateLimits(values: string[] | undefined): RateLimitOverrides | undefined {
+  if (!values || values.length === 0) return undefined;
+  const limits: RateLimitOverrides = {};
+  for (const value of values) {
+    const [name, amount] = value.split('=');
+    const bucket = parse(z.enum(['read', 'write', 'heavy', 'status', 'status_ip']), name, 'rate-limit');
+    limits[bucket] = parse(z.coerce.number().int().positive(), amount, 'rate-limit');
+  }
+  return limits;
+}
+
+async function requireWorkspace(workspaceId: string | undefined) {
+  if (!workspaceId) throw new AdminUsageError('Name the workspace id.');
+  const workspace = await getWorkspace(workspaceId);
+  if (!workspace) throw new AdminUsageError(`No workspace ${workspaceId}.`);
+  return workspace;
+}
+
+export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      'billing-type': { type: 'string' },
+      credits: { type: 'string' },
+      'remaining-credits': { type: 'string' },
+      'wallet-balance': { type: 'string' },
+      status: { type: 'string' },
+      'rate-limit': { type: 'string', multiple: true },
+      username: { type: 'string' },
+      email: { type: 'string' },
+      'scope-mode': { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [resource, action, ...rest] = positionals;
+  if (values.help || !resource) return { output: ADMIN_USAGE };
+
+  switch (`${resource} ${action ?? ''}`) {
+    case 'workspace create': {
+      if (!values.name) throw new AdminUsageError('--name is required.');
+      const limits = rateLimits(values['rate-limit']);
+      const workspace = await createWorkspace({
+        name: values.name,
+        ...(values.plan ? { plan: parse(plan, values.plan, 'plan') } : {}),
+        ...(values['billing-type']
+          ? { billing_type: parse(billingType, values['billing-type'], 'billing-type') }
+          : {}),
+        ...(values.credits ? { included_credits: parse(nonNegative, values.credits, 'credits') } : {}),
+        owner: {
+          ...(values.username ? { username: values.username } : {}),
+          ...(values.email ? { email: values.email } : {}),
+        },
+        ...(limits ? { rate_limits: limits } : {}),
+      });
+      return { output: workspace };
+    }
+    case 'workspace list': {
+      const workspaces = [];
+      let token: string | undefined;
+      do {
+        const page = await listWorkspaces(100, token);
+        workspaces.push(...page.items);
+        token = page.nextToken ?? undefined;
+      } while (token);
+      return { output: workspaces };
+    }
+    case 'workspace show':
+      return { output: await requireWorkspace(rest[0]) };
+    case 'workspace update': {
+      const workspace = await requireWorkspace(rest[0]);
+      const changes: WorkspaceChanges = {};
+      if (values.name) changes.name = values.name;
+      if (values.plan) changes.plan = parse(plan, values.plan, 'plan');
+      if (values['billing-type'])
+        changes.billing_type = parse(billingType, values['billing-type'], 'billing-type');
+      if (values.credits) {
+        changes.included_credits = parse(nonNegative, values.credits, 'credits');
+        changes.remaining_credits = changes.included_credits;
+      }
+      if (values['remaining-credits'])
+        changes.remaining_credits = parse(nonNegative, values['remaining-credits'], 'remaining-credits');
+      if (values['wallet-balance'])
+        changes.wallet_balance = parse(nonNegative, values['wallet-balance'], 'wallet-balance');
+      if (values.status)
+        changes.status = parse(
+          z.enum([WORKSPACE_STATUS.active, WORKSPACE_STATUS.deleted]),
+          values.status,
+          'status',
+        );
+      const limits = rateLimits(values['rate-limit']);
+      if (limits) changes.rate_limits = { ...workspace.rate_limits, ...limits };
+      if (Object.keys(changes).length === 0)
+        throw new AdminUsageError('Nothing to update: give at least one option.');
+      return { output: await updateWorkspace(workspace.workspace_id, changes) };
+    }
+    case 'key create': {
+      const workspace = await requireWorkspace(rest[0]);
+      if (!values.name) throw new AdminUsageError('--name is required.');
+      const scopeMode = parse(
+        z.enum(Object.values(SCOPE_MODES)),
+        values['scope-mode'] ?? 'full',
+        'scope-mode',
+      );
+      const scopes =
+        values.scopes
+          ?.split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean) ?? [];
+      if (scopeMode === 'custom' && scopes.length === 0)
+        throw new AdminUsageError('--scopes is required with --scope-mode custom.');
+      if (scopeMode !== 'custom' && scopes.length > 0)
+        throw new AdminUsageError('--scopes goes with --scope-mode custom only.');
+      const invalid = scopes.filter((scope) => !isValidScope(scope));
+      if (invalid.length > 0)
+        throw new AdminUsageError(
+          `Invalid scopes: ${invalid.join(', ')} (form resource:read, resource:write, *:read, *:*).`,
+        );
+      const days = values['expires-in-days']
+        ? parse(z.coerce.number().positive(), values['expires-in-days'], 'expires-in-days')
+        : undefined;
+      const { apiKey, secret } = await createApiKey({
+        workspace_id: workspace.workspace_id,
+        name: values.name,
+        scope_mode: scopeMode,
+        scopes,
+        expires_at: days === undefined ? null : Math.floor(Date.now() / 1000 + days * 86_400),
+      });
+      return { output: { ...apiKey, api_key: secret, note: 'The key is shown once. Store it now.' } };
+    }
+    case 'key list': {
+      const workspace = await requireWorkspace(rest[0]);
+      const keys = [];
+      let token: string | undefined;
+      do {
+        const page = await listApiKeys(workspace.workspace_id, 100, token);
+        keys.push(...page.items);
+        token = page.nextToken ?? undefined;
+      } while (token);
+      return { output: keys };
+    }
+    case 'key revoke': {
+      const workspace = await requireWorkspace(rest[0]);
+      const keyId = rest[1];
+      if (!keyId) throw new AdminUsageError('Name the key id to revoke.');
+      const revoked = await revokeApiKey(workspace.workspace_id, keyId);
+      if (!revoked) throw new AdminUsageError(`No key ${keyId} in workspace ${workspace.workspace_id}.`);
+      return { output: revoked };
+    }
+    default:
+      throw new AdminUsageError(`Unknown command "${positionals.join(' ')}".\n\n${ADMIN_USAGE}`);
+  }
+}

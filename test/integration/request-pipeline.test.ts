@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../../lambdas/accounts/api-keys.js';
+import { updateWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { type ApiResult, errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
+
+let api: TestStack;
+beforeAll(async () => {
+  api = await startTestStack();
+});
+afterAll(() => api.stop());
+
+describe('gateway behaviour', () => {
+  it('answers unknown paths with 404 not_found in the envelope', async () => {
+    const result = await api.call('GET', '/v3/nothing-here');
+    expect(result.status).toBe(404);
+    expect(errorOf(result)).toMatchObject({ code: 'not_found', param: null });
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const result = await api.call('PUT', '/v3/folders');
+    expect(result.status).toBe(405);
+    expect(errorOf(result).code).toBe('method_not_allowed');
+    expect(result.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('answers routes of the contract that are not built yet with 501, after authentication', async () => {
+    const result = await api.call('GET', '/v3/lipsyncs');
+    expect(result.status).toBe(501);
+    expect(errorOf(result)).toMatchObject({ code: 'not_implemented' });
+    expect(errorOf(result).message).toContain('LipsyncList');
+    expect((await api.call('GET', '/v3/lipsyncs', { key: null })).status).toBe(401);
+  });
+
+  it('answers removed /v1 brand-voice routes with 410 naming the replacement', async () => {
+    const result = await api.call('GET', '/v1/brand_voice/list', { key: null });
+    expect(result.status).toBe(410);
+    expect(errorOf(result).code).toBe('gone');
+    expect(errorOf(result).message).toContain('/v3/brand-glossaries');
+  });
+
+  it('serves the OpenAPI document without credentials', async () => {
+    const result = await api.call<{
+      openapi: string;
+      paths: Record<string, Record<string, { 'x-implemented': boolean }>>;
+    }>('GET', '/v3/openapi.json', { key: null });
+    expect(result.status).toBe(200);
+    expect(result.body.openapi).toBe('3.1.0');
+    expect(result.body.paths['/v3/folders']?.post?.['x-implemented']).toBe(true);
+    expect(result.body.paths['/v3/lipsyncs']?.get?.['x-implemented']).toBe(false);
+  });
+
+  it('rejects a body that is not JSON', async () => {
+    const result = await api.call('POST', '/v3/folders', {
+      rawBody: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(result.status).toBe(400);
+    expect(errorOf(result).code).toBe('invalid_parameter');
+  });
+
+  it('sends a request id on every response', async () => {
+    const result = await api.call('GET', '/v3/users/me');
+    expect(result.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('authentication', () => {
+  it.each([
+    ['no key', null],
+    ['an unknown key', 'vcs_not-a-real-key'],
+  ])('answers %s with 401 unauthorized', async (_label, key) => {
+    const result = await api.call('GET', '/v3/users/me', { key });
+    expect(result.status).toBe(401);
+    expect(errorOf(result).code).toBe('unauthorized');
+  });
+
+  it('refuses an expired key', async () => {
+    const key = await api.newKey(api.workspaceId, 'full', undefined, Math.floor(Date.now() / 1000) - 1);
+    const result = await api.call('GET', '/v3/users/me', { key });
+    expect(result.status).toBe(401);
+    expect(errorOf(result).code).toBe('unauthorized');
+  });
+
+  it('refuses a revoked key', async () => {
+    const { workspaceId } = await api.newWorkspace();
+    const key = await api.newKey(workspaceId, 'full');
+    expect((await api.call('GET', '/v3/users/me', { key })).status).toBe(200);
+    const { listApiKeys } = await import('../../lambdas/accounts/api-keys.js');
+    const keys = await listApiKeys(workspaceId);
+    for (const listed of keys.items) await revokeApiKey(workspaceId, listed.key_id);
+    expect((await api.call('GET', '/v3/users/me', { key })).status).toBe(401);
+  });
+
+  it('answers 401 api_key_owner_workspace_access_revoked once the workspace is deleted', async () => {
+    const { workspaceId, apiKey } = await api.newWorkspace();
+    await updateWorkspace(workspaceId, { status: 'deleted' });
+    const result = await api.call('GET', '/v3/users/me', { key: apiKey });
+    expect(result.status).toBe(401);
+    expect(errorOf(result).code).toBe('api_key_owner_workspace_access_revoked');
+  });
+
+  it('prefers the API key when both credentials are sent', async () => {
+    const result = await api.call('GET', '/v3/api_keys/self', {
+      headers: { Authorization: 'Bearer not-a-jwt' },
+    });
+    expect(result.status).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After and X-RateLimit headers past the class limit', async () => {
+    const { apiKey } = await api.newWorkspace({ rate_limits: { read: 3 } });
+    const statuses: number[] = [];
+    let limited: ApiResult | undefined;
+    for (let index = 0; index < 5; index++) {
+      const result = await api.call('GET', '/v3/folders', { key: apiKey });
+      statuses.push(result.status);
+      if (result.status === 429) limited = result;
+    }
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    if (!limited) throw new Error('expected a 429');
+    expect(errorOf(limited).code).toBe('rate_limit_exceeded');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get('x-ratelimit-scope')).toBe('workspace:read');
+  });
+
+  it('counts each class separately and each workspace separately', async () => {
+    const limitedWorkspace = await api.newWorkspace({ rate_limits: { read: 1 } });
+    expect((await api.call('GET', '/v3/folders', { key: limitedWorkspace.apiKey })).status).toBe(200);
+    expect((await api.call('GET', '/v3/folders', { key: limitedWorkspace.apiKey })).status).toBe(429);
+    // Writes are another class; other workspaces have their own counters.
+    expect(
+      (await api.call('POST', '/v3/folders', { key: limitedWorkspace.apiKey, body: { name: 'w' } })).status,
+    ).toBe(201);
+    expect((await api.call('GET', '/v3/folders')).status).toBe(200);
+  });
+
+  it('reports the remaining budget on successful responses', async () => {
+    const { apiKey } = await api.newWorkspace({ rate_limits: { read: 10 } });
+    const result = await api.call('GET', '/v3/folders', { key: apiKey });
+    expect(result.headers.get('x-ratelimit-limit')).toBe('10');
+    expect(result.headers.get('x-ratelimit-remaining')).toBe('9');
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Integration-test harness: the whole local stack in this test file's process, in memory, on free
+ * loopback ports, plus a small HTTP client and factories for workspaces and keys.
+ */
+import { createApiKey, type ScopeMode } from '../../lambdas/accounts/api-keys.js';
+import { createWorkspace, type NewWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local/local-stack.js';
+
+export interface ApiResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw body, sent as is. */
+  rawBody?: string;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** Limits high enough that tests which are not about rate limiting never meet one. */
+export const UNLIMITED = {
+  read: 1_000_000,
+  write: 1_000_000,
+  heavy: 1_000_000,
+  status: 1_000_000,
+  status_ip: 1_000_000,
+};
+
+export interface TestStack {
+  stack: LocalStack;
+  baseUrl: string;
+  /** Full-access key of a fresh workspace with no effective rate limits. */
+  apiKey: string;
+  workspaceId: string;
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: CallOptions,
+  ): Promise<ApiResult<T>>;
+  newWorkspace(overrides?: Partial<NewWorkspace>): Promise<{ workspaceId: string; apiKey: string }>;
+  newKey(
+    workspaceId: string,
+    scopeMode: ScopeMode,
+    scopes?: string[],
+    expiresAt?: number | null,
+  ): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(options: LocalStackOptions = {}): Promise<TestStack> {
+  const stack = await startLocalStack({
+    port: 0,
+    ...options,
+    environment: { AUTH_CACHE_TTL_SECONDS: '0', ...options.environment },
+  });
+
+  async function newKey(
+    workspaceId: string,
+    scopeMode: ScopeMode,
+    scopes?: string[],
+    expiresAt: number | null = null,
+  ) {
+    const { secret } = await createApiKey({
+      workspace_id: workspaceId,
+      name: `${scopeMode} test key`,
+      scope_mode: scopeMode,
+      ...(scopes ? { scopes } : {}),
+      expires_at: expiresAt,
+    });
+    return secret;
+  }
+
+  async function newWorkspace(overrides: Partial<NewWorkspace> = {}) {
+    const workspace = await createWorkspace({
+      name: 'Test workspace',
+      plan: 'pro',
+      included_credits: 1000,
+      rate_limits: UNLIMITED,
+      ...overrides,
+    });
+    return { workspaceId: workspace.workspace_id, apiKey: await newKey(workspace.workspace_id, 'full') };
+  }
+
+  const primary = await newWorkspace();
+
+  async function call<T>(method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResult<T>> {
+    const key = callOptions.key === undefined ? primary.apiKey : callOptions.key;
+    const headers: Record<string, string> = { ...callOptions.headers };
+    if (key !== null) headers['X-Api-Key'] = key;
+    let body: string | undefined = callOptions.rawBody;
+    if (callOptions.body !== undefined) {
+      body = JSON.stringify(callOptions.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const response = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  return {
+    stack,
+    baseUrl: stack.baseUrl,
+    apiKey: primary.apiKey,
+    workspaceId: primary.workspaceId,
+    call,
+    newWorkspace,
+    newKey,
+    stop: () => stack.stop(),
+  };
+}
+
+/** The error envelope's fields, for assertions. */
+export function errorOf(result: ApiResult): {
+  code: string;
+  message: string;
+  param: string | null;
+  doc_url: string | null;
+} {
+  const error = (result.body as { error?: unknown }).error;
+  if (!error || typeof error !== 'object')
+    throw new Error(`Expected an error envelope, got ${JSON.stringify(result.body)}`);
+  return error as { code: string; message: string; param: string | null; doc_url: string | null };
+}
