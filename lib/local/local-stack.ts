@@ -15,9 +15,11 @@ import {
   KMSClient,
   NotFoundException,
 } from '@aws-sdk/client-kms';
+import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
 import { resetConfig } from '../../lambdas/core/config.js';
+import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import { startKmsEmulator } from './emulators/index.js';
 import { ensureDevelopmentAccess } from './seed.js';
@@ -144,8 +146,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...options.environment,
     };
     Object.assign(process.env, environment);
+    // A (re)started stack is a cold start: no configuration, client, credential or lease survives.
     resetConfig();
     resetAwsClients();
+    clearAuthCache();
+    resetRateLimitLeases();
 
     const access = await ensureDevelopmentAccess(options.dataDir);
     api = await startLocalApiServer({
