@@ -133,6 +133,8 @@ async function authenticateJwt(token: string): Promise<AuthOutcome> {
     ({ payload } = await jwtVerify(token, issuerKeys(), {
       issuer: settings.jwtIssuer,
       ...(settings.jwtAudience ? { audience: settings.jwtAudience } : {}),
+      // A token that never expires cannot be revoked: refuse it.
+      requiredClaims: ['exp', 'sub'],
     }));
   } catch {
     return INVALID;

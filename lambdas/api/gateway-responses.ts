@@ -6,8 +6,18 @@
 
 export interface GatewayResponseDefinition {
   /** API Gateway's response type. */
-  type: 'ACCESS_DENIED' | 'UNAUTHORIZED' | 'MISSING_AUTHENTICATION_TOKEN' | 'DEFAULT_4XX' | 'DEFAULT_5XX';
-  status: number;
+  type:
+    | 'ACCESS_DENIED'
+    | 'UNAUTHORIZED'
+    | 'MISSING_AUTHENTICATION_TOKEN'
+    | 'THROTTLED'
+    | 'REQUEST_TOO_LARGE'
+    | 'UNSUPPORTED_MEDIA_TYPE'
+    | 'WAF_FILTERED'
+    | 'DEFAULT_4XX'
+    | 'DEFAULT_5XX';
+  /** The status to answer with; absent keeps the status API Gateway chose. */
+  status?: number;
   code: string;
   message: string;
   /** Take `code` and `message` from the authorizer's context (`errorCode`, `errorMessage`). */
@@ -36,15 +46,39 @@ export const GATEWAY_RESPONSES = {
     code: 'not_found',
     message: 'No such endpoint. See /v3/openapi.json for the endpoints of this API.',
   },
-  badRequest: {
+  /** Stage-level throttling, before any function runs. */
+  throttled: {
+    type: 'THROTTLED',
+    status: 429,
+    code: 'rate_limit_exceeded',
+    message: 'Too many requests. Back off and retry.',
+  },
+  tooLarge: {
+    type: 'REQUEST_TOO_LARGE',
+    status: 413,
+    code: 'payload_too_large',
+    message: 'The request body exceeds 10 MiB. Upload media through direct uploads.',
+  },
+  unsupportedMediaType: {
+    type: 'UNSUPPORTED_MEDIA_TYPE',
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Send the body as JSON with Content-Type: application/json.',
+  },
+  firewall: {
+    type: 'WAF_FILTERED',
+    status: 403,
+    code: 'forbidden',
+    message: 'The request was blocked by the web application firewall.',
+  },
+  /** Any other 4xx API Gateway produces keeps its status. */
+  otherClientError: {
     type: 'DEFAULT_4XX',
-    status: 400,
-    code: 'invalid_parameter',
+    code: 'bad_request',
     message: 'The request could not be processed.',
   },
   serverError: {
     type: 'DEFAULT_5XX',
-    status: 500,
     code: 'internal_error',
     message: 'An internal error occurred. Retry later.',
   },

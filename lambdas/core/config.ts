@@ -5,6 +5,10 @@
  * `AWS_ENDPOINT_URL_<SERVICE>` variables.
  */
 
+/** The project's error documentation (`docs/errors.md`); deployments may publish their own copy. */
+export const DEFAULT_DOC_BASE_URL =
+  'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
+
 export interface ServiceConfig {
   /** The single DynamoDB table. */
   tableName: string;
@@ -16,7 +20,7 @@ export interface ServiceConfig {
   stackKeyId: string;
   /** The stack's HMAC key: signs pagination cursors. */
   hmacKeyId: string;
-  /** Where error `doc_url`s point. @default 'https://github.com/video-creation-service/docs/blob/main/errors.md' */
+  /** Where error `doc_url`s point: the published `docs/errors.md`. @default DEFAULT_DOC_BASE_URL */
   docBaseUrl: string;
   /** How long a resolved credential is reused by the authorizer, in seconds. @default 60 */
   authCacheTtlSeconds: number;
@@ -64,8 +68,7 @@ export function config(): ServiceConfig {
     eventBusName: process.env.EVENT_BUS_NAME ?? '',
     stackKeyId: process.env.STACK_KEY_ID ?? '',
     hmacKeyId: process.env.HMAC_KEY_ID ?? '',
-    docBaseUrl:
-      process.env.DOC_BASE_URL ?? 'https://github.com/video-creation-service/docs/blob/main/errors.md',
+    docBaseUrl: process.env.DOC_BASE_URL || DEFAULT_DOC_BASE_URL,
     authCacheTtlSeconds: numberFrom('AUTH_CACHE_TTL_SECONDS', 60),
     jwtIssuer,
     jwtAudience: process.env.JWT_AUDIENCE ?? '',

@@ -35,7 +35,7 @@ export interface LocalApiServerOptions {
   docBaseUrl: string;
   /** API Gateway's integration timeout. @default 29000 */
   integrationTimeoutMs?: number;
-  /** API Gateway's payload limit. @default 10 MiB */
+  /** API Gateway's payload limit (its 413 message names 10 MiB). @default 10 MiB */
   maxBodyBytes?: number;
   /** Stage name in method ARNs. @default 'local' */
   stage?: string;
@@ -65,7 +65,7 @@ function gatewayResponse(
     (definition.fromAuthorizer && String(authorizerContext?.[DENIAL_CONTEXT.message] ?? '')) ||
     definition.message;
   return {
-    statusCode: definition.status,
+    statusCode: definition.status ?? 500,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
     body: Buffer.from(JSON.stringify(errorEnvelope(code, message, null, docBaseUrl))),
   };
@@ -99,7 +99,7 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 
 }
 
 function singleValues(multi: Record<string, string[]>): Record<string, string> | null {
-  const entries = Object.entries(multi);
+  const entries = Object.entries(multi); // own properties only
   if (entries.length === 0) return null;
   return Object.fromEntries(entries.map(([name, values]) => [name, values.at(-1) ?? '']));
 }
@@ -166,27 +166,22 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     }
 
     const rawBody = await readBody(request, maxBodyBytes);
-    if (rawBody === 'too_large') {
-      return envelope(
-        413,
-        'payload_too_large',
-        `The request body exceeds ${maxBodyBytes} bytes.`,
-        docBaseUrl,
-      );
-    }
+    if (rawBody === 'too_large') return gatewayResponse(GATEWAY_RESPONSES.tooLarge, docBaseUrl);
     const requestId = randomUUID();
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
+    // Names come from the client: collect them in Maps and build plain objects with own properties
+    // only, so `__proto__` or `constructor` are ordinary names, as they are in API Gateway's JSON.
+    const headerValues = new Map<string, string[]>();
     for (const [name, value] of Object.entries(request.headers)) {
-      if (value === undefined) continue;
-      const values = Array.isArray(value) ? value : [value];
-      multiValueHeaders[name] = values;
-      headers[name] = values.join(',');
+      if (value !== undefined) headerValues.set(name, Array.isArray(value) ? value : [value]);
     }
-    const multiQuery: Record<string, string[]> = {};
-    for (const [name, value] of url.searchParams) {
-      multiQuery[name] = [...(multiQuery[name] ?? []), value];
-    }
+    const multiValueHeaders = Object.fromEntries(headerValues);
+    const headers: Record<string, string> = Object.fromEntries(
+      [...headerValues].map(([name, values]) => [name, values.join(',')]),
+    );
+    const queryValues = new Map<string, string[]>();
+    for (const [name, value] of url.searchParams)
+      queryValues.set(name, [...(queryValues.get(name) ?? []), value]);
+    const multiQuery: Record<string, string[]> = Object.fromEntries(queryValues);
     const isText = rawBody.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
     const sourceIp = request.socket.remoteAddress ?? '127.0.0.1';
     const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${url.pathname}`;

@@ -9,6 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  CreateEventBusCommand,
+  EventBridgeClient,
+  ResourceAlreadyExistsException,
+} from '@aws-sdk/client-eventbridge';
+import {
   CreateAliasCommand,
   CreateKeyCommand,
   DescribeKeyCommand,
@@ -18,11 +23,17 @@ import {
 import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
-import { resetConfig } from '../../lambdas/core/config.js';
+import { config, resetConfig } from '../../lambdas/core/config.js';
 import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
-import { startKmsEmulator } from './emulators/index.js';
+import {
+  startEventBridgeEmulator,
+  startKmsEmulator,
+  startSqsEmulator,
+  startStepFunctionsEmulator,
+} from './emulators/index.js';
 import { ensureDevelopmentAccess } from './seed.js';
+import { loadStateMachines } from './state-machines.js';
 import {
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -38,7 +49,17 @@ export const LOCAL_RESOURCE_NAMES = {
   eventBus: 'video-service-events',
   stackKeyAlias: 'alias/video-service-stack',
   hmacKeyAlias: 'alias/video-service-cursors',
+  batchQueue: 'video-service-batch',
+  webhookQueue: 'video-service-webhooks',
 } as const;
+
+/**
+ * Functions behind Step Functions Task states and EventBridge/SQS targets, by name. Workflows and
+ * consumers register here as they are built; an unknown name fails the execution or delivery loudly.
+ */
+function unknownFunction(kind: string, name: string): never {
+  throw new Error(`The local stack has no ${kind} function for ${name}`);
+}
 
 export interface LocalStackOptions {
   /** Directory for persisted state. In memory (and a temporary S3 directory) when absent. */
@@ -87,6 +108,14 @@ async function ensureKmsKey(
   return arn;
 }
 
+async function createEventBus(endpoint: string, name: string): Promise<void> {
+  const client = new EventBridgeClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  await client.send(new CreateEventBusCommand({ Name: name })).catch((error: unknown) => {
+    if (!(error instanceof ResourceAlreadyExistsException)) throw error;
+  });
+  client.destroy();
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   // The product runs on Node 20 as well as Lambda's newest runtime; the SDK's notice about future
   // releases needing Node 22 is noise here (the lock file pins the SDK).
@@ -107,6 +136,35 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...(options.dataDir ? { dataFile: join(options.dataDir, 'kms.json') } : {}),
     });
     running.push(kms);
+    const persisted = (file: string) => (options.dataDir ? { dataFile: join(options.dataDir, file) } : {});
+    const stepFunctions = await startStepFunctionsEmulator({
+      region: LOCAL_REGION,
+      resolveTask: (resource) => unknownFunction('task', resource),
+      ...persisted('step-functions.json'),
+    });
+    running.push(stepFunctions);
+    const eventBridge = await startEventBridgeEmulator({
+      region: LOCAL_REGION,
+      resolveTarget: (targetArn) => unknownFunction('event target', targetArn),
+    });
+    running.push(eventBridge);
+    const sqs = await startSqsEmulator({
+      region: LOCAL_REGION,
+      ...persisted('sqs.json'),
+      queues: [LOCAL_RESOURCE_NAMES.batchQueue, LOCAL_RESOURCE_NAMES.webhookQueue].flatMap((name) => [
+        { name: `${name}-dlq` },
+        {
+          name,
+          attributes: {
+            RedrivePolicy: JSON.stringify({
+              deadLetterTargetArn: `arn:aws:sqs:${LOCAL_REGION}:000000000000:${name}-dlq`,
+              maxReceiveCount: '5',
+            }),
+          },
+        },
+      ]),
+    });
+    running.push(sqs);
 
     const kmsClient = new KMSClient({
       endpoint: kms.endpoint,
@@ -129,6 +187,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_S3: s3.endpoint,
       AWS_ENDPOINT_URL_KMS: kms.endpoint,
+      AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
+      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: LOCAL_RESOURCE_NAMES.table,
@@ -152,13 +213,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     clearAuthCache();
     resetRateLimitLeases();
 
+    await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus);
+    await loadStateMachines(stepFunctions);
+    // Executions that were running when the stack last stopped cannot resume mid-task: fail them
+    // with a reason, so no job waits forever.
+    await stepFunctions.failInterruptedExecutions({
+      error: 'States.Runtime',
+      cause: 'The local stack restarted during the execution.',
+    });
+
     const access = await ensureDevelopmentAccess(options.dataDir);
     api = await startLocalApiServer({
       routes: ROUTES,
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
-      docBaseUrl:
-        process.env.DOC_BASE_URL ?? 'https://github.com/video-creation-service/docs/blob/main/errors.md',
+      docBaseUrl: config().docBaseUrl,
     });
     const server = api;
     return {

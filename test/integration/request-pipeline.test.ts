@@ -146,3 +146,14 @@ describe('rate limits', () => {
     expect(result.headers.get('x-ratelimit-remaining')).toBe('9');
   });
 });
+
+describe('payload limit', () => {
+  it('answers a body over 10 MiB with 413 payload_too_large', async () => {
+    const result = await api.call('POST', '/v3/folders', {
+      rawBody: JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024 + 1) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(result.status).toBe(413);
+    expect(errorOf(result).code).toBe('payload_too_large');
+  });
+});

@@ -236,7 +236,9 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
     const buffer = chunk as Buffer;
     size += buffer.length;
     if (size > MAX_REQUEST_BYTES) {
-      throw new AwsServiceError('RequestEntityTooLarge', 'The request body is too large.', { statusCode: 413 });
+      throw new AwsServiceError('RequestEntityTooLarge', 'The request body is too large.', {
+        statusCode: 413,
+      });
     }
     chunks.push(buffer);
   }

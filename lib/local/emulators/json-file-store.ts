@@ -76,10 +76,12 @@ export class JsonFileStore<Snapshot> {
       return this.writing;
     }
     // A write is in flight and may have serialized the state before this change: queue one more.
-    this.nextWrite ??= this.writing.then(() => {
-      this.nextWrite = undefined;
-      return this.save(snapshot);
-    });
+    this.nextWrite ??= this.writing
+      .catch(() => undefined)
+      .then(() => {
+        this.nextWrite = undefined;
+        return this.save(snapshot);
+      });
     return this.nextWrite;
   }
 

@@ -1,0 +1,113 @@
+/**
+ * The customer-managed policies API functions are granted: one that every API function gets, and
+ * one per capability of `area-access.ts`. Written as explicit statements rather than CDK `grant*`
+ * helpers, which add wildcard actions (`kms:GenerateDataKey*`, `s3:GetObject*`) and resources
+ * (`<table>/index/*`) this service does not need.
+ */
+import { Stack, Validations } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { EventBus } from 'aws-cdk-lib/aws-events';
+import { type IManagedPolicy, ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Key } from 'aws-cdk-lib/aws-kms';
+import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { CAPABILITIES, type Capability } from './area-access.js';
+
+export interface AccessPoliciesProps {
+  table: Table;
+  stackKey: Key;
+  cursorKey: Key;
+  mediaBucket: Bucket;
+  eventBus: EventBus;
+  batchQueue: Queue;
+  webhookQueue: Queue;
+  /** State machines API functions may start. */
+  stateMachines: readonly StateMachine[];
+}
+
+/** Item-level table access: what the repository, rate limiter and idempotency store call. */
+export const TABLE_ITEM_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** Use of the stack key by DynamoDB, S3 and SQS on the caller's behalf, and for webhook secrets. */
+export const STACK_KEY_ACTIONS = [
+  'kms:Decrypt',
+  'kms:Encrypt',
+  'kms:GenerateDataKey',
+  'kms:DescribeKey',
+] as const;
+
+export function tableResources(table: Table): string[] {
+  return [table.tableArn, `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`];
+}
+
+export class AccessPolicies extends Construct {
+  /** Attached to every API function's role. */
+  readonly common: ManagedPolicy;
+  /** Per capability; absent when there is nothing to grant (no state machine yet). */
+  readonly byCapability: ReadonlyMap<Capability, IManagedPolicy>;
+
+  constructor(scope: Construct, id: string, props: AccessPoliciesProps) {
+    super(scope, id);
+    this.common = new ManagedPolicy(this, 'ApiCommon', {
+      description: 'Every API function: table items, the stack key, pagination cursor MACs',
+      statements: [
+        new PolicyStatement({ actions: [...TABLE_ITEM_ACTIONS], resources: tableResources(props.table) }),
+        new PolicyStatement({ actions: [...STACK_KEY_ACTIONS], resources: [props.stackKey.keyArn] }),
+        new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [props.cursorKey.keyArn] }),
+      ],
+    });
+
+    const byCapability = new Map<Capability, IManagedPolicy>();
+    const add = (capability: Capability, description: string, statements: PolicyStatement[]) => {
+      byCapability.set(capability, new ManagedPolicy(this, capability, { description, statements }));
+    };
+
+    add(CAPABILITIES.media, 'API functions handling media: objects of the media bucket', [
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        resources: [props.mediaBucket.arnForObjects('*')],
+      }),
+      // Lets HeadObject on a missing key answer 404 instead of 403.
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.mediaBucket.bucketArn] }),
+    ]);
+    const mediaPolicy = byCapability.get(CAPABILITIES.media);
+    if (mediaPolicy) {
+      const bucketLogicalId = Stack.of(this).getLogicalId(props.mediaBucket.node.defaultChild as CfnBucket);
+      Validations.of(mediaPolicy).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
+        reason:
+          "Object keys are created at run time (one prefix per workspace and resource), so object access is granted on bucket/*; the bucket holds only this service's media.",
+      });
+    }
+    add(CAPABILITIES.publishEvents, 'API functions publishing domain events', [
+      new PolicyStatement({ actions: ['events:PutEvents'], resources: [props.eventBus.eventBusArn] }),
+    ]);
+    add(CAPABILITIES.sendBatchItems, 'API functions enqueuing batch items', [
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.batchQueue.queueArn] }),
+    ]);
+    add(CAPABILITIES.sendWebhooks, 'API functions enqueuing webhook deliveries', [
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.webhookQueue.queueArn] }),
+    ]);
+    if (props.stateMachines.length > 0) {
+      add(CAPABILITIES.startWorkflows, 'API functions starting job workflows', [
+        new PolicyStatement({
+          actions: ['states:StartExecution'],
+          resources: props.stateMachines.map((stateMachine) => stateMachine.stateMachineArn),
+        }),
+      ]);
+    }
+    this.byCapability = byCapability;
+  }
+}

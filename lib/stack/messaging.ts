@@ -1,0 +1,69 @@
+/**
+ * Asynchronous plumbing: the batch and webhook queues (each with a dead-letter queue) and the
+ * custom EventBridge bus that receives domain events, with an archive so events can be replayed.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface MessagingProps {
+  /** Customer-managed key the queues are encrypted with. */
+  encryptionKey: IKey;
+  /** Name of the custom event bus (unique per account and region). */
+  eventBusName: string;
+  /** What happens to queues and the event archive when the stack is deleted. @default RemovalPolicy.RETAIN */
+  removalPolicy?: RemovalPolicy;
+}
+
+export interface QueueWithDeadLetters {
+  queue: Queue;
+  deadLetterQueue: Queue;
+}
+
+export class Messaging extends Construct {
+  /** One message per batch item. */
+  readonly batch: QueueWithDeadLetters;
+  /** Webhook deliveries; exhausted deliveries end in its dead-letter queue. */
+  readonly webhook: QueueWithDeadLetters;
+  readonly eventBus: EventBus;
+
+  constructor(scope: Construct, id: string, props: MessagingProps) {
+    super(scope, id);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const queueWithDeadLetters = (name: string, visibilityTimeout: Duration): QueueWithDeadLetters => {
+      const deadLetterQueue = new Queue(this, `${name}DeadLetterQueue`, {
+        encryption: QueueEncryption.KMS,
+        encryptionMasterKey: props.encryptionKey,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+        removalPolicy,
+      });
+      const queue = new Queue(this, `${name}Queue`, {
+        encryption: QueueEncryption.KMS,
+        encryptionMasterKey: props.encryptionKey,
+        // Reuse data keys for 5 minutes: far fewer KMS calls at the same protection.
+        dataKeyReuse: Duration.minutes(5),
+        enforceSSL: true,
+        visibilityTimeout,
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: 5 },
+        removalPolicy,
+      });
+      return { queue, deadLetterQueue };
+    };
+    // Visibility timeouts: six times the consumers' expected function timeout (AWS guidance).
+    this.batch = queueWithDeadLetters('Batch', Duration.minutes(6));
+    this.webhook = queueWithDeadLetters('Webhook', Duration.minutes(1));
+
+    this.eventBus = new EventBus(this, 'DomainEventBus', {
+      eventBusName: props.eventBusName,
+      description: 'Domain events of the Video Creation Service',
+    });
+    this.eventBus.archive('DomainEventArchive', {
+      description: 'Every domain event, for replay after an incident',
+      eventPattern: { account: [this.eventBus.stack.account] },
+      retention: Duration.days(30),
+    });
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Deploy-time options of the service, read from CDK context (`cdk.json` "context", or `-c key=value`
+ * on the command line, which always arrives as a string). Every problem is reported at once, naming
+ * the context key, so a deployer fixes the configuration in one pass.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+export const SPEECH_ENGINES = ['polly', 'espeak'] as const;
+export type SpeechEngine = (typeof SPEECH_ENGINES)[number];
+
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Where error `doc_url`s point when the deployer does not say otherwise (the runtime's own default). */
+export const DEFAULT_DOC_BASE_URL = 'https://github.com/video-creation-service/docs/blob/main/errors.md';
+
+export interface ServiceOptions {
+  /** CloudFormation stack name. @default 'VideoCreationService' */
+  stackName: string;
+  /** Retention of every log group the stack creates. @default RetentionDays.ONE_MONTH */
+  logRetention: RetentionDays;
+  /** What happens to data (table, buckets, keys, logs) when the stack is deleted. @default RemovalPolicy.RETAIN */
+  removalPolicy: RemovalPolicy;
+  /** Speech synthesis engine the workers use. @default 'polly' */
+  speechEngine: SpeechEngine;
+  /** Browser origins allowed by CORS preflight; empty means no OPTIONS methods at all. @default [] */
+  allowedCorsOrigins: string[];
+  /** OAuth: accepted JWT issuer; empty turns OAuth off. @default '' */
+  jwtIssuer: string;
+  /** OAuth: accepted audience; empty means the audience is not checked. @default '' */
+  jwtAudience: string;
+  /** OAuth: JWKS URL; empty means `<issuer>/.well-known/jwks.json`. @default '' */
+  jwksUrl: string;
+  /** OAuth: the claim naming the workspace a token acts in. @default 'workspace_id' */
+  jwtWorkspaceClaim: string;
+  /** How long the authorizer reuses a resolved credential, in seconds. @default 60 */
+  authCacheTtlSeconds: number;
+  /** Lifetime of idempotency records, in seconds. @default 86400 */
+  idempotencyTtlSeconds: number;
+  /** Where error `doc_url`s point. @default DEFAULT_DOC_BASE_URL */
+  docBaseUrl: string;
+  /** Powertools log level of every function. @default 'INFO' */
+  logLevel: LogLevel;
+  /** Stage-wide steady-state request rate (requests per second). @default 100 */
+  apiThrottlingRateLimit: number;
+  /** Stage-wide burst of requests. @default 200 */
+  apiThrottlingBurstLimit: number;
+  /** An existing WAFv2 web ACL (regional) to associate with the API stage; empty means none. @default '' */
+  webAclArn: string;
+}
+
+/** Context keys and their defaults, in the shape `cdk.json` holds them. */
+export const CONTEXT_DEFAULTS = {
+  stackName: 'VideoCreationService',
+  logRetentionDays: 30,
+  removalPolicy: 'retain',
+  speechEngine: 'polly',
+  allowedCorsOrigins: [] as string[],
+  jwtIssuer: '',
+  jwtAudience: '',
+  jwksUrl: '',
+  jwtWorkspaceClaim: 'workspace_id',
+  authCacheTtlSeconds: 60,
+  idempotencyTtlSeconds: 86_400,
+  docBaseUrl: DEFAULT_DOC_BASE_URL,
+  logLevel: 'INFO',
+  apiThrottlingRateLimit: 100,
+  apiThrottlingBurstLimit: 200,
+  webAclArn: '',
+} as const;
+type ContextKey = keyof typeof CONTEXT_DEFAULTS;
+
+const RETENTION_DAYS = new Set(Object.values(RetentionDays).filter((value) => typeof value === 'number'));
+const REMOVAL_POLICIES = { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY } as const;
+
+class ContextReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly node: Node) {}
+
+  private raw(key: ContextKey): unknown {
+    return this.node.tryGetContext(key) ?? CONTEXT_DEFAULTS[key];
+  }
+
+  string(key: ContextKey, check?: (value: string) => string | undefined): string {
+    const value = this.raw(key);
+    if (typeof value !== 'string') {
+      this.problems.push(`${key} must be a string, got ${JSON.stringify(value)}`);
+      return '';
+    }
+    const problem = check?.(value);
+    if (problem) this.problems.push(`${key} ${problem}, got ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  oneOf<T extends string>(key: ContextKey, allowed: readonly T[]): T {
+    const value = this.string(key);
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+      return allowed[0] as T;
+    }
+    return value as T;
+  }
+
+  integer(key: ContextKey, min: number, max: number): number {
+    const raw = this.raw(key);
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+      return min;
+    }
+    return value;
+  }
+
+  /** A list, given as a JSON array or (from the command line) a JSON string or comma-separated string. */
+  stringList(key: ContextKey, check: (item: string) => boolean, expected: string): string[] {
+    let value = this.raw(key);
+    if (typeof value === 'string') {
+      const text = value.trim();
+      value = text.startsWith('[')
+        ? safeJsonParse(text)
+        : text === ''
+          ? []
+          : text.split(',').map((item) => item.trim());
+    }
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && check(item))) {
+      this.problems.push(`${key} must be a list of ${expected}, got ${JSON.stringify(this.raw(key))}`);
+      return [];
+    }
+    return value as string[];
+  }
+}
+
+function safeJsonParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function httpsUrlOrEmpty(value: string): string | undefined {
+  if (value === '') return undefined;
+  return isHttpsUrl(value) ? undefined : 'must be an https:// URL or empty';
+}
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A browser origin: scheme, host and optional port, nothing else (what `Origin` headers carry). */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads and validates every deploy-time option; throws one error listing every problem. */
+export function serviceOptionsFromContext(node: Node): ServiceOptions {
+  const read = new ContextReader(node);
+  const logRetentionDays = read.integer('logRetentionDays', 1, 9999);
+  if (!RETENTION_DAYS.has(logRetentionDays)) {
+    read.problems.push(
+      `logRetentionDays must be one of CloudWatch Logs' retention periods (${[...RETENTION_DAYS].join(', ')}), got ${logRetentionDays}`,
+    );
+  }
+  const options: ServiceOptions = {
+    stackName: read.string('stackName', (value) =>
+      /^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(value) ? undefined : 'must be a valid CloudFormation stack name',
+    ),
+    logRetention: logRetentionDays as RetentionDays,
+    removalPolicy: REMOVAL_POLICIES[read.oneOf('removalPolicy', ['retain', 'destroy'] as const)],
+    speechEngine: read.oneOf('speechEngine', SPEECH_ENGINES),
+    allowedCorsOrigins: read.stringList(
+      'allowedCorsOrigins',
+      isOrigin,
+      'origins such as "https://app.example.com"',
+    ),
+    jwtIssuer: read.string('jwtIssuer', httpsUrlOrEmpty),
+    jwtAudience: read.string('jwtAudience'),
+    jwksUrl: read.string('jwksUrl', httpsUrlOrEmpty),
+    jwtWorkspaceClaim: read.string('jwtWorkspaceClaim', (value) => (value ? undefined : 'must not be empty')),
+    authCacheTtlSeconds: read.integer('authCacheTtlSeconds', 0, 3600),
+    idempotencyTtlSeconds: read.integer('idempotencyTtlSeconds', 60, 30 * 86_400),
+    docBaseUrl: read.string('docBaseUrl', (value) =>
+      isHttpsUrl(value) ? undefined : 'must be an https:// URL',
+    ),
+    logLevel: read.oneOf('logLevel', LOG_LEVELS),
+    apiThrottlingRateLimit: read.integer('apiThrottlingRateLimit', 1, 10_000),
+    apiThrottlingBurstLimit: read.integer('apiThrottlingBurstLimit', 1, 5_000),
+    webAclArn: read.string('webAclArn', (value) =>
+      value === '' || /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/.+$/.test(value)
+        ? undefined
+        : 'must be the ARN of a regional WAFv2 web ACL or empty',
+    ),
+  };
+  if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
+  if (read.problems.length > 0) {
+    throw new Error(
+      `Invalid deploy-time options (CDK context in cdk.json, or -c key=value):\n  - ${read.problems.join('\n  - ')}`,
+    );
+  }
+  return options;
+}

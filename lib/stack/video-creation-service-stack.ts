@@ -1,0 +1,175 @@
+/**
+ * The root stack of the Video Creation Service: keys, table, buckets, queues, event bus, workflows,
+ * the REST API (routes in one nested stack per area), alarms and outputs.
+ */
+import path from 'node:path';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { type IManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import { ROUTES } from '../../lambdas/api/routes.js';
+import { AccessPolicies, tableResources } from './access-policies.js';
+import { Alarms } from './alarms.js';
+import { AREA_CAPABILITIES } from './area-access.js';
+import { DataStores } from './data-stores.js';
+import { HandlerBundles } from './handler-bundles.js';
+import { Messaging } from './messaging.js';
+import { integrationOf, planApi } from './route-plan.js';
+import { AUTHORIZER_MODULE, ServiceApi } from './service-api.js';
+import type { ServiceOptions } from './service-options.js';
+import { WorkflowStateMachines } from './workflow-state-machines.js';
+
+/** `service` of every log line, trace and metric (Powertools). */
+export const SERVICE_NAME = 'video-creation-service';
+export const METRICS_NAMESPACE = 'VideoCreationService';
+
+export interface VideoCreationServiceStackProps extends StackProps {
+  /** Deploy-time options, usually from `serviceOptionsFromContext`. */
+  options: ServiceOptions;
+  /** Directory holding `lambdas/` and `state-machines/`. @default process.cwd(), the project root under `cdk synth` */
+  projectRoot?: string;
+  /** Directory of the workflow definitions (`*.asl.json`). @default `<projectRoot>/state-machines` */
+  stateMachinesDirectory?: string;
+}
+
+export class VideoCreationServiceStack extends Stack {
+  readonly data: DataStores;
+  readonly messaging: Messaging;
+  readonly workflows: WorkflowStateMachines;
+  readonly api: ServiceApi;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: VideoCreationServiceStackProps) {
+    super(scope, id, props);
+    const { options } = props;
+    const projectRoot = props.projectRoot ?? process.cwd();
+
+    // Every Lambda entry point, bundled in one esbuild run (see handler-bundles.ts).
+    const bundles = new HandlerBundles(this, 'HandlerBundles', {
+      projectRoot,
+      modules: [
+        AUTHORIZER_MODULE,
+        ...new Set(
+          ROUTES.map(integrationOf).flatMap((integration) =>
+            integration.kind === 'lambda' ? [`api/${integration.handlerModule}`] : [],
+          ),
+        ),
+      ],
+    });
+
+    this.data = new DataStores(this, 'Data', {
+      removalPolicy: options.removalPolicy,
+      allowedCorsOrigins: options.allowedCorsOrigins,
+    });
+    const { table, stackKey, cursorKey, mediaBucket, accessLogBucket } = this.data;
+    Validations.of(accessLogBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        "This bucket receives the media bucket's server access logs; logging it into itself would loop.",
+    });
+
+    this.messaging = new Messaging(this, 'Messaging', {
+      encryptionKey: stackKey,
+      eventBusName: `${this.stackName}-domain-events`,
+      removalPolicy: options.removalPolicy,
+    });
+
+    // No workflow exists yet. The first one that names `${TaskFunction_<Name>}` fails synthesis
+    // until `taskFunctions` maps <Name> to a function: `createServiceFunction` with code from
+    // `bundles` (add the task module to its `modules`).
+    this.workflows = new WorkflowStateMachines(this, 'Workflows', {
+      definitionsDirectory: props.stateMachinesDirectory ?? path.join(projectRoot, 'state-machines'),
+      logRetention: options.logRetention,
+      removalPolicy: options.removalPolicy,
+    });
+
+    const policies = new AccessPolicies(this, 'AccessPolicies', {
+      table,
+      stackKey,
+      cursorKey,
+      mediaBucket,
+      eventBus: this.messaging.eventBus,
+      batchQueue: this.messaging.batch.queue,
+      webhookQueue: this.messaging.webhook.queue,
+      stateMachines: [...this.workflows.stateMachines.values()],
+    });
+
+    this.api = new ServiceApi(this, 'Api', {
+      apiName: this.stackName,
+      plan: planApi(ROUTES),
+      bundles,
+      environment: this.functionEnvironment(options),
+      authorizerPolicies: [
+        new PolicyStatement({
+          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+          resources: tableResources(table),
+        }),
+        new PolicyStatement({ actions: ['kms:Decrypt', 'kms:DescribeKey'], resources: [stackKey.keyArn] }),
+      ],
+      areaPolicies: (area) => [
+        policies.common,
+        ...AREA_CAPABILITIES[area].flatMap((capability): IManagedPolicy[] => {
+          const policy = policies.byCapability.get(capability);
+          return policy ? [policy] : [];
+        }),
+      ],
+      docBaseUrl: options.docBaseUrl,
+      allowedCorsOrigins: options.allowedCorsOrigins,
+      throttlingRateLimit: options.apiThrottlingRateLimit,
+      throttlingBurstLimit: options.apiThrottlingBurstLimit,
+      webAclArn: options.webAclArn || undefined,
+      logRetention: options.logRetention,
+      removalPolicy: options.removalPolicy,
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason:
+        'Callers authenticate with API keys or OAuth JWTs from an issuer the deployer chooses, both verified by the Lambda REQUEST authorizer; there is no Cognito user pool to attach.',
+    });
+
+    this.alarms = new Alarms(this, 'Alarms', {
+      api: this.api.restApi,
+      deadLetterQueues: {
+        Batch: this.messaging.batch.deadLetterQueue,
+        Webhook: this.messaging.webhook.deadLetterQueue,
+      },
+      stateMachines: this.workflows.stateMachines,
+      encryptionKey: stackKey,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BucketName', { value: mediaBucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'Subscribe to get alarms',
+    });
+  }
+
+  /**
+   * The environment of every function: what `lambdas/core/config.ts` reads, plus Powertools'. Empty
+   * options are left out so the runtime's own defaults apply. ALLOW_LOOPBACK_WEBHOOKS is a local
+   * development switch and never set here.
+   */
+  private functionEnvironment(options: ServiceOptions): Record<string, string> {
+    const { table, mediaBucket, stackKey, cursorKey } = this.data;
+    const environment: Record<string, string> = {
+      TABLE_NAME: table.tableName,
+      BUCKET_NAME: mediaBucket.bucketName,
+      EVENT_BUS_NAME: this.messaging.eventBus.eventBusName,
+      STACK_KEY_ID: stackKey.keyArn,
+      HMAC_KEY_ID: cursorKey.keyArn,
+      DOC_BASE_URL: options.docBaseUrl,
+      AUTH_CACHE_TTL_SECONDS: String(options.authCacheTtlSeconds),
+      JWT_ISSUER: options.jwtIssuer,
+      JWT_AUDIENCE: options.jwtAudience,
+      JWKS_URL: options.jwksUrl,
+      JWT_WORKSPACE_CLAIM: options.jwtWorkspaceClaim,
+      IDEMPOTENCY_TTL_SECONDS: String(options.idempotencyTtlSeconds),
+      SPEECH_ENGINE: options.speechEngine,
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      POWERTOOLS_LOG_LEVEL: options.logLevel,
+    };
+    return Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
+  }
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { RouteDefinition } from '../../lambdas/api/route-types.js';
+import { ROUTE_AREAS } from '../../lambdas/api/route-types.js';
+import { ROUTES } from '../../lambdas/api/routes.js';
+import { AREA_CAPABILITIES } from '../../lib/stack/area-access.js';
+import { integrationOf, NOT_IMPLEMENTED_HANDLER, planApi } from '../../lib/stack/route-plan.js';
+
+function route(
+  method: RouteDefinition['method'],
+  path: string,
+  area: RouteDefinition['area'],
+): RouteDefinition {
+  return {
+    operationId: `${method}${path}`,
+    method,
+    path,
+    area,
+    summary: '',
+    scopes: [],
+    rateClass: 'read',
+    idempotent: false,
+    billing: 'free',
+    auth: 'required',
+  };
+}
+
+describe('planApi', () => {
+  const plan = planApi(ROUTES);
+
+  it('lets the root stack create only resources shared by several areas', () => {
+    const shared = plan.resources
+      .filter((resource) => resource.ownerArea === undefined)
+      .map(({ path }) => path);
+    expect(shared).toEqual(['/v3']);
+  });
+
+  it('lists parents before children, and every parent exists', () => {
+    const seen = new Set(['/']);
+    for (const resource of plan.resources) {
+      expect(seen.has(resource.parentPath), resource.path).toBe(true);
+      seen.add(resource.path);
+    }
+  });
+
+  it('gives an area resource only routes of that area below it', () => {
+    for (const resource of plan.resources.filter((candidate) => candidate.ownerArea)) {
+      const below = ROUTES.filter(
+        (candidate) => candidate.path === resource.path || candidate.path.startsWith(`${resource.path}/`),
+      );
+      expect(new Set(below.map((candidate) => candidate.area)), resource.path).toEqual(
+        new Set([resource.ownerArea]),
+      );
+    }
+  });
+
+  it('lists the methods of every path in route-table order', () => {
+    const folders = plan.paths.find((pathPlan) => pathPlan.path === '/v3/folders');
+    expect(folders?.allowedMethods).toEqual(['GET', 'POST']);
+    expect(plan.paths.flatMap((pathPlan) => pathPlan.routes)).toHaveLength(ROUTES.length);
+  });
+
+  it('refuses a method and path that appear twice', () => {
+    expect(() => planApi([route('GET', '/v3/a', 'meta'), route('GET', '/v3/a', 'meta')])).toThrow(/twice/);
+  });
+
+  it('refuses malformed paths', () => {
+    expect(() => planApi([route('GET', 'v3/a', 'meta')])).toThrow(/must start with/);
+    expect(() => planApi([route('GET', '/v3//a', 'meta')])).toThrow(/empty segments/);
+  });
+
+  it('moves a resource to the root stack as soon as two areas share it', () => {
+    const mixed = planApi([
+      route('GET', '/v3/videos', 'videos'),
+      route('GET', '/v3/videos/{id}/dubs', 'overdubs'),
+    ]);
+    expect(mixed.resources.find((resource) => resource.path === '/v3/videos')?.ownerArea).toBeUndefined();
+    expect(mixed.resources.find((resource) => resource.path === '/v3/videos/{id}/dubs')?.ownerArea).toBe(
+      'overdubs',
+    );
+  });
+});
+
+describe('integrationOf', () => {
+  it('bundles a route without handler from the not-implemented module, and mocks removed routes', () => {
+    for (const candidate of ROUTES) {
+      const integration = integrationOf(candidate);
+      if (candidate.removed) expect(integration).toEqual({ kind: 'removed' });
+      else
+        expect(integration).toEqual({
+          kind: 'lambda',
+          handlerModule: candidate.handler ?? NOT_IMPLEMENTED_HANDLER,
+        });
+    }
+  });
+});
+
+describe('AREA_CAPABILITIES', () => {
+  it('says what every area may touch', () => {
+    expect(Object.keys(AREA_CAPABILITIES).sort()).toEqual([...ROUTE_AREAS].sort());
+  });
+});

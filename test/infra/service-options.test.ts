@@ -1,0 +1,63 @@
+import { App, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { describe, expect, it } from 'vitest';
+import { CONTEXT_DEFAULTS, serviceOptionsFromContext } from '../../lib/stack/service-options.js';
+import { cdkJsonContext } from './synth-helpers.js';
+
+function optionsFrom(context: Record<string, unknown>) {
+  return serviceOptionsFromContext(new App({ context }).node);
+}
+
+describe('serviceOptionsFromContext', () => {
+  it('accepts the context of cdk.json, which sets every option', () => {
+    const context = cdkJsonContext();
+    for (const key of Object.keys(CONTEXT_DEFAULTS)) expect(context, key).toHaveProperty(key);
+    expect(optionsFrom(context)).toMatchObject({
+      stackName: 'VideoCreationService',
+      logRetention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.RETAIN,
+      allowedCorsOrigins: [],
+      webAclArn: '',
+    });
+  });
+
+  it('reads `-c key=value` strings: numbers, JSON lists and comma-separated lists', () => {
+    const options = optionsFrom({
+      logRetentionDays: '90',
+      authCacheTtlSeconds: '0',
+      removalPolicy: 'destroy',
+      allowedCorsOrigins: 'https://a.example.com, http://localhost:5173',
+    });
+    expect(options.logRetention).toBe(RetentionDays.THREE_MONTHS);
+    expect(options.authCacheTtlSeconds).toBe(0);
+    expect(options.removalPolicy).toBe(RemovalPolicy.DESTROY);
+    expect(options.allowedCorsOrigins).toEqual(['https://a.example.com', 'http://localhost:5173']);
+    expect(optionsFrom({ allowedCorsOrigins: '["https://a.example.com"]' }).allowedCorsOrigins).toEqual([
+      'https://a.example.com',
+    ]);
+  });
+
+  it('reports every invalid option at once, by context key', () => {
+    const attempt = () =>
+      optionsFrom({
+        logRetentionDays: 31,
+        removalPolicy: 'keep',
+        speechEngine: 'festival',
+        allowedCorsOrigins: ['https://a.example.com/path'],
+        jwtIssuer: 'http://issuer.example.com',
+        authCacheTtlSeconds: -1,
+        webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:global/webacl/x',
+      });
+    expect(attempt).toThrow(/logRetentionDays/);
+    for (const key of [
+      'removalPolicy',
+      'speechEngine',
+      'allowedCorsOrigins',
+      'jwtIssuer',
+      'authCacheTtlSeconds',
+      'webAclArn',
+    ]) {
+      expect(attempt, key).toThrow(new RegExp(`- ${key} `));
+    }
+  });
+});

@@ -1,0 +1,375 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
+import { ROUTES } from '../../lambdas/api/routes.js';
+import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { PENDING_UPLOADS_PREFIX } from '../../lib/stack/data-stores.js';
+import { planApi } from '../../lib/stack/route-plan.js';
+import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../lib/stack/service-api.js';
+import { FUNCTION_RUNTIME } from '../../lib/stack/service-function.js';
+import {
+  type ApiMethodJson,
+  apiMethods,
+  buildService,
+  PROJECT_ROOT,
+  resourcesOfType,
+  type SynthesizedService,
+  templateJson,
+} from './synth-helpers.js';
+
+/** CloudFormation's cap is 500 resources per stack; keep room for growth. */
+const RESOURCE_BUDGET = 400;
+
+/** Every variable `lambdas/core/config.ts` and Powertools read that a deployment always sets. */
+const REQUIRED_ENVIRONMENT = [
+  'TABLE_NAME',
+  'BUCKET_NAME',
+  'EVENT_BUS_NAME',
+  'STACK_KEY_ID',
+  'HMAC_KEY_ID',
+  'DOC_BASE_URL',
+  'AUTH_CACHE_TTL_SECONDS',
+  'JWT_WORKSPACE_CLAIM',
+  'IDEMPOTENCY_TTL_SECONDS',
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'POWERTOOLS_LOG_LEVEL',
+];
+
+let service: SynthesizedService;
+let root: Template;
+let methods: ApiMethodJson[];
+
+beforeAll(() => {
+  service = buildService();
+  // As in bin/app.ts: in-memory synthesis throws, with the report, on any unacknowledged finding
+  // (and, through cdk.json's validateAgainstDefaultRules, on any CloudFormation template finding).
+  Validations.of(service.app).addPlugins(new AwsSolutionsChecks(service.app));
+  root = Template.fromStack(service.stack);
+  methods = apiMethods(service);
+});
+
+/** The other side of every option that changes the stack's shape: CORS, destroy, WAF. */
+let variantService: SynthesizedService | undefined;
+function serviceVariant(): SynthesizedService {
+  variantService ??= buildService({
+    context: {
+      allowedCorsOrigins: ['https://app.example.com'],
+      removalPolicy: 'destroy',
+      webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/api/0a1b2c3d',
+    },
+    validateTemplates: false,
+  });
+  return variantService;
+}
+
+function methodAt(path: string, httpMethod: string): ApiMethodJson {
+  const found = methods.filter((method) => method.path === path && method.httpMethod === httpMethod);
+  expect(found, `${httpMethod} ${path}`).toHaveLength(1);
+  return found[0] as ApiMethodJson;
+}
+
+function allTemplates() {
+  return [service.stack, ...service.areaStacks].map((stack) => ({ stack, template: templateJson(stack) }));
+}
+
+describe('routes', () => {
+  it('gives every route of the route table a method with the right integration', () => {
+    const authorizerId = resourcesOfType(templateJson(service.stack), 'AWS::ApiGateway::Authorizer')[0]?.[0];
+    expect(authorizerId).toBeDefined();
+    for (const route of ROUTES) {
+      const method = methodAt(route.path, route.method);
+      const integration = method.properties.Integration as Record<string, unknown>;
+      expect(method.stackPath, route.operationId).toMatch(/Routes$/);
+      if (route.removed) {
+        expect(integration.Type, route.operationId).toBe('MOCK');
+        expect(JSON.stringify(integration.IntegrationResponses)).toContain('"StatusCode":"410"');
+      } else {
+        expect(integration.Type, route.operationId).toBe('AWS_PROXY');
+        expect(JSON.stringify(integration.Uri)).toContain(`${route.operationId}Function`);
+      }
+      if (route.auth === 'required') {
+        expect(method.properties.AuthorizationType, route.operationId).toBe('CUSTOM');
+        expect(method.rootAuthorizer, route.operationId).toBe(authorizerId);
+      } else {
+        expect(method.properties.AuthorizationType, route.operationId).toBe('NONE');
+        expect(method.properties.AuthorizerId, route.operationId).toBeUndefined();
+      }
+    }
+  });
+
+  it('names a handler module that exists for every route that has one', () => {
+    for (const route of ROUTES.filter((candidate) => candidate.handler)) {
+      expect(
+        existsSync(path.join(PROJECT_ROOT, 'lambdas/api', `${route.handler}.ts`)),
+        route.operationId,
+      ).toBe(true);
+    }
+  });
+
+  it('answers 405 with an Allow header on every path, for the methods it does not have', () => {
+    for (const pathPlan of planApi(ROUTES).paths) {
+      const catchAll = methodAt(pathPlan.path, 'ANY');
+      expect(catchAll.properties.AuthorizationType).toBe('NONE');
+      const integration = catchAll.properties.Integration as {
+        Type: string;
+        IntegrationResponses: unknown[];
+      };
+      expect(integration.Type).toBe('MOCK');
+      expect(integration.IntegrationResponses).toEqual([
+        expect.objectContaining({
+          StatusCode: '405',
+          ResponseParameters: expect.objectContaining({
+            'method.response.header.Allow': `'${pathPlan.allowedMethods.join(', ')}'`,
+          }),
+        }),
+      ]);
+    }
+  });
+
+  it('has no methods beyond routes, catch-alls and the root 404 (no CORS by default)', () => {
+    const expected = ROUTES.length + planApi(ROUTES).paths.length + 1;
+    expect(methods).toHaveLength(expected);
+    expect(methods.some((method) => method.httpMethod === 'OPTIONS')).toBe(false);
+  });
+
+  it('adds CORS preflight for configured origins only', () => {
+    const preflights = apiMethods(serviceVariant()).filter((method) => method.httpMethod === 'OPTIONS');
+    expect(preflights).toHaveLength(planApi(ROUTES).paths.length);
+    expect(JSON.stringify(preflights[0]?.properties)).toContain('https://app.example.com');
+  });
+});
+
+describe('authorizer and gateway responses', () => {
+  it('is a REQUEST authorizer without API Gateway caching or identity sources', () => {
+    root.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      AuthorizerResultTtlInSeconds: 0,
+      IdentitySource: Match.absent(),
+    });
+  });
+
+  it('renders every gateway response in the error envelope', () => {
+    for (const definition of Object.values(GATEWAY_RESPONSES) as GatewayResponseDefinition[]) {
+      const template = definition.fromAuthorizer
+        ? Match.stringLikeRegexp(
+            '"code":"\\$context\\.authorizer\\.errorCode","message":"\\$context\\.authorizer\\.errorMessage","param":null',
+          )
+        : Match.stringLikeRegexp(`"code":"${definition.code}"`);
+      root.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: definition.type,
+        // Without a status of its own, a response keeps the one API Gateway chose.
+        StatusCode: definition.status === undefined ? Match.absent() : String(definition.status),
+        ResponseTemplates: { 'application/json': template },
+      });
+    }
+  });
+});
+
+describe('stage and deployment', () => {
+  it('logs access, traces and throttles the stage', () => {
+    root.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: STAGE_NAME,
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: 100,
+          ThrottlingBurstLimit: 200,
+        }),
+      ],
+    });
+    root.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: [...BINARY_MEDIA_TYPES] });
+  });
+
+  it('deploys only after every area stack, so every route is in the deployment', () => {
+    const [[, deployment] = []] = resourcesOfType(templateJson(service.stack), 'AWS::ApiGateway::Deployment');
+    const areaStackIds = resourcesOfType(templateJson(service.stack), 'AWS::CloudFormation::Stack').map(
+      ([id]) => id,
+    );
+    expect(areaStackIds).toHaveLength(service.areaStacks.length);
+    expect(deployment?.DependsOn).toEqual(expect.arrayContaining(areaStackIds));
+  });
+
+  it('makes a new deployment when anything in the area stacks changes', () => {
+    const deploymentId = (candidate: SynthesizedService) =>
+      resourcesOfType(templateJson(candidate.stack), 'AWS::ApiGateway::Deployment')[0]?.[0];
+    // Preflight methods exist in the area stacks only, so only the fingerprint can notice them.
+    expect(deploymentId(serviceVariant())).not.toBe(deploymentId(service));
+    // Mock answers (405, 410) change with the documentation URL.
+    const withOtherDocs = buildService({
+      context: { docBaseUrl: 'https://docs.example.com/errors' },
+      validateTemplates: false,
+    });
+    const descriptions = (candidate: SynthesizedService) =>
+      JSON.stringify(candidate.areaStacks.map((areaStack) => areaStack.apiDescription));
+    expect(descriptions(withOtherDocs)).not.toBe(descriptions(service));
+  });
+});
+
+describe('data stores', () => {
+  it('keeps the single table exactly as TABLE_SCHEMA says, encrypted with the stack key and with PITR', () => {
+    root.resourceCountIs('AWS::DynamoDB::Table', 1);
+    root.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: TABLE_SCHEMA.timeToLiveAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: Match.anyValue() },
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: TABLE_SCHEMA.gsi1.indexName,
+          KeySchema: [
+            { AttributeName: TABLE_SCHEMA.gsi1.partitionKey, KeyType: 'HASH' },
+            { AttributeName: TABLE_SCHEMA.gsi1.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+  });
+
+  it('has a rotating symmetric stack key and an HMAC_256 cursor key', () => {
+    root.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, KeySpec: Match.absent() });
+    root.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' });
+  });
+
+  it('encrypts, locks down, logs and expires the media bucket', () => {
+    root.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          {
+            BucketKeyEnabled: true,
+            ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() },
+          },
+        ],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      LoggingConfiguration: { DestinationBucketName: Match.anyValue(), LogFilePrefix: 'media/' },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+          Match.objectLike({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 2, Status: 'Enabled' }),
+        ]),
+      },
+    });
+    // enforceSSL: every bucket's policy denies requests without TLS.
+    const policies = root.findResources('AWS::S3::BucketPolicy');
+    expect(Object.keys(policies)).toHaveLength(2);
+    for (const policy of Object.values(policies)) {
+      expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('encrypts the queues with the stack key and gives each a dead-letter queue', () => {
+    root.resourceCountIs('AWS::SQS::Queue', 4);
+    root.resourcePropertiesCountIs(
+      'AWS::SQS::Queue',
+      { KmsMasterKeyId: Match.anyValue(), RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) },
+      2,
+    );
+    for (const policy of Object.values(root.findResources('AWS::SQS::QueuePolicy'))) {
+      expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+});
+
+describe('functions', () => {
+  it('runs every function on the newest Node.js runtime, ARM64, traced, with its own log group and the service environment', () => {
+    const functions = allTemplates().flatMap(({ template }) =>
+      resourcesOfType(template, 'AWS::Lambda::Function'),
+    );
+    // One per route that is not a removed route, plus the authorizer.
+    expect(functions).toHaveLength(ROUTES.filter((route) => !route.removed).length + 1);
+    for (const [logicalId, fn] of functions) {
+      expect(fn.Properties, logicalId).toMatchObject({
+        Runtime: FUNCTION_RUNTIME.name,
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: expect.anything() },
+      });
+      const { Variables: variables = {} } = (fn.Properties?.Environment ?? {}) as {
+        Variables?: Record<string, unknown>;
+      };
+      expect(Object.keys(variables), logicalId).toEqual(expect.arrayContaining(REQUIRED_ENVIRONMENT));
+      expect(variables.ALLOW_LOOPBACK_WEBHOOKS, logicalId).toBeUndefined();
+    }
+    for (const { template } of allTemplates()) {
+      for (const [logicalId, logGroup] of resourcesOfType(template, 'AWS::Logs::LogGroup')) {
+        expect(logGroup.Properties?.RetentionInDays, logicalId).toBe(30);
+      }
+    }
+  });
+});
+
+describe('alarms and outputs', () => {
+  it('alarms on API 5xx and on every dead-letter queue', () => {
+    root.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: '5XXError',
+      Namespace: 'AWS/ApiGateway',
+    });
+    root.resourcePropertiesCountIs(
+      'AWS::CloudWatch::Alarm',
+      { MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0 },
+      2,
+    );
+  });
+
+  it('outputs the API URL, table and bucket names', () => {
+    for (const name of ['ApiUrl', 'TableName', 'BucketName']) root.hasOutput(name, {});
+  });
+});
+
+describe('stack size', () => {
+  it(`keeps every stack under ${RESOURCE_BUDGET} of CloudFormation's 500 resources`, () => {
+    const counts = allTemplates()
+      .map(({ stack, template }) => ({
+        stack: stack.node.path,
+        resources: Object.keys(template.Resources).length,
+      }))
+      .sort((a, b) => b.resources - a.resources);
+    console.info(
+      'Largest stacks:',
+      counts
+        .slice(0, 3)
+        .map(({ stack, resources }) => `${stack}: ${resources}`)
+        .join(', '),
+    );
+    for (const { stack, resources } of counts) expect(resources, stack).toBeLessThan(RESOURCE_BUDGET);
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('has no unacknowledged finding and no CDK warning', () => {
+    // Synthesis in beforeAll already ran the pack as a validation plugin; list the findings plainly too.
+    const report = new AwsSolutionsChecks().validateScope(service.app);
+    expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
+    // cdk-nag 3 reports through the validation report, not annotations; these catch CDK's own
+    // warnings and errors (nested stacks' annotations are part of the root stack's artifact).
+    Annotations.fromStack(service.stack).hasNoError('*', Match.anyValue());
+    Annotations.fromStack(service.stack).hasNoWarning('*', Match.anyValue());
+  });
+
+  it('stays clean with CORS, destroy and a web ACL', () => {
+    const variant = serviceVariant();
+    Template.fromStack(variant.stack).resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    const report = new AwsSolutionsChecks().validateScope(variant.app);
+    expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
+  });
+});

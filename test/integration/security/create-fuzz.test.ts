@@ -1,0 +1,453 @@
+/**
+ * Property-based fuzzing of the implemented create and update routes and of list query strings:
+ * whatever a client sends, the service answers below 500, and every 4xx carries the error envelope.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../../support/test-stack.js';
+
+let api: TestStack;
+let endpointId: string;
+let folderId: string;
+
+beforeAll(async () => {
+  api = await startTestStack();
+  const endpoint = await api.call<{ data: { endpoint_id: string } }>('POST', '/v3/webhooks/endpoints', {
+    body: { url: 'https://hooks.example.com/fuzz' },
+  });
+  expect(endpoint.status).toBe(201);
+  endpointId = endpoint.body.data.endpoint_id;
+  const folder = await api.call<{ data: { folder_id: string } }>('POST', '/v3/folders', {
+    body: { name: 'Fuzz parent', type: 'video' },
+  });
+  expect(folder.status).toBe(201);
+  folderId = folder.body.data.folder_id;
+});
+afterAll(() => api.stop());
+
+interface Reply {
+  status: number;
+  contentType: string | null;
+  text: string;
+}
+
+interface Attempt {
+  method: string;
+  path: string;
+  body?: string | Uint8Array | undefined;
+  headers?: Record<string, string>;
+}
+
+async function send({ method, path, body, headers = {} }: Attempt): Promise<Reply> {
+  // fetch labels a string body text/plain; bytes go without a Content-Type unless one is given.
+  const sent = typeof body === 'string' && !('Content-Type' in headers) ? Buffer.from(body) : body;
+  const response = await fetch(`${api.baseUrl}${path}`, {
+    method,
+    headers: { 'X-Api-Key': api.apiKey, ...headers },
+    ...(sent !== undefined ? { body: sent } : {}),
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text: await response.text(),
+  };
+}
+
+/** The property every answer must have. Throws (with the request) when it does not. */
+function expectWellFormed(reply: Reply, attempt: Attempt): void {
+  const context = `${attempt.method} ${attempt.path} → ${reply.status} ${reply.text.slice(0, 300)}`;
+  expect(reply.status, context).toBeLessThan(500);
+  expect(reply.contentType, context).toMatch(/^application\/json/);
+  const parsed: unknown = JSON.parse(reply.text);
+  expect(parsed, context).toBeTypeOf('object');
+  if (reply.status >= 400) {
+    const error = (parsed as { error?: Record<string, unknown> }).error;
+    expect(error, context).toBeTypeOf('object');
+    expect(error?.code, context).toBeTypeOf('string');
+    expect(error?.code, context).not.toBe('');
+    expect(error?.message, context).toBeTypeOf('string');
+    expect(error?.message, context).not.toBe('');
+    expect(error && 'param' in error, context).toBe(true);
+    expect(error?.param === null || typeof error?.param === 'string', context).toBe(true);
+    expect(error?.doc_url, context).toBeTypeOf('string');
+  } else {
+    expect((parsed as { data?: unknown }).data, context).toBeTypeOf('object');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries
+
+/** Single code points of the whole Unicode range, plus lone surrogates and control characters. */
+const anyChar = fc.oneof(
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  fc.constantFrom('\ud800', '\udfff', '\u0000', '\u202e', '\ufeff', '\u{1f431}', 'é', '"', '\\'),
+);
+const anyString = fc.string({ unit: anyChar, maxLength: 64 });
+/** Strings far past every length limit (up to 200 000 UTF-16 units). */
+const hugeString = fc
+  .tuple(fc.string({ unit: anyChar, minLength: 1, maxLength: 3 }), fc.integer({ min: 300, max: 100_000 }))
+  .map(([seed, times]) => seed.repeat(times));
+/** Deeply nested arrays or objects around a value. */
+const deeplyNested = fc
+  .tuple(fc.integer({ min: 10, max: 3_000 }), fc.boolean(), fc.jsonValue({ maxDepth: 1 }))
+  .map(([depth, asObject, leaf]) => {
+    let value: unknown = leaf;
+    for (let level = 0; level < depth; level++) value = asObject ? { name: value } : [value];
+    return value;
+  });
+const wellFormedId = fc.string({
+  unit: fc.constantFrom(...'0123456789abcdef'),
+  minLength: 32,
+  maxLength: 32,
+});
+const anyJson = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
+const wildValue = fc.oneof(anyJson, anyString, hugeString, deeplyNested);
+
+const FIELD_NAMES = ['name', 'parent_id', 'type', 'url', 'events', 'entity_id', 'secret', 'status'];
+const fieldName = fc.oneof(
+  fc.constantFrom(...FIELD_NAMES, '__proto__', 'constructor', 'prototype', 'toString', '', ' name', 'NAME'),
+  anyString,
+);
+
+/** Plausible values for the known fields, so that fuzzing also reaches past validation. */
+const plausibleUrl = fc.oneof(
+  { weight: 4, arbitrary: fc.webUrl({ validSchemes: ['https'] }) },
+  { weight: 1, arbitrary: fc.webUrl() },
+  fc.constantFrom(
+    'https://hooks.example.com/x',
+    'https://127.0.0.1/',
+    'https://[::1]/',
+    'https://[::ffff:169.254.169.254]/',
+    'https://0x7f.1/',
+    'https://2130706433/',
+    'https://hooks.example.com:0/',
+    'https://user:pw@hooks.example.com/',
+    'https://xn--nxasmq6b.example/',
+    'https://例え.テスト/パス',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+  ),
+);
+const eventName = fc.oneof(
+  fc.constantFrom('avatar_video.success', 'avatar_video.fail', 'video_agent.success', 'video.exploded'),
+  anyString,
+);
+const plausibleFields = {
+  name: fc.oneof(
+    { weight: 4, arbitrary: fc.string({ unit: anyChar, minLength: 1, maxLength: 64 }) },
+    { weight: 1, arbitrary: anyString },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 250, maxLength: 260 }) },
+  ),
+  parent_id: fc.oneof(
+    wellFormedId,
+    anyString,
+    // Generated after the stack has started: an existing folder.
+    fc.constant(null).map(() => folderId),
+  ),
+  type: fc.constantFrom('mixed', 'video', 'video_translate', 'asset', 'podcast', ''),
+  url: plausibleUrl,
+  events: fc.oneof(fc.constant(null), fc.array(eventName, { maxLength: 40 })),
+  entity_id: anyString,
+};
+
+type FieldName = keyof typeof plausibleFields;
+/** The route's own fields with plausible values, each present or not (`required` always present). */
+const plausibleBody = (fields: readonly FieldName[], required: readonly FieldName[] = []) =>
+  fc.record(Object.fromEntries(fields.map((name) => [name, plausibleFields[name]])), {
+    requiredKeys: [...required],
+  });
+
+const wrongTypedFields = fc.record(
+  Object.fromEntries(FIELD_NAMES.map((name) => [name, wildValue])) as Record<string, typeof wildValue>,
+  { requiredKeys: [] },
+);
+const jsonBodyFor = (fields: readonly FieldName[], required: readonly FieldName[]) =>
+  fc.oneof(
+    { weight: 12, arbitrary: plausibleBody(fields, required) },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.record(plausibleFields, { requiredKeys: [] }) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(plausibleBody(fields, required), fc.dictionary(fieldName, wildValue, { maxKeys: 3 }))
+        .map(([known, extra]) => ({ ...known, ...extra })),
+    },
+    { weight: 1, arbitrary: wrongTypedFields },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 8 }) },
+    { weight: 1, arbitrary: deeplyNested },
+    { weight: 1, arbitrary: hugeString.map((value) => ({ name: value, url: value, entity_id: value })) },
+  );
+
+/** Any header value fetch can send: visible ASCII and inner spaces and tabs. */
+const headerValue = fc.oneof(
+  fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    maxLength: 300,
+  }),
+  fc.string({ unit: fc.constantFrom('a', 'Z', '0', '_', '-', ':', '.'), minLength: 1, maxLength: 300 }),
+  fc.string({ unit: fc.constantFrom('a', ' ', '\t', '/', '=', '%'), maxLength: 20 }),
+);
+const idempotencyHeader = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_\-:.]{1,255}$/) },
+  { weight: 1, arbitrary: headerValue },
+);
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  'text/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/octet-stream',
+  'application/xml',
+  'image/png',
+];
+const contentType = fc.oneof(
+  { weight: 4, arbitrary: fc.constant('application/json') },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+);
+
+/** A body and headers: JSON of any shape, or raw text or bytes that are not JSON at all. */
+const payloadFor = (fields: readonly FieldName[], required: readonly FieldName[]) =>
+  fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        body: jsonBodyFor(fields, required).map((value) => JSON.stringify(value)),
+        contentType,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        body: fc.oneof(
+          anyString,
+          fc.string({ unit: 'binary-ascii', maxLength: 200 }),
+          fc.constantFrom(
+            '{',
+            '{"name": ',
+            '[1,2',
+            'null',
+            'true',
+            '1e999',
+            '"\\ud800"',
+            '{"a":1}{"b":2}',
+            'NaN',
+          ),
+          fc.json().map((text) => `${text}garbage`),
+        ),
+        contentType,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ body: fc.uint8Array({ maxLength: 512 }), contentType }),
+    },
+  );
+
+function headersOf(type: string | undefined, idempotencyKey: string | undefined): Record<string, string> {
+  return {
+    ...(type !== undefined ? { 'Content-Type': type } : {}),
+    ...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}),
+  };
+}
+
+/** Runs per property; `FUZZ_RUNS=5000 npx vitest run …` fuzzes deeper. */
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+
+describe('create and update routes never fail with 5xx', () => {
+  const routes: {
+    label: string;
+    method: string;
+    path: () => string;
+    success: number;
+    fields: FieldName[];
+    required: FieldName[];
+  }[] = [
+    {
+      label: 'POST /v3/folders',
+      method: 'POST',
+      path: () => '/v3/folders',
+      success: 201,
+      fields: ['name', 'parent_id', 'type'],
+      required: ['name'],
+    },
+    {
+      label: 'POST /v3/webhooks/endpoints',
+      method: 'POST',
+      path: () => '/v3/webhooks/endpoints',
+      success: 201,
+      fields: ['url', 'events', 'entity_id'],
+      required: ['url'],
+    },
+    {
+      label: 'PATCH /v3/webhooks/endpoints/{endpoint_id}',
+      method: 'PATCH',
+      path: () => `/v3/webhooks/endpoints/${endpointId}`,
+      success: 200,
+      fields: ['url', 'events'],
+      required: [],
+    },
+  ];
+
+  it.each(routes.map((route) => [route.label, route] as const))(
+    '%s: any body, content type and Idempotency-Key',
+    async (_label, route) => {
+      const seen = new Set<number>();
+      await fc.assert(
+        fc.asyncProperty(
+          payloadFor(route.fields, route.required),
+          idempotencyHeader,
+          async ({ body, contentType: type }, key) => {
+            const attempt = { method: route.method, path: route.path(), body, headers: headersOf(type, key) };
+            const reply = await send(attempt);
+            expectWellFormed(reply, attempt);
+            seen.add(reply.status);
+          },
+        ),
+        { numRuns: NUM_RUNS },
+      );
+      // The inputs reached past validation as well as being rejected by it.
+      expect([...seen]).toContain(route.success);
+      expect([...seen]).toContain(400);
+    },
+  );
+
+  it('PATCH /v3/webhooks/endpoints/{endpoint_id}: any path parameter', async () => {
+    const pathSegment = fc.oneof(
+      wellFormedId,
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 64 }).map((value) => encodeURIComponent(value)),
+      fc.constantFrom('%', '%zz', '..', '.', '%2e%2e', '%2F', 'a%00b', 'null', 'undefined', '__proto__'),
+    );
+    await fc.assert(
+      fc.asyncProperty(pathSegment, plausibleBody(['url', 'events']), async (segment, body) => {
+        const attempt = {
+          method: 'PATCH',
+          path: `/v3/webhooks/endpoints/${segment}`,
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json' },
+        };
+        expectWellFormed(await send(attempt), attempt);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('answers a body over the payload limit with 413 in the envelope', async () => {
+    const attempt = {
+      method: 'POST',
+      path: '/v3/folders',
+      body: JSON.stringify({ name: 'x'.repeat(11 * 1024 * 1024) }),
+      headers: { 'Content-Type': 'application/json' },
+    };
+    const reply = await send(attempt);
+    expect(reply.status).toBe(413);
+    expectWellFormed(reply, attempt);
+  });
+});
+
+describe('list query strings never fail with 5xx', () => {
+  const LIST_ROUTES = ['/v3/folders', '/v3/webhooks/endpoints', '/v3/webhooks/event-types'];
+  let realTokens: string[] = [];
+
+  beforeAll(async () => {
+    for (let index = 0; index < 3; index++) {
+      await api.call('POST', '/v3/folders', { body: { name: `page ${index}` } });
+      await api.call('POST', '/v3/webhooks/endpoints', {
+        body: { url: `https://hooks.example.com/p${index}` },
+      });
+    }
+    realTokens = [];
+    for (const path of LIST_ROUTES) {
+      const page = await api.call<{ next_token: string | null }>('GET', `${path}?limit=1`);
+      if (page.body.next_token) realTokens.push(page.body.next_token);
+    }
+    expect(realTokens.length).toBeGreaterThanOrEqual(2);
+  });
+
+  const limit = fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }).map(String),
+    fc.double().map(String),
+    fc.constantFrom(
+      '',
+      ' ',
+      '0',
+      '1',
+      '100',
+      '101',
+      '1e2',
+      '1e999',
+      '0x10',
+      '0b1',
+      '-0',
+      '+5',
+      ' 5 ',
+      'NaN',
+      'Infinity',
+      '10.0',
+      '10.5',
+      '٣',
+    ),
+    anyString,
+  );
+  const token = fc.oneof(
+    anyString,
+    fc.base64String({ maxLength: 200 }),
+    fc
+      .tuple(fc.base64String({ maxLength: 80 }), fc.base64String({ maxLength: 60 }))
+      .map(([a, b]) => `${a}.${b}`),
+    fc.constantFrom('', '.', '..', 'a.b.c', 'e30.', '.e30'),
+    fc.nat().map((index) => realTokens[index % Math.max(realTokens.length, 1)] ?? ''),
+    fc
+      .tuple(fc.nat(), fc.nat(), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }))
+      .map(([index, position, replacement]) => {
+        const original = realTokens[index % Math.max(realTokens.length, 1)] ?? '';
+        const at = position % Math.max(original.length, 1);
+        return original.slice(0, at) + replacement + original.slice(at + 1);
+      }),
+  );
+  const parameter = fc.oneof(
+    fc.tuple(fc.constant('limit'), limit),
+    fc.tuple(fc.constant('token'), token),
+    fc.tuple(fc.constantFrom('parent_id', 'type', 'cursor', 'page', 'limit[]'), anyString),
+    // Names that are members of Object.prototype are pinned down separately below.
+    fc.tuple(anyString, anyString),
+  );
+
+  it.each(LIST_ROUTES)('GET %s with any limit, token and extra parameters', async (path) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(parameter, { maxLength: 4 }), async (parameters) => {
+        const query = new URLSearchParams(parameters).toString();
+        const attempt = { method: 'GET', path: `${path}?${query}` };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        if (reply.status === 200) {
+          const list = JSON.parse(reply.text) as { data: unknown; has_more: unknown; next_token: unknown };
+          expect(Array.isArray(list.data)).toBe(true);
+          expect(list.has_more).toBeTypeOf('boolean');
+          expect(list.next_token === null || typeof list.next_token === 'string').toBe(true);
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it.each([
+    ['__proto__', ''],
+    ['constructor', 'x'],
+    ['toString', 'x'],
+    ['hasOwnProperty', '1'],
+    ['valueOf', '1'],
+  ])('GET /v3/folders?%s=%s → 400 naming the unknown parameter, not 500', async (name, value) => {
+    const attempt = { method: 'GET', path: `/v3/folders?${name}=${value}` };
+    const reply = await send(attempt);
+    expectWellFormed(reply, attempt);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text).error).toMatchObject({ code: 'invalid_parameter', param: name });
+  });
+});
