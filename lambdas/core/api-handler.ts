@@ -11,6 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { z } from 'zod';
 import type { RouteDefinition } from '../api/route-types.js';
 import { findRoute } from '../api/routes.js';
+import { config } from './config.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
 import { authorizationMiddleware } from './middleware/authorization.js';
@@ -44,6 +45,18 @@ export type ApiLambdaHandler = ((
 export interface ApiHandlerOptions {
   /** Status of a successful response, for the OpenAPI document. @default 200 */
   successStatus?: number;
+}
+
+/** CORS headers for a browser origin the deployment allows; none for any other caller. */
+function corsHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<string, string> {
+  const origin = lowerCaseHeaders(headers).origin;
+  if (!origin || !config().allowedCorsOrigins.includes(origin)) return {};
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers':
+      'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Scope, Idempotent-Replayed',
+    Vary: 'Origin',
+  };
 }
 
 function toProxyResult(response: ApiResponse, context: ApiContext): APIGatewayProxyResult {
@@ -98,7 +111,7 @@ export function apiHandler<S extends RequestSchemas>(
 
   const wrapped = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>(core)
     .before((request) => {
-      request.context.pipeline = { route, responseHeaders: {} };
+      request.context.pipeline = { route, responseHeaders: corsHeaders(request.event.headers) };
     })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorEnvelopeMiddleware())

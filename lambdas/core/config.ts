@@ -39,6 +39,8 @@ export interface ServiceConfig {
   allowLoopbackWebhooks: boolean;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
   idempotencyTtlSeconds: number;
+  /** Browser origins whose requests get CORS headers. @default [] */
+  allowedCorsOrigins: string[];
   /** S3 path-style addressing (needed by S3-compatible stores). @default false */
   s3ForcePathStyle: boolean;
 }
@@ -77,6 +79,10 @@ export function config(): ServiceConfig {
     jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
     allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
     idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),
+    allowedCorsOrigins: (process.env.ALLOWED_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
   };
   return cached;

@@ -14,7 +14,9 @@ export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Where error `doc_url`s point when the deployer does not say otherwise (the runtime's own default). */
-export const DEFAULT_DOC_BASE_URL = 'https://github.com/video-creation-service/docs/blob/main/errors.md';
+import { DEFAULT_DOC_BASE_URL } from '../../lambdas/core/config.js';
+
+export { DEFAULT_DOC_BASE_URL };
 
 export interface ServiceOptions {
   /** CloudFormation stack name. @default 'VideoCreationService' */

@@ -139,6 +139,10 @@ export class VideoCreationServiceStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: mediaBucket.bucketName });
+    new CfnOutput(this, 'CursorKeyArn', {
+      value: this.data.cursorKey.keyArn,
+      description: 'HMAC_KEY_ID for the admin CLI (npm run admin) against this stack',
+    });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
       description: 'Subscribe to get alarms',
@@ -166,6 +170,7 @@ export class VideoCreationServiceStack extends Stack {
       JWT_WORKSPACE_CLAIM: options.jwtWorkspaceClaim,
       IDEMPOTENCY_TTL_SECONDS: String(options.idempotencyTtlSeconds),
       SPEECH_ENGINE: options.speechEngine,
+      ALLOWED_CORS_ORIGINS: options.allowedCorsOrigins.join(','),
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       POWERTOOLS_LOG_LEVEL: options.logLevel,

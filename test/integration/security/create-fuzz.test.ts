@@ -84,7 +84,7 @@ const anyChar = fc.oneof(
   fc.constantFrom('\ud800', '\udfff', '\u0000', '\u202e', '\ufeff', '\u{1f431}', 'é', '"', '\\'),
 );
 const anyString = fc.string({ unit: anyChar, maxLength: 64 });
-/** Strings far past every length limit (up to 200 000 UTF-16 units). */
+/** Strings far past every length limit: 300 to 300 000 code points. */
 const hugeString = fc
   .tuple(fc.string({ unit: anyChar, minLength: 1, maxLength: 3 }), fc.integer({ min: 300, max: 100_000 }))
   .map(([seed, times]) => seed.repeat(times));
@@ -415,7 +415,7 @@ describe('list query strings never fail with 5xx', () => {
     fc.tuple(fc.constant('limit'), limit),
     fc.tuple(fc.constant('token'), token),
     fc.tuple(fc.constantFrom('parent_id', 'type', 'cursor', 'page', 'limit[]'), anyString),
-    // Names that are members of Object.prototype are pinned down separately below.
+    // Any name; fast-check also yields Object.prototype members such as `valueOf` (pinned down below).
     fc.tuple(anyString, anyString),
   );
 
