@@ -75,9 +75,10 @@ describe('folders', () => {
     expect(errorOf(result).message).toContain('created in the app');
   });
 
-  it('accepts a name of exactly 256 characters', async () => {
-    const result = await api.call('POST', '/v3/folders', { body: { name: 'n'.repeat(256) } });
-    expect(result.status).toBe(201);
+  it('accepts a name of exactly 256 characters, counting characters rather than UTF-16 units', async () => {
+    expect((await api.call('POST', '/v3/folders', { body: { name: 'n'.repeat(256) } })).status).toBe(201);
+    expect((await api.call('POST', '/v3/folders', { body: { name: '🎬'.repeat(256) } })).status).toBe(201);
+    expect((await api.call('POST', '/v3/folders', { body: { name: '🎬'.repeat(257) } })).status).toBe(400);
   });
 
   it('answers 404 for unknown folders and for folders of another workspace', async () => {

@@ -5,11 +5,12 @@ import { CREATABLE_FOLDER_TYPES, FOLDER_TYPES } from '../../folders/folders.js';
 export const folderIdPath = z.strictObject({ folder_id: z.string().min(1) });
 
 export const createFolderBody = z.strictObject({
+  // Characters, not UTF-16 units: an emoji counts once.
   name: z
     .string()
     .trim()
-    .min(1, { error: 'must be 1 to 256 characters' })
-    .max(256, { error: 'must be 1 to 256 characters' }),
+    .refine((name) => name.length > 0 && [...name].length <= 256, { error: 'must be 1 to 256 characters' })
+    .meta({ description: '1 to 256 characters' }),
   parent_id: z.string().min(1).optional(),
   type: z
     .enum(CREATABLE_FOLDER_TYPES, {
