@@ -33,15 +33,9 @@ export interface WebhookEndpoint {
   secret: string | null;
 }
 
-interface EndpointItem {
+interface EndpointItem extends Omit<WebhookEndpoint, 'secret'> {
   pk: string;
   sk: string;
-  endpoint_id: string;
-  url: string;
-  events: string[] | null;
-  entity_id: string | null;
-  status: EndpointStatus;
-  created_at: string;
   updated_at: string;
   secret_ciphertext: string;
   /** Increments on every rotation; deliveries record which secret signed them. */

@@ -187,20 +187,24 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${url.pathname}`;
     const pathParameters = Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null;
 
+    // What the authorizer's REQUEST event and the proxy event both carry.
+    const requestFields = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: singleValues(multiQuery),
+      multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
+      pathParameters,
+      stageVariables: null,
+    };
     let authorizerContext: Record<string, unknown> | null = null;
     if (route.auth === 'required') {
       const authorizerEvent = {
         type: 'REQUEST',
         methodArn,
-        resource: route.path,
-        path: url.pathname,
-        httpMethod: method,
-        headers,
-        multiValueHeaders,
-        queryStringParameters: singleValues(multiQuery),
-        multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
-        pathParameters,
-        stageVariables: null,
+        ...requestFields,
         requestContext: { requestId, stage, identity: { sourceIp } },
       } as unknown as APIGatewayRequestAuthorizerEvent;
       const decision = await authorizer(authorizerEvent);
@@ -213,15 +217,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     }
 
     const event = {
-      resource: route.path,
-      path: url.pathname,
-      httpMethod: method,
-      headers,
-      multiValueHeaders,
-      queryStringParameters: singleValues(multiQuery),
-      multiValueQueryStringParameters: Object.keys(multiQuery).length > 0 ? multiQuery : null,
-      pathParameters,
-      stageVariables: null,
+      ...requestFields,
       body: rawBody.length === 0 ? null : isText ? rawBody.toString('utf8') : rawBody.toString('base64'),
       isBase64Encoded: rawBody.length > 0 && !isText,
       requestContext: {
