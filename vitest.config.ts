@@ -9,6 +9,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     reporters: ['default'],
     // The handlers' logger reads its level when it loads; tests assert on responses, not logs.
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
   },
 });

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const { startLocalStack } = await import('../lib/local/local-stack.js');
 const { createApiKey } = await import('../lambdas/accounts/api-keys.js');

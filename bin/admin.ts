@@ -34,6 +34,7 @@ async function connect(): Promise<() => Promise<void>> {
     return async () => undefined;
   }
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { startLocalStack } = await import('../lib/local/local-stack.js');
   const stack = await startLocalStack({ dataDir });
   return () => stack.stop();

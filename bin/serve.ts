@@ -9,8 +9,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-// Powertools reads the level when the handler modules load, so set it before importing them.
+// Powertools reads its settings when the handler modules load, so set them before importing them.
+// Metrics go to CloudWatch as EMF log lines in Lambda; on a laptop they are noise.
 process.env.POWERTOOLS_LOG_LEVEL = (process.env.LOG_LEVEL ?? 'WARN').toUpperCase();
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const { startLocalStack } = await import('../lib/local/local-stack.js');
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');

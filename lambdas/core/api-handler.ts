@@ -19,7 +19,7 @@ import { errorEnvelopeMiddleware } from './middleware/error-envelope.js';
 import { type ApiContext, lowerCaseHeaders } from './middleware/pipeline-context.js';
 import { rateLimitMiddleware } from './middleware/rate-limiting.js';
 import { type RequestSchemas, validationMiddleware } from './middleware/validation.js';
-import { logger } from './observability.js';
+import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from './observability.js';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -106,6 +106,7 @@ export function apiHandler<S extends RequestSchemas>(
     const response = key
       ? await runIdempotently(request, context, key, () => handle(request))
       : await handle(request);
+    countRequest(route.operationId, REQUEST_OUTCOMES.success);
     return toProxyResult(response, context);
   };
 
@@ -118,6 +119,8 @@ export function apiHandler<S extends RequestSchemas>(
     .use(authorizationMiddleware())
     .use(rateLimitMiddleware())
     .use(validationMiddleware(schemas));
+
+  if (tracingMiddleware) wrapped.use(tracingMiddleware);
 
   const lambdaHandler = ((event: APIGatewayProxyEvent, context: Context) =>
     wrapped(event, context as ApiContext)) as ApiLambdaHandler;

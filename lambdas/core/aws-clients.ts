@@ -10,6 +10,12 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config.js';
+import { tracer } from './observability.js';
+
+/** Every client's calls become X-Ray subsegments when tracing is on. */
+function traced<Client extends object>(client: Client): Client {
+  return tracer ? tracer.captureAWSv3Client(client) : client;
+}
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let dynamoClient: DynamoDBClient | undefined;
@@ -20,7 +26,7 @@ let sqs: SQSClient | undefined;
 let eventBridge: EventBridgeClient | undefined;
 
 export function dynamo(): DynamoDBClient {
-  dynamoClient ??= new DynamoDBClient({});
+  dynamoClient ??= traced(new DynamoDBClient({}));
   return dynamoClient;
 }
 
@@ -32,32 +38,34 @@ export function documents(): DynamoDBDocumentClient {
 }
 
 export function s3Client(): S3Client {
-  s3 ??= new S3Client({
-    forcePathStyle: config().s3ForcePathStyle,
-    // Checksums only where S3 requires them: S3-compatible stores otherwise keep the aws-chunked framing.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  s3 ??= traced(
+    new S3Client({
+      forcePathStyle: config().s3ForcePathStyle,
+      // Checksums only where S3 requires them: S3-compatible stores otherwise keep the aws-chunked framing.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
+  );
   return s3;
 }
 
 export function kmsClient(): KMSClient {
-  kms ??= new KMSClient({});
+  kms ??= traced(new KMSClient({}));
   return kms;
 }
 
 export function sfnClient(): SFNClient {
-  sfn ??= new SFNClient({});
+  sfn ??= traced(new SFNClient({}));
   return sfn;
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({});
+  sqs ??= traced(new SQSClient({}));
   return sqs;
 }
 
 export function eventBridgeClient(): EventBridgeClient {
-  eventBridge ??= new EventBridgeClient({});
+  eventBridge ??= traced(new EventBridgeClient({}));
   return eventBridge;
 }
 

@@ -1,18 +1,49 @@
 /**
- * Powertools logger and metrics: one instance each per process. Service name and levels come from
- * the standard POWERTOOLS_* environment variables that the stack sets.
+ * Powertools logger, metrics and tracer: one instance each per process. Service name and levels come
+ * from the standard POWERTOOLS_* environment variables that the stack sets.
  *
- * Traces come from Lambda's and API Gateway's active X-Ray tracing. The Powertools Tracer is not
- * loaded: it pulls in the X-Ray SDK, whose async hooks tax every promise of the process, for no
- * segment these thin handlers need beyond what active tracing already records.
+ * The tracer is loaded only inside Lambda with tracing on: it brings the X-Ray SDK, whose async hooks
+ * tax every promise of the process, which the local stack and the tests have no use for.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'video-creation-service';
 
 export const logger = new Logger({ serviceName });
+
 export const metrics = new Metrics({
   serviceName,
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'VideoCreationService',
 });
+
+export const REQUEST_OUTCOMES = {
+  success: 'Success',
+  clientError: 'ClientError',
+  serverError: 'ServerError',
+} as const;
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[keyof typeof REQUEST_OUTCOMES];
+
+/**
+ * Counts one API request by operation and outcome. A single-metric object is published at once, so
+ * concurrent invocations in one process (the local stack) never mix their dimensions.
+ */
+export function countRequest(operationId: string, outcome: RequestOutcome): void {
+  const metric = metrics.singleMetric();
+  metric.addDimensions({ operation: operationId, outcome });
+  metric.addMetric('Requests', MetricUnit.Count, 1);
+}
+
+const tracingEnabled =
+  process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined && process.env.POWERTOOLS_TRACE_ENABLED !== 'false';
+
+/** The tracer, when this process runs in Lambda with tracing on; undefined otherwise. */
+export const tracer: Tracer | undefined = tracingEnabled
+  ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName })
+  : undefined;
+
+/** The tracer's middy middleware, when there is a tracer. */
+export const tracingMiddleware = tracer
+  ? (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler(tracer)
+  : undefined;

@@ -203,7 +203,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
       POWERTOOLS_DEV: 'true',
       POWERTOOLS_TRACE_ENABLED: 'false',
-      POWERTOOLS_METRICS_DISABLED: 'true',
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
       ...options.environment,
     };
     Object.assign(process.env, environment);

@@ -5,7 +5,7 @@
 import { config } from '../config.js';
 import { errorEnvelope } from '../envelope.js';
 import { ServiceError } from '../errors.js';
-import { logger } from '../observability.js';
+import { countRequest, logger, REQUEST_OUTCOMES } from '../observability.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
 export const INTERNAL_ERROR_MESSAGE =
@@ -19,6 +19,10 @@ export function errorEnvelopeMiddleware(): ApiMiddleware {
       const status = known?.status ?? 500;
       if (status >= 500) logger.error('Request failed', { error });
       else logger.info('Request rejected', { code: known?.code, param: known?.param });
+      countRequest(
+        request.context.pipeline.route.operationId,
+        status >= 500 ? REQUEST_OUTCOMES.serverError : REQUEST_OUTCOMES.clientError,
+      );
       const code = known?.code ?? 'internal_error';
       const message = known?.expose ? known.message : INTERNAL_ERROR_MESSAGE;
       const body = errorEnvelope(code, message, known?.param ?? null, config().docBaseUrl, known?.errors);
