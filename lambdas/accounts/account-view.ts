@@ -1,12 +1,7 @@
 /** The account document of `GET /v3/users/me`: the owner, the billing type and its billing object. */
 import type { Workspace } from './workspaces.js';
 
-/** Start of the next calendar month (UTC), when subscription credits reset. */
-function nextMonthlyReset(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
-}
-
-export function accountView(workspace: Workspace, now = new Date()) {
+export function accountView(workspace: Workspace) {
   const billing =
     workspace.billing_type === 'wallet'
       ? {
@@ -27,7 +22,8 @@ export function accountView(workspace: Workspace, now = new Date()) {
             subscription: {
               plan: workspace.plan,
               credits: {
-                premium_credits: { remaining: workspace.remaining_credits, resets_at: nextMonthlyReset(now) },
+                // No reset date: this service does not renew credits on a schedule; admins set them.
+                premium_credits: { remaining: workspace.remaining_credits },
               },
             },
           };

@@ -64,12 +64,23 @@ export async function authenticate(
   const cacheKey = createHash('sha256').update(credential).digest('hex');
   const now = Date.now();
   const cached = cache.get(cacheKey);
-  if (cached && cached.until > now) return revalidateExpiry(cached.outcome);
+  if (cached && cached.until > now) {
+    // Least recently used goes first: a hit moves the entry to the back.
+    cache.delete(cacheKey);
+    cache.set(cacheKey, cached);
+    return revalidateExpiry(cached.outcome);
+  }
 
   const outcome = apiKey ? await authenticateApiKey(apiKey) : await authenticateJwt(bearer ?? '');
   const ttlMs = config().authCacheTtlSeconds * 1000;
-  if (ttlMs > 0) {
-    if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+  // Only credentials that exist are cached: a flood of made-up keys must not evict real callers.
+  const known = outcome.ok || outcome.code === AUTH_FAILURES.workspaceRevoked;
+  if (ttlMs > 0 && known) {
+    cache.delete(cacheKey);
+    if (cache.size >= MAX_CACHE_ENTRIES) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
     cache.set(cacheKey, { outcome, until: now + ttlMs });
   }
   return outcome;

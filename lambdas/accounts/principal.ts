@@ -1,7 +1,8 @@
 /**
  * The authenticated caller, as the authorizer hands it to every route handler. API Gateway allows only
  * flat string/number/boolean context values, so the principal travels as strings and is parsed back
- * with a schema: a malformed context is a server fault, never a silent anonymous call.
+ * with a schema: a missing or malformed context is treated as no credentials (401), never as a
+ * silent anonymous call.
  */
 import { z } from 'zod';
 import { BILLING_TYPES, PLANS, type RateLimitOverrides } from './workspaces.js';

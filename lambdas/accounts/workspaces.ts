@@ -51,10 +51,15 @@ function toWorkspace(item: WorkspaceItem): Workspace {
 
 export interface NewWorkspace {
   name: string;
+  /** @default 'free' */
   plan?: Plan;
+  /** @default 'subscription' */
   billing_type?: BillingType;
+  /** Also the starting `remaining_credits`. @default 0 */
   included_credits?: number;
+  /** @default an owner named after the workspace */
   owner?: Partial<WorkspaceOwner>;
+  /** @default undefined (the plan's limits) */
   rate_limits?: RateLimitOverrides;
   /** A fixed id, for the local stack's seeded workspace. */
   workspace_id?: string;

@@ -86,3 +86,11 @@ export const GATEWAY_RESPONSES = {
 
 /** The authorizer context fields that carry a denial's reason. */
 export const DENIAL_CONTEXT = { code: 'errorCode', message: 'errorMessage' } as const;
+
+/** Headers a browser may send cross-origin (preflight `Access-Control-Allow-Headers`). */
+export const CORS_ALLOWED_HEADERS = [
+  'Content-Type',
+  'Authorization',
+  'X-Api-Key',
+  'Idempotency-Key',
+] as const;

@@ -7,10 +7,15 @@
 import type { Billing, HttpMethod, RateClass, RouteArea, RouteDefinition, Scope } from './route-types.js';
 
 interface RowOptions {
+  /** Accepts `Idempotency-Key`. @default false */
   idempotent?: boolean;
+  /** @default 'free' */
   billing?: Billing;
+  /** @default 'required' ('none' for removed routes) */
   auth?: 'required' | 'none';
+  /** @default undefined (answers 501 not_implemented) */
   handler?: string;
+  /** @default undefined (a current route) */
   removed?: { replacement: string };
 }
 

@@ -13,7 +13,7 @@ import type { RouteDefinition } from '../api/route-types.js';
 import { findRoute } from '../api/routes.js';
 import { config } from './config.js';
 import type { ApiRequest, ApiResponse } from './http.js';
-import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
+import { idempotencyKeyOf, type ReplayCodec, runIdempotently } from './idempotency.js';
 import { authorizationMiddleware } from './middleware/authorization.js';
 import { errorEnvelopeMiddleware } from './middleware/error-envelope.js';
 import { type ApiContext, lowerCaseHeaders } from './middleware/pipeline-context.js';
@@ -45,6 +45,8 @@ export type ApiLambdaHandler = ((
 export interface ApiHandlerOptions {
   /** Status of a successful response, for the OpenAPI document. @default 200 */
   successStatus?: number;
+  /** Keeps secrets of the response out of the idempotency record. @default undefined (stored as is) */
+  replayCodec?: ReplayCodec;
 }
 
 /** CORS headers for a browser origin the deployment allows; none for any other caller. */
@@ -104,7 +106,7 @@ export function apiHandler<S extends RequestSchemas>(
     } as ApiRequest<Output<S['body']>, Output<S['query']>, Output<S['path']>>;
     const key = route.idempotent ? idempotencyKeyOf(request.headers) : undefined;
     const response = key
-      ? await runIdempotently(request, context, key, () => handle(request))
+      ? await runIdempotently(request, context, key, () => handle(request), options.replayCodec)
       : await handle(request);
     countRequest(route.operationId, REQUEST_OUTCOMES.success);
     return toProxyResult(response, context);

@@ -46,7 +46,8 @@ export async function encodeCursor(binding: string, position: Record<string, unk
   return `${payload}.${signature}`;
 }
 
-const invalidToken = () => new InvalidParameterError('The pagination token is invalid or expired.', 'token');
+const invalidToken = () =>
+  new InvalidParameterError('The pagination token is invalid: pass a next_token of this same list.', 'token');
 
 export async function decodeCursor(binding: string, token: string): Promise<Record<string, unknown>> {
   const [payload, signature, ...rest] = token.split('.');

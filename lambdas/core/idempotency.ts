@@ -39,11 +39,22 @@ interface IdempotencyScope {
   key: string;
 }
 
+/**
+ * How a route keeps secrets out of its idempotency record: `toRecord` strips what must not be stored
+ * (the record is readable by every function that can read the table), `fromRecord` rebuilds the
+ * response when the record is replayed.
+ */
+export interface ReplayCodec {
+  toRecord(response: ApiResponse): ApiResponse;
+  fromRecord(record: ApiResponse, request: ApiRequest): Promise<ApiResponse>;
+}
+
 export async function runIdempotently(
   request: ApiRequest,
   context: Context,
   key: string,
   run: () => Promise<ApiResponse>,
+  codec?: ReplayCodec,
 ): Promise<ApiResponse> {
   const persistenceStore = new DynamoDBPersistenceLayer({
     tableName: config().tableName,
@@ -61,13 +72,19 @@ export async function runIdempotently(
       return { ...replayed, headers: { ...replayed.headers, 'Idempotent-Replayed': 'true' } } as never;
     },
   });
-  const idempotent = makeIdempotent(async (_scope: IdempotencyScope) => run(), {
-    persistenceStore,
-    config: idempotencyConfig,
-    keyPrefix: request.route.operationId,
-  });
+  // The response of this call when it runs the handler; unset when Powertools replays a record.
+  let fresh: ApiResponse | undefined;
+  const idempotent = makeIdempotent(
+    async (_scope: IdempotencyScope) => {
+      fresh = await run();
+      return codec ? codec.toRecord(fresh) : fresh;
+    },
+    { persistenceStore, config: idempotencyConfig, keyPrefix: request.route.operationId },
+  );
   try {
-    return await idempotent({ operation: request.route.operationId, path: request.path, key });
+    const result = await idempotent({ operation: request.route.operationId, path: request.path, key });
+    if (fresh) return fresh;
+    return codec ? await codec.fromRecord(result, request) : result;
   } catch (error) {
     if (error instanceof IdempotencyAlreadyInProgressError) {
       throw new ConflictError(

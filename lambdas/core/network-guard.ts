@@ -36,12 +36,15 @@ for (const [network, prefix] of [
   restricted.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96], // unspecified and IPv4-compatible (::127.0.0.1)
   ['64:ff9b::', 96], // NAT64 can reach private IPv4
+  ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64],
   ['2001:db8::', 32],
+  ['2002::', 16], // 6to4 embeds any IPv4 address
   ['fc00::', 7], // unique local, including fd00:ec2::254 (metadata over IPv6)
   ['fe80::', 10],
+  ['fec0::', 10], // deprecated site-local
   ['ff00::', 8],
 ] as const) {
   restricted.addSubnet(network, prefix, 'ipv6');
@@ -66,7 +69,7 @@ export function classifyAddress(address: string): AddressKind {
 export class OutboundUrlError extends Error {}
 
 export interface OutboundPolicy {
-  /** Allow `http://` and loopback targets (local development only). @default false */
+  /** Allow `http://` and loopback targets: the local-development setting, off in deployments. */
   allowLoopback: boolean;
 }
 
@@ -88,7 +91,8 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   const schemes = policy.allowLoopback ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) throw new OutboundUrlError('must use https');
   if (url.username || url.password) throw new OutboundUrlError('must not contain credentials');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost.` is `localhost`: judge the name without its root dot.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (isIP(unmapIpv4(host)) !== 0) {
     if (!addressAllowed(classifyAddress(host), policy)) {
       throw new OutboundUrlError('must point to a public address');

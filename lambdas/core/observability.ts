@@ -2,8 +2,9 @@
  * Powertools logger, metrics and tracer: one instance each per process. Service name and levels come
  * from the standard POWERTOOLS_* environment variables that the stack sets.
  *
- * The tracer is loaded only inside Lambda with tracing on: it brings the X-Ray SDK, whose async hooks
- * tax every promise of the process, which the local stack and the tests have no use for.
+ * The tracer is loaded only when POWERTOOLS_TRACE_ENABLED is `true`, which the CDK stack sets: it
+ * brings the X-Ray SDK, whose async hooks tax every promise of the process, for traces that only
+ * X-Ray can receive.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -35,10 +36,9 @@ export function countRequest(operationId: string, outcome: RequestOutcome): void
   metric.addMetric('Requests', MetricUnit.Count, 1);
 }
 
-const tracingEnabled =
-  process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined && process.env.POWERTOOLS_TRACE_ENABLED !== 'false';
+const tracingEnabled = process.env.POWERTOOLS_TRACE_ENABLED === 'true';
 
-/** The tracer, when this process runs in Lambda with tracing on; undefined otherwise. */
+/** The tracer, when tracing is on; undefined otherwise. */
 export const tracer: Tracer | undefined = tracingEnabled
   ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName })
   : undefined;

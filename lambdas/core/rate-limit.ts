@@ -3,9 +3,11 @@
  * counted in DynamoDB so every function instance shares them.
  *
  * Counting every request with a write would double the table traffic of every read. Instead each
- * process leases a small batch of requests from the shared counter and spends it locally; a lease is
- * a fraction of the limit (`RATE_LIMIT_LEASE_FRACTION`), so the overshoot across instances stays small
- * while most requests touch no counter at all.
+ * process leases requests from the shared counter and spends them locally. A lease starts at one
+ * request per window and doubles each time a busy process spends its lease, up to a fraction of the
+ * limit (`RATE_LIMIT_LEASE_FRACTION`). Leased but unspent requests are lost to the window, so idle
+ * processes must hold little: a process that saw one request holds nothing, and only a process that
+ * proved busy holds a large lease, where it saves most of the counter writes.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitOverrides } from '../accounts/workspaces.js';
@@ -62,6 +64,8 @@ interface Lease {
   counted: number;
   /** The window's counter has reached the limit: counters only grow, so ask no more this window. */
   exhausted: boolean;
+  /** Size of the next lease: doubles with each lease spent in this window. */
+  nextSize: number;
 }
 
 const leases = new Map<string, Lease>();
@@ -96,21 +100,23 @@ export async function takeRequest(
   const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
   let lease = leases.get(counterKey);
   if (!lease || lease.windowStart !== windowStart) {
-    lease = { windowStart, available: 0, counted: 0, exhausted: false };
+    lease = { windowStart, available: 0, counted: 0, exhausted: false, nextSize: 1 };
     leases.set(counterKey, lease);
   }
   if (lease.available === 0 && !lease.exhausted) {
-    const size = Math.max(1, Math.floor(rate.limit * leaseFraction()));
+    const size = lease.nextSize;
+    lease.nextSize = Math.min(size * 2, Math.max(1, Math.floor(rate.limit * leaseFraction())));
     const counted = await addToCounter(
       counterKey,
       windowStart,
       size,
       Math.ceil((windowStart + windowMs) / 1000) + 60,
     );
-    // The part of this lease that fits under the limit is ours to spend.
-    lease.available = Math.max(0, Math.min(size, rate.limit - (counted - size)));
-    lease.counted = counted;
-    lease.exhausted = counted >= rate.limit;
+    // The part of this lease that fits under the limit is ours to spend (added: concurrent requests
+    // of one process may lease at the same time).
+    lease.available += Math.max(0, Math.min(size, rate.limit - (counted - size)));
+    lease.counted = Math.max(lease.counted, counted);
+    lease.exhausted = lease.counted >= rate.limit;
   }
   const used = Math.min(rate.limit, lease.counted - lease.available);
   if (lease.available === 0) {

@@ -125,9 +125,9 @@ export async function deleteExistingItem(key: ItemKey): Promise<boolean> {
 export interface PageRequest {
   /** Partition to read. */
   partition: string;
-  /** Only sort keys with this prefix. */
+  /** Only sort keys with this prefix. @default undefined (the whole partition) */
   sortKeyPrefix?: string;
-  /** Query the GSI instead of the table. */
+  /** Query the GSI instead of the table. @default undefined (the table) */
   index?: 'gsi1';
   limit: number;
   token?: string | undefined;
@@ -135,7 +135,10 @@ export interface PageRequest {
   binding: string;
   /** Newest first (reverse key order). @default true */
   newestFirst?: boolean;
-  /** Keep only items that pass; the page is refilled so `limit` items come back when they exist. */
+  /**
+   * Keep only items that pass. Pages are refilled up to a read cap; a page may hold fewer than
+   * `limit` items and still have a `next_token`. @default undefined (keep all)
+   */
   keep?: (item: StoredItem) => boolean;
 }
 
@@ -144,13 +147,15 @@ export interface Page<T> {
   nextToken: string | null;
 }
 
-/** Maximum number of reads one page may take when `keep` discards items. */
+/** Reads one page may take when `keep` discards items, and how many items each such read asks for. */
 const MAX_READS_PER_PAGE = 10;
+const FILTERED_READ_SIZE = 100;
 
 export async function queryPage<T extends ItemKey>(request: PageRequest): Promise<Page<T>> {
-  const partitionAttribute = request.index ? TABLE_SCHEMA.gsi1.partitionKey : TABLE_SCHEMA.partitionKey;
-  const sortAttribute = request.index ? TABLE_SCHEMA.gsi1.sortKey : TABLE_SCHEMA.sortKey;
-  let startKey = request.token ? await decodeCursor(request.binding, request.token) : undefined;
+  const onIndex = request.index !== undefined;
+  const partitionAttribute = onIndex ? TABLE_SCHEMA.gsi1.partitionKey : TABLE_SCHEMA.partitionKey;
+  const sortAttribute = onIndex ? TABLE_SCHEMA.gsi1.sortKey : TABLE_SCHEMA.sortKey;
+  let lastEvaluated = request.token ? await decodeCursor(request.binding, request.token) : undefined;
   const items: StoredItem[] = [];
   for (let reads = 0; reads < MAX_READS_PER_PAGE; reads++) {
     const input: QueryCommandInput = {
@@ -165,26 +170,34 @@ export async function queryPage<T extends ItemKey>(request: PageRequest): Promis
         ...(request.sortKeyPrefix ? { ':prefix': request.sortKeyPrefix } : {}),
       },
       ScanIndexForward: !(request.newestFirst ?? true),
-      // One more than asked: tells whether another page exists without an empty last page.
-      Limit: request.limit + 1 - items.length,
+      // One more than asked tells whether another page exists without an empty last page; filtered
+      // reads take larger bites, since most of what they read may be discarded.
+      Limit: request.keep ? FILTERED_READ_SIZE : request.limit + 1 - items.length,
       ...(request.index ? { IndexName: request.index } : {}),
-      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      ...(lastEvaluated ? { ExclusiveStartKey: lastEvaluated } : {}),
     };
     const result = await documents().send(new QueryCommand(input));
     for (const item of (result.Items ?? []) as StoredItem[]) {
       if (!request.keep || request.keep(item)) items.push(item);
     }
-    startKey = result.LastEvaluatedKey;
-    if (items.length > request.limit || !startKey) break;
+    lastEvaluated = result.LastEvaluatedKey;
+    if (items.length > request.limit || !lastEvaluated) break;
   }
-  const hasMore = items.length > request.limit || (startKey !== undefined && items.length === request.limit);
-  const pageItems = items.slice(0, request.limit);
-  const last = pageItems.at(-1);
-  const nextToken =
-    hasMore && last
-      ? await encodeCursor(request.binding, positionOf(last, request.index !== undefined))
-      : null;
-  return { items: pageItems as unknown as T[], nextToken };
+  if (items.length > request.limit) {
+    // More items than fit: the next page starts after the last one shown.
+    const pageItems = items.slice(0, request.limit);
+    const last = pageItems.at(-1) as StoredItem;
+    return {
+      items: pageItems as unknown as T[],
+      nextToken: await encodeCursor(request.binding, positionOf(last, onIndex)),
+    };
+  }
+  // Everything read fits; if the reads stopped before the end (the read cap, or DynamoDB's 1 MB page),
+  // the next page resumes where they stopped, so nothing is ever skipped.
+  return {
+    items: items as unknown as T[],
+    nextToken: lastEvaluated ? await encodeCursor(request.binding, lastEvaluated) : null,
+  };
 }
 
 function positionOf(item: StoredItem, onIndex: boolean): Record<string, unknown> {

@@ -23,13 +23,17 @@ export interface Folder {
   updated_at: number;
 }
 
-type FolderItem = Folder & { pk: string; sk: string };
+type FolderItem = Folder & { pk: string; sk: string; gsi1pk: string; gsi1sk: string };
 
 const folderKey = (workspaceId: string, folderId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.folder, folderId);
 
+/** GSI1 groups a folder's children, so listing them is one exact query. */
+const childrenPartition = (workspaceId: string, parentId: string | null) =>
+  `WS#${workspaceId}#FOLDER_CHILDREN#${parentId ?? 'ROOT'}`;
+
 function toFolder(item: FolderItem): Folder {
-  const { pk: _pk, sk: _sk, ...folder } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, ...folder } = item;
   return folder;
 }
 
@@ -106,7 +110,12 @@ export async function createFolder(
     created_at: now,
     updated_at: now,
   };
-  const created = await putNewItem({ ...folderKey(workspaceId, folder.folder_id), ...folder });
+  const created = await putNewItem({
+    ...folderKey(workspaceId, folder.folder_id),
+    gsi1pk: childrenPartition(workspaceId, folder.parent_id),
+    gsi1sk: `${RESOURCE_TYPES.folder}#${folder.folder_id}`,
+    ...folder,
+  });
   if (!created) throw new Error(`Folder id collision: ${folder.folder_id}`);
   return folder;
 }
@@ -119,15 +128,17 @@ export interface FolderListFilter {
 }
 
 export async function listFolders(workspaceId: string, filter: FolderListFilter) {
+  const byParent = filter.parentId !== undefined;
   const page = await queryPage<FolderItem>({
-    partition: keys.workspacePartition(workspaceId),
+    partition: byParent
+      ? childrenPartition(workspaceId, filter.parentId ?? null)
+      : keys.workspacePartition(workspaceId),
+    ...(byParent ? { index: 'gsi1' as const } : {}),
     sortKeyPrefix: `${RESOURCE_TYPES.folder}#`,
     limit: filter.limit,
     token: filter.token,
     binding: `${workspaceId}:FolderList:${filter.parentId ?? ''}:${filter.type ?? ''}`,
-    keep: (item) =>
-      (filter.parentId === undefined || item.parent_id === filter.parentId) &&
-      (filter.type === undefined || item.type === filter.type),
+    ...(filter.type ? { keep: (item: Record<string, unknown>) => item.type === filter.type } : {}),
   });
   return { items: page.items.map(toFolder), nextToken: page.nextToken };
 }

@@ -15,7 +15,7 @@ import {
   updateExistingItem,
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { encryptSecret, newEndpointSecret } from './endpoint-secrets.js';
+import { decryptSecret, encryptSecret, newEndpointSecret } from './endpoint-secrets.js';
 
 export const ENDPOINT_STATUS = { enabled: 'enabled', disabled: 'disabled' } as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUS)[keyof typeof ENDPOINT_STATUS];
@@ -97,6 +97,16 @@ export async function createEndpoint(workspaceId: string, input: NewEndpoint): P
   };
   if (!(await putNewItem({ ...item }))) throw new Error(`Endpoint id collision: ${endpointId}`);
   return toEndpoint(item, secret);
+}
+
+/**
+ * The secret to show again when a create is replayed: the endpoint's first secret while it has not
+ * been rotated, else null (after a rotation only the rotation's response ever shows a secret).
+ */
+export async function revealSecretOnReplay(workspaceId: string, endpointId: string): Promise<string | null> {
+  const item = await getEndpointItem(workspaceId, endpointId);
+  if (item?.secret_version !== 1) return null;
+  return decryptSecret(workspaceId, endpointId, item.secret_ciphertext);
 }
 
 export async function getEndpointItem(

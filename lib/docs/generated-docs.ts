@@ -4,10 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { loadRouteHandler } from '../../lambdas/api/handler-modules.js';
 import { buildOpenApiDocument } from '../../lambdas/api/openapi.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import type { ApiLambdaHandler, HandlerDefinition } from '../../lambdas/core/api-handler.js';
+import { loadRouteHandler } from '../local/handler-modules.js';
 
 export const OPENAPI_PATH = fileURLToPath(
   new URL('../../lambdas/api/meta/openapi.generated.json', import.meta.url),

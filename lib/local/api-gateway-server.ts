@@ -15,14 +15,16 @@ import type {
 } from 'aws-lambda';
 import { handler as authorizer } from '../../lambdas/api/authorizer.js';
 import {
+  CORS_ALLOWED_HEADERS,
   DENIAL_CONTEXT,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
 } from '../../lambdas/api/gateway-responses.js';
-import { type LambdaProxyHandler, loadRouteHandler } from '../../lambdas/api/handler-modules.js';
 import { goneResponse } from '../../lambdas/api/removed-route.js';
 import type { RouteDefinition } from '../../lambdas/api/route-types.js';
+import { config } from '../../lambdas/core/config.js';
 import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import { type LambdaProxyHandler, loadRouteHandler } from './handler-modules.js';
 import { RouteMatcher } from './route-matcher.js';
 
 export interface LocalApiServerOptions {
@@ -143,11 +145,27 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   );
 
   async function handle(request: IncomingMessage): Promise<GatewayResult> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    // The path as sent: API Gateway does not resolve `..` segments, so neither does this.
+    const [pathname = '/', search = ''] = (request.url ?? '/').split('?', 2);
+    const url = { pathname, searchParams: new URLSearchParams(search) };
     const match = matcher.match(url.pathname);
     if (!match) return gatewayResponse(GATEWAY_RESPONSES.unknownPath, docBaseUrl);
     const method = (request.method ?? 'GET').toUpperCase();
     const route = match.methods.get(method as RouteDefinition['method']);
+    const origin = request.headers.origin;
+    if (!route && method === 'OPTIONS' && origin && config().allowedCorsOrigins.includes(origin)) {
+      // CORS preflight, as the deployed stack answers it for its configured origins.
+      return {
+        statusCode: 204,
+        headers: {
+          'Access-Control-Allow-Origin': origin,
+          'Access-Control-Allow-Methods': [...match.methods.keys()].join(', '),
+          'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
+          Vary: 'Origin',
+        },
+        body: Buffer.alloc(0),
+      };
+    }
     if (!route) {
       const allowed = [...match.methods.keys()].join(', ');
       return envelope(
@@ -171,12 +189,13 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     // Names come from the client: collect them in Maps and build plain objects with own properties
     // only, so `__proto__` or `constructor` are ordinary names, as they are in API Gateway's JSON.
     const headerValues = new Map<string, string[]>();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (value !== undefined) headerValues.set(name, Array.isArray(value) ? value : [value]);
+    for (const [name, values] of Object.entries(request.headersDistinct)) {
+      if (values !== undefined) headerValues.set(name, values);
     }
     const multiValueHeaders = Object.fromEntries(headerValues);
+    // Like API Gateway's REST events: `headers` keeps the last value of a repeated header.
     const headers: Record<string, string> = Object.fromEntries(
-      [...headerValues].map(([name, values]) => [name, values.join(',')]),
+      [...headerValues].map(([name, values]) => [name, values.at(-1) ?? '']),
     );
     const queryValues = new Map<string, string[]>();
     for (const [name, value] of url.searchParams)

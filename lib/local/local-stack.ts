@@ -202,7 +202,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Read by the logger when its module loads: entry points set it first (see bin/serve.ts).
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
       POWERTOOLS_DEV: 'true',
-      POWERTOOLS_TRACE_ENABLED: 'false',
       POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
       ...options.environment,
     };

@@ -1,6 +1,5 @@
 /**
- * The customer-managed policies API functions are granted: one that every API function gets, and
- * one per capability of `area-access.ts`. Written as explicit statements rather than CDK `grant*`
+ * The customer-managed policies API functions are granted: one per capability of `area-access.ts`. Written as explicit statements rather than CDK `grant*`
  * helpers, which add wildcard actions (`kms:GenerateDataKey*`, `s3:GetObject*`) and resources
  * (`<table>/index/*`) this service does not need.
  */
@@ -31,48 +30,46 @@ export interface AccessPoliciesProps {
 /** Item-level table access: what the repository, rate limiter and idempotency store call. */
 export const TABLE_ITEM_ACTIONS = [
   'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
   'dynamodb:Query',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
 ] as const;
 
-/** Use of the stack key by DynamoDB, S3 and SQS on the caller's behalf, and for webhook secrets. */
-export const STACK_KEY_ACTIONS = [
-  'kms:Decrypt',
-  'kms:Encrypt',
-  'kms:GenerateDataKey',
-  'kms:DescribeKey',
-] as const;
+/** What S3 and SQS need from the caller to use the stack key on its behalf (SSE-KMS). */
+export const ENVELOPE_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 
 export function tableResources(table: Table): string[] {
   return [table.tableArn, `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`];
 }
 
 export class AccessPolicies extends Construct {
-  /** Attached to every API function's role. */
-  readonly common: ManagedPolicy;
   /** Per capability; absent when there is nothing to grant (no state machine yet). */
   readonly byCapability: ReadonlyMap<Capability, IManagedPolicy>;
 
   constructor(scope: Construct, id: string, props: AccessPoliciesProps) {
     super(scope, id);
-    this.common = new ManagedPolicy(this, 'ApiCommon', {
-      description: 'Every API function: table items, the stack key, pagination cursor MACs',
-      statements: [
-        new PolicyStatement({ actions: [...TABLE_ITEM_ACTIONS], resources: tableResources(props.table) }),
-        new PolicyStatement({ actions: [...STACK_KEY_ACTIONS], resources: [props.stackKey.keyArn] }),
-        new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [props.cursorKey.keyArn] }),
-      ],
-    });
-
     const byCapability = new Map<Capability, IManagedPolicy>();
     const add = (capability: Capability, description: string, statements: PolicyStatement[]) => {
       byCapability.set(capability, new ManagedPolicy(this, capability, { description, statements }));
     };
+    const useStackKeyForEnvelopes = new PolicyStatement({
+      actions: [...ENVELOPE_KEY_ACTIONS],
+      resources: [props.stackKey.keyArn],
+    });
+
+    add(CAPABILITIES.tableItems, 'API functions: table items and pagination cursor MACs', [
+      new PolicyStatement({ actions: [...TABLE_ITEM_ACTIONS], resources: tableResources(props.table) }),
+      new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [props.cursorKey.keyArn] }),
+    ]);
+    add(CAPABILITIES.webhookSecrets, 'API functions sealing webhook endpoint secrets', [
+      new PolicyStatement({
+        actions: ['kms:Encrypt', 'kms:Decrypt'],
+        resources: [props.stackKey.keyArn],
+        // Only for secrets: every such call names the endpoint in its encryption context.
+        conditions: { Null: { 'kms:EncryptionContext:webhook_endpoint_id': 'false' } },
+      }),
+    ]);
 
     add(CAPABILITIES.media, 'API functions handling media: objects of the media bucket', [
       new PolicyStatement({
@@ -81,6 +78,7 @@ export class AccessPolicies extends Construct {
       }),
       // Lets HeadObject on a missing key answer 404 instead of 403.
       new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.mediaBucket.bucketArn] }),
+      useStackKeyForEnvelopes,
     ]);
     const mediaPolicy = byCapability.get(CAPABILITIES.media);
     if (mediaPolicy) {
@@ -96,9 +94,11 @@ export class AccessPolicies extends Construct {
     ]);
     add(CAPABILITIES.sendBatchItems, 'API functions enqueuing batch items', [
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.batchQueue.queueArn] }),
+      useStackKeyForEnvelopes,
     ]);
     add(CAPABILITIES.sendWebhooks, 'API functions enqueuing webhook deliveries', [
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.webhookQueue.queueArn] }),
+      useStackKeyForEnvelopes,
     ]);
     if (props.stateMachines.length > 0) {
       add(CAPABILITIES.startWorkflows, 'API functions starting job workflows', [

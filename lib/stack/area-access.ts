@@ -1,6 +1,5 @@
 /**
- * What the functions of each route area may touch, beyond what every API function gets (the table,
- * the stack key it is encrypted with, and the cursor HMAC key).
+ * What the functions of each route area may touch.
  *
  * The route table says what a route is, not which AWS resources its handler calls, so privileges are
  * granted per area: all functions of an area share one execution role, and each capability below is
@@ -10,6 +9,13 @@
 import type { RouteArea } from '../../lambdas/api/route-types.js';
 
 export const CAPABILITIES = {
+  /**
+   * Items of the table (every authenticated route: rate-limit counters, idempotency records, its
+   * resources) and MACs of the cursor key (pagination). DynamoDB uses its key through its own grant.
+   */
+  tableItems: 'tableItems',
+  /** Encrypt and decrypt webhook endpoint secrets with the stack key. */
+  webhookSecrets: 'webhookSecrets',
   /** Read and write objects of the media bucket (presigned URLs sign with the function's role). */
   media: 'media',
   /** Publish domain events to the service's event bus. */
@@ -23,23 +29,26 @@ export const CAPABILITIES = {
 } as const;
 export type Capability = (typeof CAPABILITIES)[keyof typeof CAPABILITIES];
 
-const { media, publishEvents, startWorkflows, sendBatchItems, sendWebhooks } = CAPABILITIES;
+const { tableItems, webhookSecrets, media, publishEvents, startWorkflows, sendBatchItems, sendWebhooks } =
+  CAPABILITIES;
 /** Areas whose creates start an asynchronous job: a record, a state machine execution, media in and out. */
-const jobs = [media, publishEvents, startWorkflows] as const;
+const jobs = [tableItems, media, publishEvents, startWorkflows] as const;
 
 export const AREA_CAPABILITIES: Readonly<Record<RouteArea, readonly Capability[]>> = {
-  account: [],
+  account: [tableItems],
   'ai-clipping': jobs,
   assets: [...jobs, sendBatchItems],
-  audio: [],
+  audio: [tableItems],
   avatars: jobs,
   'background-removals': jobs,
-  brand: [media],
+  brand: [tableItems, media],
   'filler-word-removals': jobs,
-  folders: [],
+  folders: [tableItems],
   hyperframes: jobs,
+  // Removed routes are answered by API Gateway itself; no function runs.
   legacy: [],
   lipsyncs: [...jobs, sendBatchItems],
+  // The public OpenAPI document is a static file in the bundle: no data access at all.
   meta: [],
   models: jobs,
   overdubs: jobs,
@@ -49,5 +58,5 @@ export const AREA_CAPABILITIES: Readonly<Record<RouteArea, readonly Capability[]
   'video-translations': [...jobs, sendBatchItems],
   videos: [...jobs, sendBatchItems],
   voices: jobs,
-  webhooks: [publishEvents, sendWebhooks],
+  webhooks: [tableItems, webhookSecrets, publishEvents, sendWebhooks],
 };

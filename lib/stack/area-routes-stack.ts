@@ -22,19 +22,12 @@ import {
 import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { CORS_ALLOWED_HEADERS } from '../../lambdas/api/gateway-responses.js';
 import type { RouteArea } from '../../lambdas/api/route-types.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { type ApiPlan, integrationOf } from './route-plan.js';
 import { createServiceFunction } from './service-function.js';
 import { type MockMethod, methodNotAllowed, removedRoute } from './static-responses.js';
-
-/** Headers a browser may send cross-origin (preflight `Access-Control-Allow-Headers`). */
-export const CORS_ALLOWED_HEADERS = [
-  'Content-Type',
-  'Authorization',
-  'X-Api-Key',
-  'Idempotency-Key',
-] as const;
 
 export interface AreaRoutesStackProps {
   area: RouteArea;

@@ -7,7 +7,7 @@ import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type IManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import { AccessPolicies, tableResources } from './access-policies.js';
+import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
 import { AREA_CAPABILITIES } from './area-access.js';
 import { DataStores } from './data-stores.js';
@@ -98,20 +98,15 @@ export class VideoCreationServiceStack extends Stack {
       plan: planApi(ROUTES),
       bundles,
       environment: this.functionEnvironment(options),
+      // The authorizer reads an API key by its hash and the key's workspace; nothing else.
       authorizerPolicies: [
-        new PolicyStatement({
-          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-          resources: tableResources(table),
-        }),
-        new PolicyStatement({ actions: ['kms:Decrypt', 'kms:DescribeKey'], resources: [stackKey.keyArn] }),
+        new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }),
       ],
-      areaPolicies: (area) => [
-        policies.common,
-        ...AREA_CAPABILITIES[area].flatMap((capability): IManagedPolicy[] => {
+      areaPolicies: (area) =>
+        AREA_CAPABILITIES[area].flatMap((capability): IManagedPolicy[] => {
           const policy = policies.byCapability.get(capability);
           return policy ? [policy] : [];
         }),
-      ],
       docBaseUrl: options.docBaseUrl,
       allowedCorsOrigins: options.allowedCorsOrigins,
       throttlingRateLimit: options.apiThrottlingRateLimit,
@@ -174,6 +169,7 @@ export class VideoCreationServiceStack extends Stack {
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       POWERTOOLS_LOG_LEVEL: options.logLevel,
+      POWERTOOLS_TRACE_ENABLED: 'true',
     };
     return Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
   }

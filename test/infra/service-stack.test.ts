@@ -373,3 +373,33 @@ describe('cdk-nag AwsSolutions', () => {
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
   });
 });
+
+describe('least privilege', () => {
+  it('lets the authorizer read table items and nothing else', () => {
+    const policies = root.findResources('AWS::IAM::Policy');
+    const authorizerPolicy = Object.entries(policies).find(([logicalId]) => /Authorizer/i.test(logicalId));
+    expect(authorizerPolicy).toBeDefined();
+    const statements = (authorizerPolicy?.[1].Properties.PolicyDocument.Statement ?? []) as {
+      Action: unknown;
+    }[];
+    const actions = statements.flatMap((statement) => [statement.Action].flat());
+    // Besides its own logs and traces.
+    const dataActions = actions.filter((action) => !/^(xray|logs):/.test(String(action)));
+    expect(dataActions).toEqual(['dynamodb:GetItem']);
+  });
+
+  it('gives the public OpenAPI function no data access, and only webhook functions the secret key', () => {
+    const meta = service.stack.api.areaStacks.get('meta');
+    if (!meta) throw new Error('no meta area stack');
+    const metaRoles = Template.fromStack(meta).findResources('AWS::IAM::Role');
+    for (const role of Object.values(metaRoles)) expect(role.Properties.ManagedPolicyArns ?? []).toEqual([]);
+
+    const secretPolicies = Object.entries(root.findResources('AWS::IAM::ManagedPolicy')).filter(
+      ([, policy]) =>
+        JSON.stringify(policy.Properties.PolicyDocument).includes(
+          'kms:EncryptionContext:webhook_endpoint_id',
+        ),
+    );
+    expect(secretPolicies).toHaveLength(1);
+  });
+});

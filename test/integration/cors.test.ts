@@ -26,3 +26,24 @@ describe('CORS on responses', () => {
     expect((await api.call('GET', '/v3/users/me')).headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('CORS preflight', () => {
+  it('answers OPTIONS from an allowed origin with the methods of the path', async () => {
+    const response = await fetch(`${api.baseUrl}/v3/folders`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(response.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+  });
+
+  it('answers OPTIONS from any other origin with 405', async () => {
+    const response = await fetch(`${api.baseUrl}/v3/folders`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example.net' },
+    });
+    expect(response.status).toBe(405);
+  });
+});

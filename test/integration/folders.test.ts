@@ -185,3 +185,54 @@ describe('Idempotency-Key on folder creation', () => {
     expect(errorOf(result).param).toBe('Idempotency-Key');
   });
 });
+
+describe('filtered folder lists', () => {
+  it('finds the children of a folder however many other folders are newer', async () => {
+    const { apiKey } = await api.newWorkspace();
+    const parent = await api.call<FolderBody>('POST', '/v3/folders', {
+      key: apiKey,
+      body: { name: 'Parent' },
+    });
+    const parentId = parent.body.data.folder_id;
+    const child = await api.call<FolderBody>('POST', '/v3/folders', {
+      key: apiKey,
+      body: { name: 'Child', parent_id: parentId },
+    });
+    for (let index = 0; index < 25; index++)
+      await api.call('POST', '/v3/folders', { key: apiKey, body: { name: `noise ${index}` } });
+
+    const page = await api.call<{ data: { folder_id: string }[]; has_more: boolean }>(
+      'GET',
+      `/v3/folders?parent_id=${parentId}&limit=1`,
+      {
+        key: apiKey,
+      },
+    );
+    expect(page.body.data.map((folder) => folder.folder_id)).toEqual([child.body.data.folder_id]);
+    expect(page.body.has_more).toBe(false);
+  });
+
+  it('never skips a match of a sparse type filter: it pages on until the end', async () => {
+    const { apiKey } = await api.newWorkspace();
+    const wanted = await api.call<FolderBody>('POST', '/v3/folders', {
+      key: apiKey,
+      body: { name: 'Dubs', type: 'video_translate' },
+    });
+    for (let index = 0; index < 30; index++)
+      await api.call('POST', '/v3/folders', { key: apiKey, body: { name: `mixed ${index}` } });
+    const found: string[] = [];
+    let token: string | null = null;
+    for (let pages = 0; pages < 50; pages++) {
+      const query: string = `/v3/folders?type=video_translate&limit=1${token ? `&token=${encodeURIComponent(token)}` : ''}`;
+      const page = await api.call<{ data: { folder_id: string }[]; next_token: string | null }>(
+        'GET',
+        query,
+        { key: apiKey },
+      );
+      found.push(...page.body.data.map((folder) => folder.folder_id));
+      token = page.body.next_token;
+      if (!token) break;
+    }
+    expect(found).toEqual([wanted.body.data.folder_id]);
+  });
+});

@@ -157,3 +157,32 @@ describe('payload limit', () => {
     expect(errorOf(result).code).toBe('payload_too_large');
   });
 });
+
+describe('paths and headers as API Gateway reads them', () => {
+  /** A raw request: fetch would normalise the path and merge repeated headers before sending. */
+  async function rawGet(path: string, headers: string[]): Promise<number> {
+    const { request } = await import('node:http');
+    const url = new URL(api.baseUrl);
+    return new Promise<number>((resolve, reject) => {
+      const outgoing = request(
+        // A raw header list gets no Host of its own.
+        { host: url.hostname, port: url.port, path, method: 'GET', headers: ['Host', url.host, ...headers] },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  }
+
+  it('does not resolve dot segments', async () => {
+    expect(await rawGet('/v3/folders/../users/me', ['X-Api-Key', api.apiKey])).toBe(404);
+  });
+
+  it('uses the last value of a repeated X-Api-Key header', async () => {
+    expect(await rawGet('/v3/api_keys/self', ['X-Api-Key', 'vcs_wrong', 'X-Api-Key', api.apiKey])).toBe(200);
+    expect(await rawGet('/v3/api_keys/self', ['X-Api-Key', api.apiKey, 'X-Api-Key', 'vcs_wrong'])).toBe(401);
+  });
+});

@@ -214,3 +214,69 @@ describe('event types', () => {
     expect(result.body).toMatchObject({ has_more: false, next_token: null });
   });
 });
+
+describe('idempotent endpoint creation', () => {
+  it('never stores the plaintext secret in the idempotency record, yet a replay shows it', async () => {
+    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documents } = await import('../../lambdas/core/aws-clients.js');
+    const { config } = await import('../../lambdas/core/config.js');
+    const { workspaceId, apiKey } = await api.newWorkspace();
+    const headers = { 'Idempotency-Key': 'endpoint-once' };
+    const body = { url: 'https://hooks.example.com/idem' };
+    const first = await api.call<{ data: Endpoint }>('POST', '/v3/webhooks/endpoints', {
+      key: apiKey,
+      body,
+      headers,
+    });
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+
+    const records = await documents().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WS#${workspaceId}#IDEMPOTENCY` },
+      }),
+    );
+    expect(records.Items).toHaveLength(1);
+    expect(JSON.stringify(records.Items)).not.toContain(first.body.data.secret);
+
+    const replay = await api.call<{ data: Endpoint }>('POST', '/v3/webhooks/endpoints', {
+      key: apiKey,
+      body,
+      headers,
+    });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+
+    // After a rotation the first secret is dead: a replay no longer shows it.
+    await api.call('POST', `/v3/webhooks/endpoints/${first.body.data.endpoint_id}/rotate-secret`, {
+      key: apiKey,
+    });
+    const afterRotation = await api.call<{ data: Endpoint }>('POST', '/v3/webhooks/endpoints', {
+      key: apiKey,
+      body,
+      headers,
+    });
+    expect(afterRotation.body.data).toMatchObject({ endpoint_id: first.body.data.endpoint_id, secret: null });
+  });
+});
+
+describe('event type pages', () => {
+  it('pages the catalog and rejects unknown query fields', async () => {
+    const first = await api.call<{ data: { event_type: string }[]; next_token: string | null }>(
+      'GET',
+      '/v3/webhooks/event-types?limit=20',
+    );
+    expect(first.body.data).toHaveLength(20);
+    const rest = await api.call<{ data: { event_type: string }[]; next_token: string | null }>(
+      'GET',
+      `/v3/webhooks/event-types?limit=100&token=${encodeURIComponent(first.body.next_token ?? '')}`,
+    );
+    expect([...first.body.data, ...rest.body.data].map((type) => type.event_type).sort()).toEqual(
+      Object.keys(EVENT_TYPES).sort(),
+    );
+    expect(rest.body.next_token).toBeNull();
+    const unknown = await api.call('GET', '/v3/webhooks/event-types?foo=bar');
+    expect(errorOf(unknown)).toMatchObject({ code: 'invalid_parameter', param: 'foo' });
+  });
+});

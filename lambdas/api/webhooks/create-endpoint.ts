@@ -1,11 +1,31 @@
 import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
-import { createEndpoint } from '../../webhooks/endpoints.js';
+import { type ApiResponse, respond } from '../../core/http.js';
+import { createEndpoint, revealSecretOnReplay, type WebhookEndpoint } from '../../webhooks/endpoints.js';
 import { createEndpointBody } from './schemas.js';
 
 export const handler = apiHandler(
   'WebhookEndpointsCreate',
   { body: createEndpointBody },
   async ({ body, principal }) => respond.created(await createEndpoint(principal.workspaceId, body)),
-  { successStatus: 201 },
+  {
+    successStatus: 201,
+    // The idempotency record must never hold the plaintext secret: it is stored without it, and a
+    // replay shows the secret again only while it is still the endpoint's first one.
+    replayCodec: {
+      toRecord: (response) => withEndpoint(response, (endpoint) => ({ ...endpoint, secret: null })),
+      fromRecord: async (record, request) => {
+        const endpoint = (record.body as { data: WebhookEndpoint }).data;
+        const secret = await revealSecretOnReplay(request.principal.workspaceId, endpoint.endpoint_id);
+        return withEndpoint(record, () => ({ ...endpoint, secret }));
+      },
+    },
+  },
 );
+
+function withEndpoint(
+  response: ApiResponse,
+  change: (endpoint: WebhookEndpoint) => WebhookEndpoint,
+): ApiResponse {
+  const { data } = response.body as { data: WebhookEndpoint };
+  return { ...response, body: { data: change(data) } };
+}

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamo } from '../../lambdas/core/aws-clients.js';
+import { resetRateLimitLeases, takeRequest } from '../../lambdas/core/rate-limit.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+
+// The counters live in the stack's table; these tests call the limiter directly, as each function
+// instance does, and model instances by forgetting the process's leases.
+let api: TestStack;
+beforeAll(async () => {
+  api = await startTestStack();
+});
+afterAll(() => api.stop());
+
+const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+const perMinute = (limit: number) => ({ limit, windowSeconds: 60 });
+
+describe('shared rate-limit counters with leases', () => {
+  it('admits exactly the limit when every request lands on a different instance', async () => {
+    const decisions = [];
+    for (let index = 0; index < 301; index++) {
+      resetRateLimitLeases(); // a fresh instance each time
+      decisions.push(await takeRequest('spread#read', perMinute(300), 'workspace:read', now));
+    }
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(300);
+    expect(decisions.at(-1)?.allowed).toBe(false);
+  });
+
+  it('admits exactly the limit from one busy instance, with far fewer counter writes than requests', async () => {
+    resetRateLimitLeases();
+    let counterWrites = 0;
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'UpdateItemCommand') counterWrites += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCounterWrites' },
+    );
+    const allowed = [];
+    for (let index = 0; index < 1200; index++) {
+      allowed.push((await takeRequest('busy#read', perMinute(1000), 'workspace:read', now)).allowed);
+    }
+    dynamo().middlewareStack.remove('countCounterWrites');
+    expect(allowed.filter(Boolean)).toHaveLength(1000);
+    expect(allowed.slice(1000).every((value) => !value)).toBe(true);
+    expect(counterWrites).toBeGreaterThan(0);
+    expect(counterWrites).toBeLessThan(100);
+  });
+
+  it('shares one limit between instances that both get traffic', async () => {
+    resetRateLimitLeases();
+    const first = [];
+    for (let index = 0; index < 40; index++)
+      first.push((await takeRequest('shared#write', perMinute(50), 'workspace:write', now)).allowed);
+    resetRateLimitLeases();
+    const second = [];
+    for (let index = 0; index < 40; index++)
+      second.push((await takeRequest('shared#write', perMinute(50), 'workspace:write', now)).allowed);
+    const admitted = [...first, ...second].filter(Boolean).length;
+    // The first instance may hold at most its last lease unspent; nothing is ever over-admitted.
+    expect(admitted).toBeLessThanOrEqual(50);
+    expect(admitted).toBeGreaterThanOrEqual(50 - 1);
+  });
+
+  it('starts a fresh budget in the next window', async () => {
+    resetRateLimitLeases();
+    const rate = { limit: 2, windowSeconds: 1 };
+    expect((await takeRequest('window#write', rate, 's', now)).allowed).toBe(true);
+    expect((await takeRequest('window#write', rate, 's', now)).allowed).toBe(true);
+    expect((await takeRequest('window#write', rate, 's', now)).allowed).toBe(false);
+    expect((await takeRequest('window#write', rate, 's', now + 1000)).allowed).toBe(true);
+  });
+});
