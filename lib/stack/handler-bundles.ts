@@ -11,7 +11,7 @@
  *
  * Bundling honours CDK's own switch (`Stack.bundlingRequired`, context `aws:cdk:bundling-stacks`),
  * like NodejsFunction: when the stack is not being bundled (tests, `cdk ls`), functions get a tiny
- * inline placeholder instead.
+ * inline stub that refuses to run instead.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -37,8 +37,8 @@ export class HandlerBundles extends Construct {
   private readonly bundleRoot: string | undefined;
   private readonly modules: ReadonlySet<string>;
   private readonly codeByStackAndModule = new Map<string, Code>();
-  private readonly placeholder = Code.fromInline(
-    "export const handler = async () => { throw new Error('Placeholder code: this stack was synthesized without bundling'); };",
+  private readonly unbundledCode = Code.fromInline(
+    "export const handler = async () => { throw new Error('This function was synthesized without bundling (tests, cdk ls) and cannot run'); };",
   );
 
   constructor(scope: Construct, id: string, props: HandlerBundlesProps) {
@@ -93,7 +93,7 @@ export class HandlerBundles extends Construct {
   /** Code of `module`'s bundle for a function in `scope`'s stack (an asset belongs to one stack). */
   codeFor(scope: IConstruct, module: string): Code {
     if (!this.modules.has(module)) throw new Error(`Entry ${module} was not declared to HandlerBundles`);
-    if (!this.bundleRoot) return this.placeholder;
+    if (!this.bundleRoot) return this.unbundledCode;
     const key = `${Stack.of(scope).node.path}|${module}`;
     let code = this.codeByStackAndModule.get(key);
     if (!code) {
