@@ -39,6 +39,14 @@ export interface ServiceConfig {
   allowLoopbackWebhooks: boolean;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
   idempotencyTtlSeconds: number;
+  /** Lifetime of presigned media download URLs, in seconds. @default 3600 */
+  mediaUrlTtlSeconds: number;
+  /** Lifetime of presigned direct-upload URLs, in seconds. @default 900 */
+  uploadUrlTtlSeconds: number;
+  /** Largest file `POST /v3/assets` accepts, in bytes. @default 32 MiB */
+  maxMultipartUploadBytes: number;
+  /** Largest file a direct upload may declare, in bytes. @default 5 GiB */
+  maxDirectUploadBytes: number;
   /** Browser origins whose requests get CORS headers. @default [] */
   allowedCorsOrigins: string[];
   /** S3 path-style addressing (needed by S3-compatible stores). @default false */
@@ -79,6 +87,10 @@ export function config(): ServiceConfig {
     jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
     allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
     idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),
+    mediaUrlTtlSeconds: numberFrom('MEDIA_URL_TTL_SECONDS', 3600),
+    uploadUrlTtlSeconds: numberFrom('UPLOAD_URL_TTL_SECONDS', 900),
+    maxMultipartUploadBytes: numberFrom('MAX_MULTIPART_UPLOAD_BYTES', 32 * 1024 * 1024),
+    maxDirectUploadBytes: numberFrom('MAX_DIRECT_UPLOAD_BYTES', 5 * 1024 * 1024 * 1024),
     allowedCorsOrigins: (process.env.ALLOWED_CORS_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())

@@ -14,9 +14,10 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { PENDING_UPLOADS_PREFIX } from '../../lambdas/media/media-keys.js';
 
 /** Direct uploads land here until completed; abandoned ones are deleted by the lifecycle rule. */
-export const PENDING_UPLOADS_PREFIX = 'uploads/pending/';
+export { PENDING_UPLOADS_PREFIX };
 
 export interface DataStoresProps {
   /** What happens to keys, table and buckets when the stack is deleted. @default RemovalPolicy.RETAIN */
