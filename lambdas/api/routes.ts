@@ -2,7 +2,7 @@
  * THE route table. Every method and path of the contract, once. The CDK stack makes one Lambda
  * function per row, the local server registers the same handlers, the request pipeline reads scopes,
  * rate class, idempotency and billing from here, and the OpenAPI document and the README's coverage
- * table are generated from it. Adding an endpoint = one row + one handler module + tests.
+ * table are generated from it. Building an endpoint = its handler module + one line in HANDLERS + tests.
  */
 import type { Billing, HttpMethod, RateClass, RouteArea, RouteDefinition, Scope } from './route-types.js';
 
@@ -13,11 +13,34 @@ interface RowOptions {
   billing?: Billing;
   /** @default 'required' ('none' for removed routes) */
   auth?: 'required' | 'none';
-  /** @default undefined (answers 501 not_implemented) */
-  handler?: string;
   /** @default undefined (a current route) */
   removed?: { replacement: string };
 }
+
+/**
+ * The routes built so far: operation id → handler module under `lambdas/api/` (without extension),
+ * exporting `handler`. Every other route of the table answers 501 `not_implemented`.
+ */
+const HANDLERS: Readonly<Record<string, string>> = {
+  OpenApiGet: 'meta/get-openapi',
+  UserMeGet: 'account/get-current-user',
+  ApiKeySelfGet: 'account/get-api-key-self',
+  FolderList: 'folders/list-folders',
+  FolderCreate: 'folders/create-folder',
+  FolderGet: 'folders/get-folder',
+  WebhookEndpointsList: 'webhooks/list-endpoints',
+  WebhookEndpointsCreate: 'webhooks/create-endpoint',
+  WebhookEndpointsUpdate: 'webhooks/update-endpoint',
+  WebhookEndpointsDelete: 'webhooks/delete-endpoint',
+  WebhookEndpointsRotateSecret: 'webhooks/rotate-endpoint-secret',
+  WebhookEventTypesList: 'webhooks/list-event-types',
+  AssetList: 'assets/list-assets',
+  AssetCreate: 'assets/create-asset',
+  AssetDirectUploadsCreate: 'assets/create-direct-upload',
+  AssetGet: 'assets/get-asset',
+  AssetDelete: 'assets/delete-asset',
+  AssetCompleteCreate: 'assets/complete-asset',
+};
 
 function row(
   method: HttpMethod,
@@ -41,7 +64,7 @@ function row(
     billing: options.billing ?? 'free',
     // A removed route answers 410 to anyone: it reveals nothing and helps callers migrate.
     auth: options.removed ? 'none' : (options.auth ?? 'required'),
-    ...(options.handler ? { handler: options.handler } : {}),
+    ...(HANDLERS[operationId] ? { handler: HANDLERS[operationId] } : {}),
     ...(options.removed ? { removed: options.removed } : {}),
   };
 }
@@ -57,7 +80,6 @@ export const ROUTES: readonly RouteDefinition[] = [
   // Meta
   row('GET', '/v3/openapi.json', 'OpenApiGet', 'meta', 'OpenAPI 3.1 description of this API', [], 'read', {
     auth: 'none',
-    handler: 'meta/get-openapi',
   }),
 
   // Account and key inspection
@@ -69,25 +91,22 @@ export const ROUTES: readonly RouteDefinition[] = [
     'Account info with billing and credits',
     ['account:read'],
     'read',
-    {
-      handler: 'account/get-current-user',
-    },
   ),
-  row('GET', '/v3/api_keys/self', 'ApiKeySelfGet', 'account', 'Describe the calling API key', [], 'read', {
-    handler: 'account/get-api-key-self',
-  }),
+  row('GET', '/v3/api_keys/self', 'ApiKeySelfGet', 'account', 'Describe the calling API key', [], 'read'),
 
   // Folders
-  row('GET', '/v3/folders', 'FolderList', 'folders', 'List folders', ['folders:read'], 'read', {
-    handler: 'folders/list-folders',
-  }),
-  row('POST', '/v3/folders', 'FolderCreate', 'folders', 'Create a folder', ['folders:write'], 'write', {
-    ...create,
-    handler: 'folders/create-folder',
-  }),
-  row('GET', '/v3/folders/{folder_id}', 'FolderGet', 'folders', 'Get a folder', ['folders:read'], 'read', {
-    handler: 'folders/get-folder',
-  }),
+  row('GET', '/v3/folders', 'FolderList', 'folders', 'List folders', ['folders:read'], 'read'),
+  row(
+    'POST',
+    '/v3/folders',
+    'FolderCreate',
+    'folders',
+    'Create a folder',
+    ['folders:write'],
+    'write',
+    create,
+  ),
+  row('GET', '/v3/folders/{folder_id}', 'FolderGet', 'folders', 'Get a folder', ['folders:read'], 'read'),
 
   // Webhooks
   row(
@@ -98,9 +117,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     'List webhook endpoints',
     ['webhooks:read'],
     'read',
-    {
-      handler: 'webhooks/list-endpoints',
-    },
   ),
   row(
     'POST',
@@ -110,10 +126,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     'Register a webhook endpoint',
     ['webhooks:write'],
     'write',
-    {
-      ...create,
-      handler: 'webhooks/create-endpoint',
-    },
+    create,
   ),
   row(
     'PATCH',
@@ -123,9 +136,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     'Update a webhook endpoint',
     ['webhooks:write'],
     'write',
-    {
-      handler: 'webhooks/update-endpoint',
-    },
   ),
   row(
     'DELETE',
@@ -135,9 +145,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     'Delete a webhook endpoint',
     ['webhooks:write'],
     'write',
-    {
-      handler: 'webhooks/delete-endpoint',
-    },
   ),
   row(
     'POST',
@@ -147,9 +154,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     'Rotate an endpoint secret',
     ['webhooks:write'],
     'write',
-    {
-      handler: 'webhooks/rotate-endpoint-secret',
-    },
   ),
   row(
     'GET',
@@ -159,9 +163,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     'List the event types the service emits',
     ['webhooks:read'],
     'read',
-    {
-      handler: 'webhooks/list-event-types',
-    },
   ),
   row(
     'GET',
@@ -1235,6 +1236,13 @@ export const ROUTES: readonly RouteDefinition[] = [
     },
   ),
 ];
+
+// A handler registered under a misspelt operation id would leave its route at 501: refuse to load.
+for (const operationId of Object.keys(HANDLERS)) {
+  if (!ROUTES.some((route) => route.operationId === operationId)) {
+    throw new Error(`HANDLERS names ${operationId}, which is not an operation of the route table`);
+  }
+}
 
 export function findRoute(operationId: string): RouteDefinition {
   const route = ROUTES.find((candidate) => candidate.operationId === operationId);

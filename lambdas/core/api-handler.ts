@@ -100,6 +100,7 @@ export function apiHandler<S extends RequestSchemas>(
       path: input.path,
       principal: pipeline.principal,
       headers: lowerCaseHeaders(event.headers),
+      rawBody: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'),
       requestId: context.awsRequestId,
       sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
       route,

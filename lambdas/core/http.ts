@@ -10,6 +10,8 @@ export interface ApiRequest<Body = unknown, Query = unknown, Path = unknown> {
   principal: Principal;
   /** Header names lower-cased. */
   headers: Record<string, string>;
+  /** The body as received (decoded from base64 when API Gateway sent it so), for non-JSON routes. */
+  rawBody: Buffer;
   requestId: string;
   sourceIp: string;
   route: RouteDefinition;

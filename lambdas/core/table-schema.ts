@@ -28,6 +28,8 @@ export const keys = {
 
 /** Sort-key prefixes of workspace-owned resource types. */
 export const RESOURCE_TYPES = {
+  asset: 'ASSET',
+  batch: 'BATCH',
   folder: 'FOLDER',
   webhookEndpoint: 'WEBHOOK_ENDPOINT',
 } as const;

@@ -15,7 +15,7 @@ export interface ApiResult<T = Record<string, unknown>> {
 export interface CallOptions {
   body?: unknown;
   /** Raw body, sent as is. */
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   key?: string | null;
   headers?: Record<string, string>;
 }
@@ -90,7 +90,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     const key = callOptions.key === undefined ? primary.apiKey : callOptions.key;
     const headers: Record<string, string> = { ...callOptions.headers };
     if (key !== null) headers['X-Api-Key'] = key;
-    let body: string | undefined = callOptions.rawBody;
+    let body: string | Uint8Array | undefined = callOptions.rawBody;
     if (callOptions.body !== undefined) {
       body = JSON.stringify(callOptions.body);
       headers['Content-Type'] ??= 'application/json';
@@ -123,7 +123,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
 }
 
 /** The error envelope's fields, for assertions. */
-export function errorOf(result: ApiResult): {
+export function errorOf(result: ApiResult<unknown>): {
   code: string;
   message: string;
   param: string | null;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { config } from '../../core/config.js';
+import { limitParam, tokenParam } from '../../core/validation.js';
+import { ACCEPTED_MEDIA_TYPES, normaliseMimeType } from '../../media/media-types.js';
+
+export const assetIdPath = z.strictObject({ asset_id: z.string().min(1) });
+
+const sha256 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, { error: 'must be a SHA-256 digest: 64 hexadecimal characters' });
+
+/** One file of a direct upload. */
+export const directUploadFile = z.strictObject({
+  filename: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((name) => !/[\\/\u0000-\u001f]/.test(name), { error: 'must be a file name without path or control characters' }),
+  content_type: z
+    .string()
+    .transform((value, context) => {
+      const mimeType = normaliseMimeType(value);
+      if (!mimeType) {
+        context.addIssue({
+          code: 'custom',
+          message: `is not a supported type; use one of ${Object.keys(ACCEPTED_MEDIA_TYPES).join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return mimeType;
+    }),
+  size_bytes: z
+    .number()
+    .int()
+    .positive({ error: 'must be at least 1' })
+    .refine((size) => size <= config().maxDirectUploadBytes, {
+      error: () => `must be at most ${config().maxDirectUploadBytes}`,
+    }),
+  checksum_sha256: sha256.optional(),
+});
+
+export const completeAssetBody = z.strictObject({ checksum_sha256: sha256.optional() });
+
+export const listAssetsQuery = z.strictObject({ limit: limitParam(100, 20), token: tokenParam });

@@ -1,0 +1,271 @@
+/**
+ * Assets: files a workspace uploaded, by multipart POST or by direct upload (presigned PUT, then
+ * complete). A direct upload is `pending_upload` until completed; completing verifies the object's
+ * size, SHA-256 and real type, then moves it to the asset's key. A mismatch fails the asset with a
+ * message that says what differed, and the uploaded object is deleted.
+ */
+import { createHash } from 'node:crypto';
+import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
+import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
+import { deleteExistingItem, getItem, putNewItem, queryPage, updateExistingItem } from '../core/repository.js';
+import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import { mediaKeys } from '../media/media-keys.js';
+import {
+  copyMediaObject,
+  deleteMediaObject,
+  headMediaObject,
+  presignMediaDownload,
+  putMediaObject,
+  readMediaHead,
+  readMediaStream,
+} from '../media/media-store.js';
+import {
+  type AcceptedMimeType,
+  type DetectedMedia,
+  detectMediaType,
+  type MediaKind,
+  SNIFF_BYTES,
+} from '../media/media-types.js';
+
+export const ASSET_STATUS = { pendingUpload: 'pending_upload', ready: 'ready', failed: 'failed' } as const;
+export type AssetStatus = (typeof ASSET_STATUS)[keyof typeof ASSET_STATUS];
+
+export interface AssetRecord {
+  asset_id: string;
+  name: string;
+  kind: MediaKind | null;
+  mime_type: AcceptedMimeType;
+  size_bytes: number;
+  status: AssetStatus;
+  owner: string;
+  workspace_id: string;
+  folder_id: string | null;
+  object_key: string;
+  checksum_sha256: string | null;
+  failure_message: string | null;
+  batch_id: string | null;
+  item_index: number | null;
+  created_at: number;
+  uploaded_at: number | null;
+}
+
+type AssetItem = AssetRecord & { pk: string; sk: string };
+
+const assetKey = (workspaceId: string, assetId: string) => keys.resource(workspaceId, RESOURCE_TYPES.asset, assetId);
+
+function toRecord(item: AssetItem): AssetRecord {
+  const { pk: _pk, sk: _sk, ...record } = item;
+  return record;
+}
+
+export const assetNotFound = (assetId: string, param = 'asset_id') =>
+  new NotFoundError(`Asset ${assetId} not found.`, 'asset_not_found', param);
+
+export async function getAsset(workspaceId: string, assetId: string): Promise<AssetRecord | undefined> {
+  if (!ID_PATTERN.test(assetId)) return undefined;
+  const item = await getItem<AssetItem>(assetKey(workspaceId, assetId), true);
+  return item ? toRecord(item) : undefined;
+}
+
+/** The asset as the API shows it (the reference's fields, plus status and size). */
+export async function assetView(asset: AssetRecord) {
+  return {
+    id: asset.asset_id,
+    name: asset.name,
+    type: asset.kind,
+    mime_type: asset.mime_type,
+    size_bytes: asset.size_bytes,
+    status: asset.status,
+    owner: asset.owner,
+    space_id: asset.workspace_id,
+    folder_id: asset.folder_id,
+    uploaded_at: asset.uploaded_at,
+    url: asset.status === ASSET_STATUS.ready ? await presignMediaDownload(asset.object_key, asset.name) : null,
+    ...(asset.failure_message ? { failure_message: asset.failure_message } : {}),
+  };
+}
+
+/** What a finished upload returns: `asset_id`, `url`, `mime_type`, `size_bytes` (and `status`). */
+export async function uploadResult(asset: AssetRecord) {
+  return {
+    asset_id: asset.asset_id,
+    url: await presignMediaDownload(asset.object_key, asset.name),
+    mime_type: asset.mime_type,
+    size_bytes: asset.size_bytes,
+    status: asset.status,
+  };
+}
+
+/** Whether the bytes are what the client said they are (same kind; `image/jpg` ~ `image/jpeg`). */
+export function sameType(declared: AcceptedMimeType, detected: DetectedMedia): boolean {
+  return declared === detected.mimeType;
+}
+
+export interface StoreUploadInput {
+  workspaceId: string;
+  owner: string;
+  name: string;
+  bytes: Uint8Array;
+  detected: DetectedMedia;
+}
+
+/** Stores a file received whole (multipart) and records it as ready. */
+export async function storeUploadedAsset(input: StoreUploadInput): Promise<AssetRecord> {
+  const assetId = newId();
+  const objectKey = mediaKeys.asset(input.workspaceId, assetId);
+  await putMediaObject(input.workspaceId, objectKey, input.bytes, input.detected.mimeType);
+  const now = nowSeconds();
+  const asset: AssetRecord = {
+    asset_id: assetId,
+    name: input.name,
+    kind: input.detected.kind,
+    mime_type: input.detected.mimeType,
+    size_bytes: input.bytes.length,
+    status: ASSET_STATUS.ready,
+    owner: input.owner,
+    workspace_id: input.workspaceId,
+    folder_id: null,
+    object_key: objectKey,
+    checksum_sha256: createHash('sha256').update(input.bytes).digest('hex'),
+    failure_message: null,
+    batch_id: null,
+    item_index: null,
+    created_at: now,
+    uploaded_at: now,
+  };
+  if (!(await putNewItem({ ...assetKey(input.workspaceId, assetId), ...asset }))) {
+    throw new Error(`Asset id collision: ${assetId}`);
+  }
+  return asset;
+}
+
+export interface DirectUploadRequest {
+  filename: string;
+  mimeType: AcceptedMimeType;
+  sizeBytes: number;
+  checksumSha256?: string | undefined;
+  batchId?: string | undefined;
+  itemIndex?: number | undefined;
+}
+
+/** Records a direct upload awaiting its bytes. */
+export async function createPendingAsset(workspaceId: string, owner: string, request: DirectUploadRequest): Promise<AssetRecord> {
+  const assetId = newId();
+  const asset: AssetRecord = {
+    asset_id: assetId,
+    name: request.filename,
+    kind: null,
+    mime_type: request.mimeType,
+    size_bytes: request.sizeBytes,
+    status: ASSET_STATUS.pendingUpload,
+    owner,
+    workspace_id: workspaceId,
+    folder_id: null,
+    object_key: mediaKeys.pendingUpload(workspaceId, assetId),
+    checksum_sha256: request.checksumSha256?.toLowerCase() ?? null,
+    failure_message: null,
+    batch_id: request.batchId ?? null,
+    item_index: request.itemIndex ?? null,
+    created_at: nowSeconds(),
+    uploaded_at: null,
+  };
+  if (!(await putNewItem({ ...assetKey(workspaceId, assetId), ...asset }))) throw new Error(`Asset id collision: ${assetId}`);
+  return asset;
+}
+
+async function sha256Of(objectKey: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of await readMediaStream(objectKey)) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** Marks a direct upload failed, deletes what was uploaded, and answers 400 naming the field. */
+async function failUpload(asset: AssetRecord, message: string, param: string): Promise<never> {
+  await deleteMediaObject(asset.object_key);
+  await updateExistingItem(
+    assetKey(asset.workspace_id, asset.asset_id),
+    { status: ASSET_STATUS.failed, failure_message: message },
+    [],
+    { status: ASSET_STATUS.pendingUpload },
+  );
+  throw new InvalidParameterError(message, param);
+}
+
+/**
+ * Completes a direct upload. Idempotent: a ready asset is returned as it is. Called before the
+ * uploaded object is visible, it answers 409 `resource_not_ready` and the client retries.
+ */
+export async function completeDirectUpload(
+  workspaceId: string,
+  assetId: string,
+  checksumSha256?: string,
+): Promise<AssetRecord> {
+  const asset = await getAsset(workspaceId, assetId);
+  if (!asset) throw assetNotFound(assetId);
+  if (asset.status === ASSET_STATUS.ready) return asset;
+  if (asset.status === ASSET_STATUS.failed) {
+    throw new InvalidParameterError(`The upload of asset ${assetId} failed: ${asset.failure_message}`, 'asset_id');
+  }
+
+  const uploaded = await headMediaObject(asset.object_key);
+  if (!uploaded) {
+    throw new ConflictError(
+      `Nothing has been uploaded for asset ${assetId} yet. PUT the file to its upload_url, then complete again.`,
+      'resource_not_ready',
+      { param: 'asset_id' },
+    );
+  }
+  if (uploaded.size !== asset.size_bytes) {
+    return failUpload(asset, `The upload has ${uploaded.size} bytes; ${asset.size_bytes} were declared.`, 'size_bytes');
+  }
+  const expectedChecksum = checksumSha256?.toLowerCase() ?? asset.checksum_sha256;
+  const actualChecksum = await sha256Of(asset.object_key);
+  if (expectedChecksum && expectedChecksum !== actualChecksum) {
+    return failUpload(asset, `The upload's SHA-256 is ${actualChecksum}; ${expectedChecksum} was declared.`, 'checksum_sha256');
+  }
+  const detected = await detectMediaType(await readMediaHead(asset.object_key, SNIFF_BYTES));
+  if (!detected) return failUpload(asset, 'The uploaded file is not of a supported type.', 'content_type');
+  if (!sameType(asset.mime_type, detected)) {
+    return failUpload(asset, `The uploaded file is ${detected.mimeType}, not the declared ${asset.mime_type}.`, 'content_type');
+  }
+
+  const finalKey = mediaKeys.asset(workspaceId, assetId);
+  await copyMediaObject(workspaceId, asset.object_key, finalKey, detected.mimeType);
+  const completed = await updateExistingItem<AssetItem>(
+    assetKey(workspaceId, assetId),
+    {
+      status: ASSET_STATUS.ready,
+      kind: detected.kind,
+      object_key: finalKey,
+      checksum_sha256: actualChecksum,
+      uploaded_at: nowSeconds(),
+    },
+    [],
+    { status: ASSET_STATUS.pendingUpload },
+  );
+  await deleteMediaObject(asset.object_key);
+  if (completed) return toRecord(completed);
+  // A concurrent complete finished first: answer with what it recorded.
+  const current = await getAsset(workspaceId, assetId);
+  if (!current) throw assetNotFound(assetId);
+  return current;
+}
+
+export async function listAssets(workspaceId: string, limit: number, token?: string) {
+  const page = await queryPage<AssetItem>({
+    partition: keys.workspacePartition(workspaceId),
+    sortKeyPrefix: `${RESOURCE_TYPES.asset}#`,
+    limit,
+    token,
+    binding: `${workspaceId}:AssetList`,
+  });
+  return { items: page.items.map(toRecord), nextToken: page.nextToken };
+}
+
+/** Deletes an asset and its media. */
+export async function deleteAsset(workspaceId: string, assetId: string): Promise<boolean> {
+  const asset = await getAsset(workspaceId, assetId);
+  if (!asset) return false;
+  await deleteMediaObject(asset.object_key);
+  return deleteExistingItem(assetKey(workspaceId, assetId));
+}
