@@ -1,4 +1,8 @@
-/** Workspaces: the tenant. Plans, billing and credits live on the workspace item. */
+/**
+ * Workspaces: the tenant. Plans, billing, credits and the workspace's media encryption (a
+ * customer-managed KMS key and the state of its setup) live on the workspace item.
+ */
+import type { ErrorDetail } from '../core/errors.js';
 import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
 import { getItem, putItem, putNewItem, queryPage, updateExistingItem } from '../core/repository.js';
 import { keys } from '../core/table-schema.js';
@@ -22,6 +26,32 @@ export interface WorkspaceOwner {
   username: string;
 }
 
+/**
+ * States of a workspace's customer-managed key. No `encryption` attribute at all means media is
+ * encrypted with the stack's own key.
+ */
+export const ENCRYPTION_STATES = { pending: 'pending', active: 'active', failed: 'failed' } as const;
+export type EncryptionState = (typeof ENCRYPTION_STATES)[keyof typeof ENCRYPTION_STATES];
+
+/** A customer-managed key set for the workspace's media ("bring your own key"). */
+export interface WorkspaceEncryption {
+  state: EncryptionState;
+  /** Full KMS key ARN, validated when it was set. */
+  key_arn: string;
+  /** One per `encryption set`; names the setup workflow's execution. */
+  setup_id: string;
+  execution_arn: string;
+  /**
+   * One entry per setup step in the spec's error-detail shape: `path` is the step, `code` is
+   * `passed`, `not_run` or what went wrong. Empty while pending.
+   */
+  report: ErrorDetail[];
+  /** Unix seconds. */
+  requested_at: number;
+  updated_at: number;
+  activated_at?: number;
+}
+
 export interface Workspace {
   workspace_id: string;
   name: string;
@@ -37,15 +67,34 @@ export interface Workspace {
   wallet_currency: 'usd' | 'credits';
   owner: WorkspaceOwner;
   rate_limits?: RateLimitOverrides;
+  /** Absent: the stack's key. */
+  encryption?: WorkspaceEncryption;
   created_at: number;
 }
 
-type WorkspaceItem = Workspace & { pk: string; sk: string; gsi1pk: string; gsi1sk: string };
+type WorkspaceItem = Workspace & {
+  pk: string;
+  sk: string;
+  gsi1pk: string;
+  gsi1sk: string;
+  /**
+   * `<state>#<setup_id>` of `encryption`: repository conditions compare top-level attributes, and
+   * a setup may only record its outcome while it is still the workspace's pending setup.
+   */
+  encryption_fence?: string;
+};
 
 const WORKSPACES_INDEX_PARTITION = 'WORKSPACES';
 
 function toWorkspace(item: WorkspaceItem): Workspace {
-  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, ...workspace } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _gsi1pk,
+    gsi1sk: _gsi1sk,
+    encryption_fence: _encryptionFence,
+    ...workspace
+  } = item;
   return workspace;
 }
 
@@ -98,9 +147,10 @@ export async function createWorkspace(input: NewWorkspace): Promise<Workspace> {
   return workspace;
 }
 
-export async function getWorkspace(workspaceId: string): Promise<Workspace | undefined> {
+/** @param consistent read the latest write (encryption decisions); @default false */
+export async function getWorkspace(workspaceId: string, consistent = false): Promise<Workspace | undefined> {
   if (!ID_PATTERN.test(workspaceId)) return undefined;
-  const item = await getItem<WorkspaceItem>(keys.workspace(workspaceId));
+  const item = await getItem<WorkspaceItem>(keys.workspace(workspaceId), consistent);
   return item ? toWorkspace(item) : undefined;
 }
 
@@ -146,5 +196,38 @@ export async function saveWorkspace(workspace: Workspace): Promise<void> {
     gsi1pk: WORKSPACES_INDEX_PARTITION,
     gsi1sk: workspace.workspace_id,
     ...workspace,
+    ...(workspace.encryption ? { encryption_fence: encryptionFence(workspace.encryption) } : {}),
   });
+}
+
+function encryptionFence(encryption: Pick<WorkspaceEncryption, 'state' | 'setup_id'>): string {
+  return `${encryption.state}#${encryption.setup_id}`;
+}
+
+/**
+ * Sets the workspace's encryption. With `expected`, only while the workspace's encryption is still
+ * in that state of that setup (a superseded or cleared setup records nothing).
+ * @returns false when the workspace is missing or `expected` no longer holds
+ */
+export async function putWorkspaceEncryption(
+  workspaceId: string,
+  encryption: WorkspaceEncryption,
+  expected?: Pick<WorkspaceEncryption, 'state' | 'setup_id'>,
+): Promise<boolean> {
+  const updated = await updateExistingItem<WorkspaceItem>(
+    keys.workspace(workspaceId),
+    { encryption, encryption_fence: encryptionFence(encryption) },
+    [],
+    expected ? { encryption_fence: encryptionFence(expected) } : {},
+  );
+  return updated !== undefined;
+}
+
+/** Removes the workspace's customer key: media is encrypted with the stack's key again. */
+export async function removeWorkspaceEncryption(workspaceId: string): Promise<boolean> {
+  const updated = await updateExistingItem<WorkspaceItem>(keys.workspace(workspaceId), {}, [
+    'encryption',
+    'encryption_fence',
+  ]);
+  return updated !== undefined;
 }

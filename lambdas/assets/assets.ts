@@ -7,7 +7,13 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
-import { deleteExistingItem, getItem, putNewItem, queryPage, updateExistingItem } from '../core/repository.js';
+import {
+  deleteExistingItem,
+  getItem,
+  putNewItem,
+  queryPage,
+  updateExistingItem,
+} from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { mediaKeys } from '../media/media-keys.js';
 import {
@@ -51,7 +57,8 @@ export interface AssetRecord {
 
 type AssetItem = AssetRecord & { pk: string; sk: string };
 
-const assetKey = (workspaceId: string, assetId: string) => keys.resource(workspaceId, RESOURCE_TYPES.asset, assetId);
+const assetKey = (workspaceId: string, assetId: string) =>
+  keys.resource(workspaceId, RESOURCE_TYPES.asset, assetId);
 
 function toRecord(item: AssetItem): AssetRecord {
   const { pk: _pk, sk: _sk, ...record } = item;
@@ -80,7 +87,8 @@ export async function assetView(asset: AssetRecord) {
     space_id: asset.workspace_id,
     folder_id: asset.folder_id,
     uploaded_at: asset.uploaded_at,
-    url: asset.status === ASSET_STATUS.ready ? await presignMediaDownload(asset.object_key, asset.name) : null,
+    url:
+      asset.status === ASSET_STATUS.ready ? await presignMediaDownload(asset.object_key, asset.name) : null,
     ...(asset.failure_message ? { failure_message: asset.failure_message } : {}),
   };
 }
@@ -149,7 +157,11 @@ export interface DirectUploadRequest {
 }
 
 /** Records a direct upload awaiting its bytes. */
-export async function createPendingAsset(workspaceId: string, owner: string, request: DirectUploadRequest): Promise<AssetRecord> {
+export async function createPendingAsset(
+  workspaceId: string,
+  owner: string,
+  request: DirectUploadRequest,
+): Promise<AssetRecord> {
   const assetId = newId();
   const asset: AssetRecord = {
     asset_id: assetId,
@@ -169,7 +181,8 @@ export async function createPendingAsset(workspaceId: string, owner: string, req
     created_at: nowSeconds(),
     uploaded_at: null,
   };
-  if (!(await putNewItem({ ...assetKey(workspaceId, assetId), ...asset }))) throw new Error(`Asset id collision: ${assetId}`);
+  if (!(await putNewItem({ ...assetKey(workspaceId, assetId), ...asset })))
+    throw new Error(`Asset id collision: ${assetId}`);
   return asset;
 }
 
@@ -204,7 +217,10 @@ export async function completeDirectUpload(
   if (!asset) throw assetNotFound(assetId);
   if (asset.status === ASSET_STATUS.ready) return asset;
   if (asset.status === ASSET_STATUS.failed) {
-    throw new InvalidParameterError(`The upload of asset ${assetId} failed: ${asset.failure_message}`, 'asset_id');
+    throw new InvalidParameterError(
+      `The upload of asset ${assetId} failed: ${asset.failure_message}`,
+      'asset_id',
+    );
   }
 
   const uploaded = await headMediaObject(asset.object_key);
@@ -216,17 +232,29 @@ export async function completeDirectUpload(
     );
   }
   if (uploaded.size !== asset.size_bytes) {
-    return failUpload(asset, `The upload has ${uploaded.size} bytes; ${asset.size_bytes} were declared.`, 'size_bytes');
+    return failUpload(
+      asset,
+      `The upload has ${uploaded.size} bytes; ${asset.size_bytes} were declared.`,
+      'size_bytes',
+    );
   }
   const expectedChecksum = checksumSha256?.toLowerCase() ?? asset.checksum_sha256;
   const actualChecksum = await sha256Of(asset.object_key);
   if (expectedChecksum && expectedChecksum !== actualChecksum) {
-    return failUpload(asset, `The upload's SHA-256 is ${actualChecksum}; ${expectedChecksum} was declared.`, 'checksum_sha256');
+    return failUpload(
+      asset,
+      `The upload's SHA-256 is ${actualChecksum}; ${expectedChecksum} was declared.`,
+      'checksum_sha256',
+    );
   }
   const detected = await detectMediaType(await readMediaHead(asset.object_key, SNIFF_BYTES));
   if (!detected) return failUpload(asset, 'The uploaded file is not of a supported type.', 'content_type');
   if (!sameType(asset.mime_type, detected)) {
-    return failUpload(asset, `The uploaded file is ${detected.mimeType}, not the declared ${asset.mime_type}.`, 'content_type');
+    return failUpload(
+      asset,
+      `The uploaded file is ${detected.mimeType}, not the declared ${asset.mime_type}.`,
+      'content_type',
+    );
   }
 
   const finalKey = mediaKeys.asset(workspaceId, assetId);

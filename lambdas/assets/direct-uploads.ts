@@ -5,7 +5,12 @@ import type { AssetRecord } from './assets.js';
 
 export async function presignDirectUpload(asset: AssetRecord) {
   const expiresInSeconds = config().uploadUrlTtlSeconds;
-  const upload = await presignMediaUpload(asset.workspace_id, asset.object_key, asset.mime_type, expiresInSeconds);
+  const upload = await presignMediaUpload(
+    asset.workspace_id,
+    asset.object_key,
+    asset.mime_type,
+    expiresInSeconds,
+  );
   return {
     asset_id: asset.asset_id,
     upload_url: upload.url,

@@ -51,6 +51,16 @@ export interface ServiceConfig {
   allowedCorsOrigins: string[];
   /** S3 path-style addressing (needed by S3-compatible stores). @default false */
   s3ForcePathStyle: boolean;
+  /** The region the stack runs in (`AWS_REGION`, set by Lambda); customer keys must live here. @default '' */
+  region: string;
+  /** The workspace encryption setup workflow, started by the admin CLI. @default '' (not deployed) */
+  encryptionSetupStateMachineArn: string;
+  /** How long a customer key's `DescribeKey` answer is reused by media writes, in seconds. @default 60 */
+  encryptionKeyCacheTtlSeconds: number;
+  /** Deadline of one KMS look-up made to decide a media write's encryption, in milliseconds. @default 3000 */
+  encryptionKmsTimeoutMs: number;
+  /** `Retry-After` of `encryption_temporarily_unavailable`, in seconds. @default 5 */
+  encryptionRetryAfterSeconds: number;
 }
 
 function numberFrom(name: string, fallback: number): number {
@@ -96,6 +106,11 @@ export function config(): ServiceConfig {
       .map((origin) => origin.trim())
       .filter(Boolean),
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    region: process.env.AWS_REGION ?? '',
+    encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
+    encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),
+    encryptionKmsTimeoutMs: numberFrom('ENCRYPTION_KMS_TIMEOUT_MS', 3000),
+    encryptionRetryAfterSeconds: numberFrom('ENCRYPTION_RETRY_AFTER_SECONDS', 5),
   };
   return cached;
 }

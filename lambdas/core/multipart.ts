@@ -24,13 +24,19 @@ export function parseSingleFileUpload(
 ): Promise<MultipartUpload> {
   if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
     return Promise.reject(
-      new InvalidParameterError(`Send the file as multipart/form-data in the field \`${fileField}\`.`, fileField),
+      new InvalidParameterError(
+        `Send the file as multipart/form-data in the field \`${fileField}\`.`,
+        fileField,
+      ),
     );
   }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxFileBytes, fields: 20 } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 1, fileSize: maxFileBytes, fields: 20 },
+      });
     } catch {
       reject(new InvalidParameterError('The multipart body is malformed (no boundary).', fileField));
       return;
@@ -39,27 +45,46 @@ export function parseSingleFileUpload(
     let file: UploadedFile | undefined;
     let failure: InvalidParameterError | undefined;
     parser.on('file', (name, stream, info) => {
+      // A truncated body ends the part with an error; the parser reports it as a whole below.
+      stream.on('error', () => {
+        failure ??= new InvalidParameterError('The multipart body is malformed.', fileField);
+      });
       if (name !== fileField || file) {
-        failure ??= new InvalidParameterError(`Send exactly one file, in the field \`${fileField}\`.`, name === fileField ? fileField : name);
+        failure ??= new InvalidParameterError(
+          `Send exactly one file, in the field \`${fileField}\`.`,
+          name === fileField ? fileField : name,
+        );
         stream.resume();
         return;
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
-        failure ??= new InvalidParameterError(`The file exceeds the limit of ${maxFileBytes} bytes; use a direct upload.`, fileField);
+        failure ??= new InvalidParameterError(
+          `The file exceeds the limit of ${maxFileBytes} bytes; use a direct upload.`,
+          fileField,
+        );
       });
       stream.on('close', () => {
-        file = { name: (info.filename ?? 'upload').split(/[\\/]/).pop() || 'upload', declaredType: info.mimeType, bytes: Buffer.concat(chunks) };
+        file = {
+          name: (info.filename ?? 'upload').split(/[\\/]/).pop() || 'upload',
+          declaredType: info.mimeType,
+          bytes: Buffer.concat(chunks),
+        };
       });
     });
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('filesLimit', () => {
-      failure ??= new InvalidParameterError(`Send exactly one file, in the field \`${fileField}\`.`, fileField);
+      failure ??= new InvalidParameterError(
+        `Send exactly one file, in the field \`${fileField}\`.`,
+        fileField,
+      );
     });
-    parser.on('error', () => reject(new InvalidParameterError('The multipart body is malformed.', fileField)));
+    parser.on('error', () =>
+      reject(failure ?? new InvalidParameterError('The multipart body is malformed.', fileField)),
+    );
     parser.on('close', () => {
       if (failure) return reject(failure);
       if (!file) return reject(new InvalidParameterError(`\`${fileField}\` is required.`, fileField));

@@ -8,5 +8,9 @@ export const handler = apiHandler(
   'AssetCompleteCreate',
   { path: assetIdPath, body: completeAssetBody },
   async ({ path, body, principal }) =>
-    respond.ok(await uploadResult(await completeDirectUpload(principal.workspaceId, path.asset_id, body.checksum_sha256))),
+    respond.ok(
+      await uploadResult(
+        await completeDirectUpload(principal.workspaceId, path.asset_id, body.checksum_sha256),
+      ),
+    ),
 );

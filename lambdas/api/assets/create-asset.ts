@@ -11,7 +11,12 @@ export const handler = apiHandler(
   'AssetCreate',
   {},
   async ({ rawBody, headers, principal }) => {
-    const { file } = await parseSingleFileUpload(rawBody, headers['content-type'], 'file', config().maxMultipartUploadBytes);
+    const { file } = await parseSingleFileUpload(
+      rawBody,
+      headers['content-type'],
+      'file',
+      config().maxMultipartUploadBytes,
+    );
     const detected = await detectMediaType(file.bytes);
     if (!detected) {
       throw new InvalidParameterError(
@@ -21,11 +26,22 @@ export const handler = apiHandler(
     }
     // A part that names a type must name the right one: a mislabelled file is refused, not guessed.
     const declared = normaliseMimeType(file.declaredType);
-    const generic = /^(application\/octet-stream|binary\/octet-stream)$/i.test(file.declaredType) || file.declaredType === '';
+    const generic =
+      /^(application\/octet-stream|binary\/octet-stream)$/i.test(file.declaredType) ||
+      file.declaredType === '';
     if (!generic && (!declared || !sameType(declared, detected))) {
-      throw new InvalidParameterError(`The file is ${detected.mimeType} but was sent as ${file.declaredType}.`, 'file');
+      throw new InvalidParameterError(
+        `The file is ${detected.mimeType} but was sent as ${file.declaredType}.`,
+        'file',
+      );
     }
-    const asset = await storeUploadedAsset({ workspaceId: principal.workspaceId, owner: principal.username, name: file.name, bytes: file.bytes, detected });
+    const asset = await storeUploadedAsset({
+      workspaceId: principal.workspaceId,
+      owner: principal.username,
+      name: file.name,
+      bytes: file.bytes,
+      detected,
+    });
     return respond.created(await uploadResult(asset));
   },
   { successStatus: 201 },

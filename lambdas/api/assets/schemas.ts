@@ -15,20 +15,20 @@ export const directUploadFile = z.strictObject({
     .string()
     .min(1)
     .max(255)
-    .refine((name) => !/[\\/\u0000-\u001f]/.test(name), { error: 'must be a file name without path or control characters' }),
-  content_type: z
-    .string()
-    .transform((value, context) => {
-      const mimeType = normaliseMimeType(value);
-      if (!mimeType) {
-        context.addIssue({
-          code: 'custom',
-          message: `is not a supported type; use one of ${Object.keys(ACCEPTED_MEDIA_TYPES).join(', ')}`,
-        });
-        return z.NEVER;
-      }
-      return mimeType;
+    .refine((name) => !/[\\/\u0000-\u001f]/.test(name), {
+      error: 'must be a file name without path or control characters',
     }),
+  content_type: z.string().transform((value, context) => {
+    const mimeType = normaliseMimeType(value);
+    if (!mimeType) {
+      context.addIssue({
+        code: 'custom',
+        message: `is not a supported type; use one of ${Object.keys(ACCEPTED_MEDIA_TYPES).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return mimeType;
+  }),
   size_bytes: z
     .number()
     .int()

@@ -104,7 +104,20 @@ const wellFormedId = fc.string({
 const anyJson = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
 const wildValue = fc.oneof(anyJson, anyString, hugeString, deeplyNested);
 
-const FIELD_NAMES = ['name', 'parent_id', 'type', 'url', 'events', 'entity_id', 'secret', 'status'];
+const FIELD_NAMES = [
+  'name',
+  'parent_id',
+  'type',
+  'url',
+  'events',
+  'entity_id',
+  'secret',
+  'status',
+  'filename',
+  'content_type',
+  'size_bytes',
+  'checksum_sha256',
+];
 const fieldName = fc.oneof(
   fc.constantFrom(...FIELD_NAMES, '__proto__', 'constructor', 'prototype', 'toString', '', ' name', 'NAME'),
   anyString,
@@ -149,6 +162,20 @@ const plausibleFields = {
   url: plausibleUrl,
   events: fc.oneof(fc.constant(null), fc.array(eventName, { maxLength: 40 })),
   entity_id: anyString,
+  filename: fc.oneof(fc.constantFrom('clip.mp4', 'logo.png', '../x', 'a/b.png', ''), anyString),
+  content_type: fc.oneof(
+    fc.constantFrom('image/png', 'video/mp4', 'audio/wav', 'text/html', 'image/jpg', ''),
+    anyString,
+  ),
+  size_bytes: fc.oneof(
+    fc.integer({ min: -10, max: 10_000_000 }),
+    fc.double(),
+    fc.constant(Number.MAX_SAFE_INTEGER),
+  ),
+  checksum_sha256: fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 64, maxLength: 64 }),
+    anyString,
+  ),
 };
 
 type FieldName = keyof typeof plausibleFields;
@@ -286,6 +313,14 @@ describe('create and update routes never fail with 5xx', () => {
       required: ['url'],
     },
     {
+      label: 'POST /v3/assets/direct-uploads',
+      method: 'POST',
+      path: () => '/v3/assets/direct-uploads',
+      success: 201,
+      fields: ['filename', 'content_type', 'size_bytes', 'checksum_sha256'],
+      required: ['filename', 'content_type', 'size_bytes'],
+    },
+    {
       label: 'PATCH /v3/webhooks/endpoints/{endpoint_id}',
       method: 'PATCH',
       path: () => `/v3/webhooks/endpoints/${endpointId}`,
@@ -351,8 +386,55 @@ describe('create and update routes never fail with 5xx', () => {
   });
 });
 
+describe('POST /v3/assets never fails with 5xx', () => {
+  const part = fc.record({
+    field: fc.oneof(fc.constant('file'), anyString),
+    fileName: fc.oneof(fc.constantFrom('a.png', 'a', '../../a.png', ''), anyString),
+    declaredType: fc.constantFrom(
+      'image/png',
+      'application/pdf',
+      'application/octet-stream',
+      'text/plain',
+      '',
+    ),
+    bytes: fc.oneof(
+      fc.uint8Array({ maxLength: 2048 }),
+      fc.constant(new Uint8Array(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'))),
+    ),
+    boundary: fc.oneof(
+      fc.constant('fuzzboundary'),
+      fc.string({ unit: fc.constantFrom(...'abc-_'), minLength: 1, maxLength: 70 }),
+    ),
+    truncate: fc.nat({ max: 400 }),
+  });
+
+  it('any multipart shape, file bytes, boundary and truncation', async () => {
+    await fc.assert(
+      fc.asyncProperty(part, async ({ field, fileName, declaredType, bytes, boundary, truncate }) => {
+        const whole = Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n`,
+          ),
+          Buffer.from(declaredType ? `Content-Type: ${declaredType}\r\n\r\n` : '\r\n'),
+          Buffer.from(bytes),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        const body = whole.subarray(0, Math.max(0, whole.length - truncate));
+        const attempt = {
+          method: 'POST',
+          path: '/v3/assets',
+          body: new Uint8Array(body),
+          headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        };
+        expectWellFormed(await send(attempt), attempt);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
 describe('list query strings never fail with 5xx', () => {
-  const LIST_ROUTES = ['/v3/folders', '/v3/webhooks/endpoints', '/v3/webhooks/event-types'];
+  const LIST_ROUTES = ['/v3/folders', '/v3/webhooks/endpoints', '/v3/webhooks/event-types', '/v3/assets'];
   let realTokens: string[] = [];
 
   beforeAll(async () => {
