@@ -3,7 +3,7 @@
  * DATA_DIR across restarts. Prints the base URL and a usable API key on every start.
  *
  * Environment: PORT (default 3000), HOST (default 127.0.0.1), DATA_DIR (default ./.data),
- * LOG_LEVEL (DEBUG|INFO|WARN|ERROR|SILENT, default WARN), ALLOW_LOOPBACK_WEBHOOKS=true to accept
+ * LOG_LEVEL (DEBUG|INFO|WARN|ERROR|SILENT, default WARN), ALLOW_LOOPBACK_URLS=true to accept
  * http:// and loopback webhook URLs for receivers on this machine (never enable in deployments).
  */
 import { writeFile } from 'node:fs/promises';
@@ -24,7 +24,7 @@ const stack = await startLocalStack({
   dataDir,
   port,
   host: process.env.HOST ?? '127.0.0.1',
-  allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
+  allowLoopbackUrls: process.env.ALLOW_LOOPBACK_URLS === 'true',
 });
 
 // The admin CLI talks to this running stack through the endpoints recorded here.

@@ -36,7 +36,7 @@ export interface ServiceConfig {
    * Local development only: allow `http://` and loopback webhook URLs so a receiver on the same
    * machine can be tested. Never set by the CDK stack. @default false
    */
-  allowLoopbackWebhooks: boolean;
+  allowLoopbackUrls: boolean;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
   idempotencyTtlSeconds: number;
   /** Lifetime of presigned media download URLs, in seconds. @default 3600 */
@@ -95,7 +95,7 @@ export function config(): ServiceConfig {
     jwksUrl:
       process.env.JWKS_URL || (jwtIssuer ? `${jwtIssuer.replace(/\/$/, '')}/.well-known/jwks.json` : ''),
     jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
-    allowLoopbackWebhooks: process.env.ALLOW_LOOPBACK_WEBHOOKS === 'true',
+    allowLoopbackUrls: process.env.ALLOW_LOOPBACK_URLS === 'true',
     idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),
     mediaUrlTtlSeconds: numberFrom('MEDIA_URL_TTL_SECONDS', 3600),
     uploadUrlTtlSeconds: numberFrom('UPLOAD_URL_TTL_SECONDS', 900),

@@ -60,7 +60,7 @@ function toEndpoint(item: EndpointItem, secret: string | null = null): WebhookEn
 /** The URL must be public HTTPS (loopback and http only with the local-development setting). */
 export function validateEndpointUrl(url: string): string {
   try {
-    return checkOutboundUrl(url, { allowLoopback: config().allowLoopbackWebhooks }).toString();
+    return checkOutboundUrl(url, { allowLoopback: config().allowLoopbackUrls }).toString();
   } catch (error) {
     if (error instanceof OutboundUrlError) {
       throw new InvalidParameterError(

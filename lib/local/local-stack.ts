@@ -69,7 +69,7 @@ export interface LocalStackOptions {
   /** @default '127.0.0.1' */
   host?: string;
   /** Allow `http://` and loopback webhook URLs, for receivers on this machine. @default false */
-  allowLoopbackWebhooks?: boolean;
+  allowLoopbackUrls?: boolean;
   /** Extra environment for the handlers (e.g. `AUTH_CACHE_TTL_SECONDS`). */
   environment?: Record<string, string>;
 }
@@ -197,7 +197,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       EVENT_BUS_NAME: LOCAL_RESOURCE_NAMES.eventBus,
       STACK_KEY_ID: stackKeyArn,
       HMAC_KEY_ID: hmacKeyArn,
-      ALLOW_LOOPBACK_WEBHOOKS: options.allowLoopbackWebhooks ? 'true' : 'false',
+      ALLOW_LOOPBACK_URLS: options.allowLoopbackUrls ? 'true' : 'false',
       POWERTOOLS_SERVICE_NAME: 'video-creation-service',
       // Read by the logger when its module loads: entry points set it first (see bin/serve.ts).
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',

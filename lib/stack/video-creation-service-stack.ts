@@ -146,7 +146,7 @@ export class VideoCreationServiceStack extends Stack {
 
   /**
    * The environment of every function: what `lambdas/core/config.ts` reads, plus Powertools'. Empty
-   * options are left out so the runtime's own defaults apply. ALLOW_LOOPBACK_WEBHOOKS is a local
+   * options are left out so the runtime's own defaults apply. ALLOW_LOOPBACK_URLS is a local
    * development switch and never set here.
    */
   private functionEnvironment(options: ServiceOptions): Record<string, string> {

@@ -308,7 +308,7 @@ describe('functions', () => {
         Variables?: Record<string, unknown>;
       };
       expect(Object.keys(variables), logicalId).toEqual(expect.arrayContaining(REQUIRED_ENVIRONMENT));
-      expect(variables.ALLOW_LOOPBACK_WEBHOOKS, logicalId).toBeUndefined();
+      expect(variables.ALLOW_LOOPBACK_URLS, logicalId).toBeUndefined();
     }
     for (const { template } of allTemplates()) {
       for (const [logicalId, logGroup] of resourcesOfType(template, 'AWS::Logs::LogGroup')) {
