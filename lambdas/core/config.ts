@@ -33,8 +33,8 @@ export interface ServiceConfig {
   /** OAuth: the workspace a token acts in is read from this claim. @default 'workspace_id' */
   jwtWorkspaceClaim: string;
   /**
-   * Local development only: allow `http://` and loopback webhook URLs so a receiver on the same
-   * machine can be tested. Never set by the CDK stack. @default false
+   * Local development only: allow `http://` and loopback URLs (webhook receivers, media inputs) so
+   * servers on the same machine can be used. Never set by the CDK stack. @default false
    */
   allowLoopbackUrls: boolean;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
