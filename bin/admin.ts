@@ -1,7 +1,8 @@
 /**
- * `npm run admin -- <command>`: workspaces, API keys, plans and credits. Talks to the running local
- * stack (found through DATA_DIR/local-stack.json), starts the local stack on DATA_DIR when none runs,
- * or, when TABLE_NAME is set, works on a deployed stack's table with the ambient AWS credentials.
+ * `npm run admin -- <command>`: workspaces, API keys, plans and credits, workspace encryption keys.
+ * Talks to the running local stack (found through DATA_DIR/local-stack.json), starts the local stack
+ * on DATA_DIR when none runs, or, when TABLE_NAME is set, works on a deployed stack's table with the
+ * ambient AWS credentials.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

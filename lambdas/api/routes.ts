@@ -40,6 +40,10 @@ const HANDLERS: Readonly<Record<string, string>> = {
   AssetGet: 'assets/get-asset',
   AssetDelete: 'assets/delete-asset',
   AssetCompleteCreate: 'assets/complete-asset',
+  AssetDirectUploadsBatchesCreate: 'assets/create-direct-upload-batch',
+  AssetCompleteBatchesCreate: 'assets/complete-batch',
+  AssetBatchesGet: 'assets/get-batch',
+  AssetStatusesList: 'assets/list-statuses',
 };
 
 function row(

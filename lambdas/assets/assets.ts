@@ -5,6 +5,7 @@
  * message that says what differed, and the uploaded object is deleted.
  */
 import { createHash } from 'node:crypto';
+import { batchItemSortKey, batchItemsPartition, recordBatchItemOutcome } from '../batches/batches.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
 import {
@@ -55,14 +56,15 @@ export interface AssetRecord {
   uploaded_at: number | null;
 }
 
-type AssetItem = AssetRecord & { pk: string; sk: string };
+export type AssetItem = AssetRecord & { pk: string; sk: string; gsi1pk?: string; gsi1sk?: string };
 
 const assetKey = (workspaceId: string, assetId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.asset, assetId);
 
-function toRecord(item: AssetItem): AssetRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
-  return record;
+export function toAssetRecord(item: AssetItem): AssetRecord {
+  // Batch members also carry GSI1 keys (their place in the batch); none of the keys are the asset's.
+  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, ...asset } = item;
+  return asset;
 }
 
 export const assetNotFound = (assetId: string, param = 'asset_id') =>
@@ -71,7 +73,7 @@ export const assetNotFound = (assetId: string, param = 'asset_id') =>
 export async function getAsset(workspaceId: string, assetId: string): Promise<AssetRecord | undefined> {
   if (!ID_PATTERN.test(assetId)) return undefined;
   const item = await getItem<AssetItem>(assetKey(workspaceId, assetId), true);
-  return item ? toRecord(item) : undefined;
+  return item ? toAssetRecord(item) : undefined;
 }
 
 /** The asset as the API shows it (the reference's fields, plus status and size). */
@@ -181,8 +183,17 @@ export async function createPendingAsset(
     created_at: nowSeconds(),
     uploaded_at: null,
   };
-  if (!(await putNewItem({ ...assetKey(workspaceId, assetId), ...asset })))
+  // A batch member is also listed under its batch, in item order.
+  const batchListing =
+    request.batchId !== undefined && request.itemIndex !== undefined
+      ? {
+          gsi1pk: batchItemsPartition(workspaceId, request.batchId),
+          gsi1sk: batchItemSortKey(request.itemIndex),
+        }
+      : {};
+  if (!(await putNewItem({ ...assetKey(workspaceId, assetId), ...batchListing, ...asset }))) {
     throw new Error(`Asset id collision: ${assetId}`);
+  }
   return asset;
 }
 
@@ -192,15 +203,22 @@ async function sha256Of(objectKey: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Marks a direct upload failed, deletes what was uploaded, and answers 400 naming the field. */
-async function failUpload(asset: AssetRecord, message: string, param: string): Promise<never> {
+/** Marks a pending direct upload failed and deletes what was uploaded. */
+export async function markUploadFailed(asset: AssetRecord, message: string): Promise<void> {
   await deleteMediaObject(asset.object_key);
-  await updateExistingItem(
+  const failed = await updateExistingItem(
     assetKey(asset.workspace_id, asset.asset_id),
     { status: ASSET_STATUS.failed, failure_message: message },
     [],
     { status: ASSET_STATUS.pendingUpload },
   );
+  // Only the transition counts, so a batch item is counted once however often completion is retried.
+  if (failed && asset.batch_id) await recordBatchItemOutcome(asset.workspace_id, asset.batch_id, 'failed');
+}
+
+/** Fails the upload and answers 400 naming the field that did not match. */
+async function failUpload(asset: AssetRecord, message: string, param: string): Promise<never> {
+  await markUploadFailed(asset, message);
   throw new InvalidParameterError(message, param);
 }
 
@@ -272,7 +290,10 @@ export async function completeDirectUpload(
     { status: ASSET_STATUS.pendingUpload },
   );
   await deleteMediaObject(asset.object_key);
-  if (completed) return toRecord(completed);
+  if (completed) {
+    if (asset.batch_id) await recordBatchItemOutcome(workspaceId, asset.batch_id, 'succeeded');
+    return toAssetRecord(completed);
+  }
   // A concurrent complete finished first: answer with what it recorded.
   const current = await getAsset(workspaceId, assetId);
   if (!current) throw assetNotFound(assetId);
@@ -287,7 +308,7 @@ export async function listAssets(workspaceId: string, limit: number, token?: str
     token,
     binding: `${workspaceId}:AssetList`,
   });
-  return { items: page.items.map(toRecord), nextToken: page.nextToken };
+  return { items: page.items.map(toAssetRecord), nextToken: page.nextToken };
 }
 
 /** Deletes an asset and its media. */

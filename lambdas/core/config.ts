@@ -16,6 +16,8 @@ export interface ServiceConfig {
   bucketName: string;
   /** The custom EventBridge bus that receives domain events. */
   eventBusName: string;
+  /** The SQS queue that carries one message per batch item. */
+  batchQueueUrl: string;
   /** The stack's customer-managed symmetric key (webhook secrets, media default). */
   stackKeyId: string;
   /** The stack's HMAC key: signs pagination cursors. */
@@ -86,6 +88,7 @@ export function config(): ServiceConfig {
     tableName: required('TABLE_NAME'),
     bucketName: process.env.BUCKET_NAME ?? '',
     eventBusName: process.env.EVENT_BUS_NAME ?? '',
+    batchQueueUrl: process.env.BATCH_QUEUE_URL ?? '',
     stackKeyId: process.env.STACK_KEY_ID ?? '',
     hmacKeyId: process.env.HMAC_KEY_ID ?? '',
     docBaseUrl: process.env.DOC_BASE_URL || DEFAULT_DOC_BASE_URL,

@@ -6,7 +6,7 @@
  * HTTP so receivers on the same machine can be tested; it never allows other private ranges.
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 export const ADDRESS_KINDS = { public: 'public', loopback: 'loopback', restricted: 'restricted' } as const;
 export type AddressKind = (typeof ADDRESS_KINDS)[keyof typeof ADDRESS_KINDS];
@@ -133,4 +133,17 @@ export async function resolveOutboundAddress(
   const [first] = addresses;
   if (!first) throw new OutboundUrlError('host did not resolve');
   return first;
+}
+
+/**
+ * A `lookup` for `http(s).request` that answers with the address `resolveOutboundAddress` checked,
+ * so the connection goes where the guard looked (no second DNS answer, no rebinding) while the URL's
+ * host name is kept for `Host` and TLS SNI/certificate checks. Answers both the single-address and
+ * the `all: true` form (Node 20's happy-eyeballs connect asks for a list).
+ */
+export function pinnedLookup(pinned: { address: string; family: number }): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  };
 }

@@ -49,7 +49,8 @@ function article(expected: string): string {
  * would be ambiguous (not used for bodies: the spec names body fields bare).
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput: zod 4 leaves the offending value out of issues otherwise ("required" vs "wrong type").
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const [issue] = result.error.issues;
   if (!issue) throw new InvalidParameterError('The request is invalid.', prefix || null);

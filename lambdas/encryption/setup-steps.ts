@@ -178,8 +178,7 @@ export async function describeKeyStep(state: SetupState): Promise<ErrorDetail> {
   const described = await kms('describe_key', 'kms:DescribeKey', () =>
     kmsClient().send(new DescribeKeyCommand({ KeyId: state.key_arn })),
   );
-  const metadata: KeyMetadata = described.KeyMetadata ?? {};
-  const problem = keyMetadataProblem(metadata, state.key_arn, region);
+  const problem = keyMetadataProblem(described.KeyMetadata ?? {}, state.key_arn, region);
   if (problem) throw new EncryptionSetupStepError(problem.code, problem.message);
   return passed(
     step,
@@ -189,7 +188,7 @@ export async function describeKeyStep(state: SetupState): Promise<ErrorDetail> {
 
 /** Why a described key cannot encrypt this workspace's media, or undefined when it can. */
 export function keyMetadataProblem(
-  metadata: KeyMetadata,
+  metadata: Partial<KeyMetadata>,
   keyArn: string,
   region: string,
 ): { code: string; message: string } | undefined {
@@ -288,14 +287,17 @@ export async function checkKeyAccessStep(state: SetupState): Promise<ErrorDetail
   );
 }
 
-/** Where the media-prefix check writes: inside the workspace's prefix, removed right after. */
-export function encryptionCheckObjectKey(workspaceId: string, setupId: string): string {
-  return `${ENCRYPTION_CHECK_PREFIX(workspaceId)}${setupId}`;
+/**
+ * Where the media-prefix check writes: a folder of the workspace's media prefix `workspaces/<id>/`
+ * (see `lambdas/media/media-keys.ts`); the object is removed right after.
+ */
+export function encryptionCheckPrefix(workspaceId: string): string {
+  return `workspaces/${workspaceId}/.encryption-check/`;
 }
 
-/** `workspaces/<id>/` is the workspace's media prefix (see `lambdas/media/media-keys.ts`). */
-export const ENCRYPTION_CHECK_PREFIX = (workspaceId: string) =>
-  `workspaces/${workspaceId}/.encryption-check/`;
+export function encryptionCheckObjectKey(workspaceId: string, setupId: string): string {
+  return `${encryptionCheckPrefix(workspaceId)}${setupId}`;
+}
 
 function s3Failure(error: unknown, action: string): Error {
   const name = errorName(error);

@@ -74,7 +74,10 @@ function viewOf(workspaceId: string, encryption: WorkspaceEncryption | undefined
  * earlier key can no longer record its outcome.
  * @throws InvalidEncryptionKeyError for a key reference that is not a full key ARN of this region
  */
-export async function beginEncryptionSetup(workspaceId: string, keyArn: string): Promise<WorkspaceEncryption> {
+export async function beginEncryptionSetup(
+  workspaceId: string,
+  keyArn: string,
+): Promise<WorkspaceEncryption> {
   const key = parseCustomerKeyArn(keyArn, config().region);
   const stateMachineArn = setupStateMachineArn();
   const setupId = newId();
@@ -93,7 +96,10 @@ export async function beginEncryptionSetup(workspaceId: string, keyArn: string):
 }
 
 /** Starts the setup workflow of a setup `beginEncryptionSetup` recorded; records `failed` if it cannot. */
-export async function startEncryptionSetup(workspaceId: string, encryption: WorkspaceEncryption): Promise<void> {
+export async function startEncryptionSetup(
+  workspaceId: string,
+  encryption: WorkspaceEncryption,
+): Promise<void> {
   try {
     await sfnClient().send(
       new StartExecutionCommand({

@@ -14,7 +14,8 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
-import { encryptionForMediaWrite } from './encryption-policy.js';
+import { assertSameEncryptionDomain, encryptionForMediaWrite } from './encryption-policy.js';
+import { ownerOfKey } from './media-keys.js';
 
 export interface StoredObject {
   key: string;
@@ -59,7 +60,17 @@ export async function presignMediaUpload(
     // Content-Type is signed as a header: the upload must declare what it said it would.
     unhoistableHeaders: new Set(['content-type']),
   });
-  return { url, headers: { 'Content-Type': contentType } };
+  // S3 signs SSE parameters as headers, not query parameters: the upload must send them, or S3
+  // refuses it (and a URL without them would write with the bucket's default key instead).
+  return {
+    url,
+    headers: {
+      'Content-Type': contentType,
+      'x-amz-server-side-encryption': encryption.ServerSideEncryption,
+      'x-amz-server-side-encryption-aws-kms-key-id': encryption.SSEKMSKeyId,
+      'x-amz-server-side-encryption-bucket-key-enabled': String(encryption.BucketKeyEnabled),
+    },
+  };
 }
 
 export async function headMediaObject(key: string): Promise<StoredObject | undefined> {
@@ -87,13 +98,18 @@ export async function readMediaStream(key: string): Promise<AsyncIterable<Uint8A
   return result.Body as AsyncIterable<Uint8Array>;
 }
 
-/** Copies within the bucket, re-encrypted with the destination workspace's encryption. */
+/**
+ * Copies within the bucket, re-encrypted with the destination workspace's encryption. Media never
+ * moves between a customer-key workspace and another (409 `encryption_cross_tree_transfer`).
+ */
 export async function copyMediaObject(
   workspaceId: string,
   fromKey: string,
   toKey: string,
   contentType: string,
 ): Promise<void> {
+  const owner = ownerOfKey(fromKey);
+  if (owner !== workspaceId) await assertSameEncryptionDomain(owner, workspaceId);
   const encryption = await encryptionForMediaWrite(workspaceId);
   await s3Client().send(
     new CopyObjectCommand({

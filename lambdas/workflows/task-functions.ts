@@ -39,7 +39,8 @@ export const TASK_FUNCTIONS = {
   },
   EncryptionApplyToMediaPrefix: {
     module: 'workflows/encryption-setup/apply-to-media-prefix',
-    description: "Workspace encryption setup: check S3 writes with the key under the workspace's prefix, activate",
+    description:
+      "Workspace encryption setup: check S3 writes with the key under the workspace's prefix, activate",
     access: [TASK_ACCESS.mediaPrefixCheck, TASK_ACCESS.workspaceItems],
   },
   EncryptionRecordFailure: {

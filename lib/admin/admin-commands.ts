@@ -1,8 +1,9 @@
 /**
  * The admin CLI's commands: what the hosted product does in its dashboard. Workspaces (plan,
- * billing type, credits, rate limits, status) and API keys (created with the secret shown once,
- * listed, revoked). Pure functions over the same account modules the API uses; `bin/admin.ts`
- * connects them to the local stack or to a deployed table.
+ * billing type, credits, rate limits, status), API keys (created with the secret shown once,
+ * listed, revoked) and workspace encryption keys (set, shown, cleared). Pure functions over the same
+ * domain modules the API uses; `bin/admin.ts` connects them to the local stack or to a deployed
+ * stack.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -18,7 +19,14 @@ import {
   WORKSPACE_STATUS,
   type WorkspaceChanges,
 } from '../../lambdas/accounts/workspaces.js';
+import { ServiceError } from '../../lambdas/core/errors.js';
 import { isValidScope } from '../../lambdas/core/scopes.js';
+import {
+  clearWorkspaceEncryption,
+  describeWorkspaceEncryption,
+  requestEncryptionSetup,
+  WorkspaceNotFoundError,
+} from '../../lambdas/encryption/workspace-encryption.js';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -35,13 +43,39 @@ API keys
              [--scopes <scope,scope>] [--expires-in-days <n>]
   key list <workspace_id>
   key revoke <workspace_id> <key_id>
+Encryption (customer-managed KMS key for a workspace's media)
+  encryption set <workspace_id> --key-arn <arn>   full key ARN in the stack's region; starts the setup
+  encryption show <workspace_id>                  state: none, pending, active or failed (with report)
+  encryption clear <workspace_id>                 new media uses the stack key again; existing media
+                                                  stays under the customer key
 
 Plans: ${PLANS.join(', ')}. Billing types: ${BILLING_TYPES.join(', ')}.
 Rate-limit classes: read, write, heavy, status, status_ip (requests per window).
 Target: the running local stack (or DATA_DIR) by default; a deployed stack when TABLE_NAME and
-HMAC_KEY_ID are set in the environment (with AWS credentials and region).`;
+HMAC_KEY_ID are set in the environment (with AWS credentials and region; encryption also needs
+BUCKET_NAME and ENCRYPTION_SETUP_STATE_MACHINE_ARN).`;
 
-export class AdminUsageError extends Error {}
+/** The command or its input is wrong (exit status 2); `code` is the API's error code, when there is one. */
+export class AdminUsageError extends Error {
+  readonly code: string | undefined;
+
+  constructor(message: string, code?: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Domain refusals (a 4xx in API terms) and unknown workspaces are the caller's mistake: usage errors. */
+async function asAdminCommand<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ServiceError && error.status < 500)
+      throw new AdminUsageError(error.message, error.code);
+    if (error instanceof WorkspaceNotFoundError) throw new AdminUsageError(error.message);
+    throw error;
+  }
+}
 
 export interface AdminResult {
   /** What to print: JSON for machines and people alike. */
@@ -96,6 +130,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       'scope-mode': { type: 'string' },
       scopes: { type: 'string' },
       'expires-in-days': { type: 'string' },
+      'key-arn': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -212,6 +247,32 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       const revoked = await revokeApiKey(workspace.workspace_id, keyId);
       if (!revoked) throw new AdminUsageError(`No key ${keyId} in workspace ${workspace.workspace_id}.`);
       return { output: revoked };
+    }
+    case 'encryption set': {
+      const workspaceId = rest[0];
+      if (!workspaceId) throw new AdminUsageError('Name the workspace id.');
+      if (!values['key-arn']) throw new AdminUsageError('--key-arn is required.');
+      const keyArn = values['key-arn'];
+      return { output: await asAdminCommand(() => requestEncryptionSetup(workspaceId, keyArn)) };
+    }
+    case 'encryption show': {
+      const workspaceId = rest[0];
+      if (!workspaceId) throw new AdminUsageError('Name the workspace id.');
+      return { output: await asAdminCommand(() => describeWorkspaceEncryption(workspaceId)) };
+    }
+    case 'encryption clear': {
+      const workspaceId = rest[0];
+      if (!workspaceId) throw new AdminUsageError('Name the workspace id.');
+      const cleared = await asAdminCommand(() => clearWorkspaceEncryption(workspaceId));
+      return {
+        output: {
+          ...cleared,
+          note:
+            cleared.cleared.state === 'none'
+              ? 'The workspace had no customer key: its media is encrypted with the stack key.'
+              : 'New media is encrypted with the stack key. Media written before stays encrypted with the customer key and is readable only while that key stays enabled and usable by this service.',
+        },
+      };
     }
     default:
       throw new AdminUsageError(`Unknown command "${positionals.join(' ')}".\n\n${ADMIN_USAGE}`);

@@ -20,28 +20,25 @@ import {
   KMSClient,
   NotFoundException,
 } from '@aws-sdk/client-kms';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
 import { config, resetConfig } from '../../lambdas/core/config.js';
 import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
+import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import {
   startEventBridgeEmulator,
   startKmsEmulator,
   startSqsEmulator,
+  startSqsPoller,
   startStepFunctionsEmulator,
 } from './emulators/index.js';
 import { ensureDevelopmentAccess } from './seed.js';
 import { loadStateMachines } from './state-machines.js';
-import {
-  ensureTable,
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  type RunningEmulator,
-  startDynamo,
-  startS3,
-} from './storage-emulators.js';
+import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamo, startS3 } from './storage-emulators.js';
+import { localTaskResolver, localTaskSubstitutions, localWorkflowEnvironment } from './task-functions.js';
 
 export const LOCAL_RESOURCE_NAMES = {
   table: 'video-service',
@@ -54,8 +51,8 @@ export const LOCAL_RESOURCE_NAMES = {
 } as const;
 
 /**
- * Functions behind Step Functions Task states and EventBridge/SQS targets, by name. Workflows and
- * consumers register here as they are built; an unknown name fails the execution or delivery loudly.
+ * Functions behind EventBridge/SQS targets, by name. Consumers register here as they are built; an
+ * unknown name fails the delivery loudly. Step Functions tasks come from `task-functions.ts`.
  */
 function unknownFunction(kind: string, name: string): never {
   throw new Error(`The local stack has no ${kind} function for ${name}`);
@@ -72,6 +69,10 @@ export interface LocalStackOptions {
   allowLoopbackUrls?: boolean;
   /** Extra environment for the handlers (e.g. `AUTH_CACHE_TTL_SECONDS`). */
   environment?: Record<string, string>;
+  /**
+   * Multiplies the Wait states and Retry intervals of workflows (tests use `0.001`). @default 1
+   */
+  stepFunctionsTimeScale?: number;
 }
 
 export interface LocalStack {
@@ -120,26 +121,31 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // The product runs on Node 20 as well as Lambda's newest runtime; the SDK's notice about future
   // releases needing Node 22 is noise here (the lock file pins the SDK).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const running: RunningEmulator[] = [];
+  // Everything started, stopped in reverse order.
+  const running: { stop(): Promise<void> }[] = [];
   const temporaryS3 = options.dataDir ? undefined : await mkdtemp(join(tmpdir(), 'video-service-s3-'));
   let api: LocalApiServer | undefined;
   try {
     const dynamo = await startDynamo(options.dataDir && join(options.dataDir, 'dynamodb'));
     running.push(dynamo);
-    const s3 = await startS3(
-      options.dataDir ? join(options.dataDir, 's3') : (temporaryS3 as string),
-      LOCAL_RESOURCE_NAMES.bucket,
-    );
-    running.push(s3);
     const kms = await startKmsEmulator({
       region: LOCAL_REGION,
       ...(options.dataDir ? { dataFile: join(options.dataDir, 'kms.json') } : {}),
     });
     running.push(kms);
+    // S3 asks KMS about the keys of SSE-KMS writes, as on AWS.
+    const s3 = await startS3(
+      options.dataDir ? join(options.dataDir, 's3') : (temporaryS3 as string),
+      LOCAL_RESOURCE_NAMES.bucket,
+      { kmsEndpoint: kms.endpoint },
+    );
+    running.push(s3);
     const persisted = (file: string) => (options.dataDir ? { dataFile: join(options.dataDir, file) } : {});
     const stepFunctions = await startStepFunctionsEmulator({
       region: LOCAL_REGION,
-      resolveTask: (resource) => unknownFunction('task', resource),
+      resolveTask: localTaskResolver(LOCAL_REGION),
+      definitionSubstitutions: localTaskSubstitutions(LOCAL_REGION),
+      ...(options.stepFunctionsTimeScale === undefined ? {} : { timeScale: options.stepFunctionsTimeScale }),
       ...persisted('step-functions.json'),
     });
     running.push(stepFunctions);
@@ -190,6 +196,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
       AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+      BATCH_QUEUE_URL: sqs.queueUrl(LOCAL_RESOURCE_NAMES.batchQueue),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: LOCAL_RESOURCE_NAMES.table,
@@ -203,6 +210,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
       POWERTOOLS_DEV: 'true',
       POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+      ...localWorkflowEnvironment(LOCAL_REGION),
       ...options.environment,
     };
     Object.assign(process.env, environment);
@@ -211,6 +219,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     resetAwsClients();
     clearAuthCache();
     resetRateLimitLeases();
+    clearKeyUsabilityCache();
 
     await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus);
     await loadStateMachines(stepFunctions);
@@ -228,6 +237,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       host: options.host ?? '127.0.0.1',
       docBaseUrl: config().docBaseUrl,
     });
+    // The batch worker consumes the batch queue, as the stack's event source mapping does.
+    const batchWorker = await startSqsPoller({
+      client: new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+      queueUrl: environment.BATCH_QUEUE_URL ?? '',
+      consumer: (await import('../../lambdas/workers/batch-items.js')).handler,
+      waitTimeSeconds: 1,
+      pollIntervalMs: 50,
+    });
+    running.push(batchWorker);
     const server = api;
     return {
       baseUrl: server.url,

@@ -1,6 +1,7 @@
 /** DynamoDB (dynalite) and S3 (s3rver) on loopback, created with the stack's table and bucket shape. */
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -11,6 +12,7 @@ import {
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { type S3EncryptionShim, startS3EncryptionShim } from './s3-encryption-shim.js';
 
 export interface RunningEmulator {
   endpoint: string;
@@ -86,8 +88,29 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   client.destroy();
 }
 
-/** s3rver with the media bucket, storing objects under `directory`. */
-export async function startS3(directory: string, bucketName: string): Promise<RunningEmulator> {
+export interface S3Options {
+  /**
+   * The local KMS: the encryption shim resolves SSE-KMS key ids to ARNs and refuses keys it reports
+   * missing, disabled or pending deletion, as S3 does. @default undefined (no key checks)
+   */
+  kmsEndpoint?: string;
+}
+
+export interface RunningS3 extends RunningEmulator {
+  /** What the encryption shim recorded for an object. */
+  encryptionOf: S3EncryptionShim['encryptionOf'];
+}
+
+/**
+ * s3rver with the media bucket, storing objects under `directory`, behind the encryption shim
+ * (`s3-encryption-shim.ts`): s3rver ignores SSE, the shim records and reports it like S3. The
+ * endpoint is the shim's.
+ */
+export async function startS3(
+  directory: string,
+  bucketName: string,
+  options: S3Options = {},
+): Promise<RunningS3> {
   await mkdir(directory, { recursive: true });
   const server = new S3rver({
     address: '127.0.0.1',
@@ -98,5 +121,25 @@ export async function startS3(directory: string, bucketName: string): Promise<Ru
     configureBuckets: [{ name: bucketName }],
   });
   const { port } = await server.run();
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
+  try {
+    const shim = await startS3EncryptionShim({
+      upstreamPort: port,
+      // A file, not a directory: s3rver lists only directories as buckets.
+      dataFile: join(directory, '.server-side-encryption.json'),
+      ...(options.kmsEndpoint
+        ? { kms: { endpoint: options.kmsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS } }
+        : {}),
+    });
+    return {
+      endpoint: shim.endpoint,
+      encryptionOf: shim.encryptionOf,
+      stop: async () => {
+        await shim.stop();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }

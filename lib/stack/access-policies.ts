@@ -14,6 +14,12 @@ import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
 import { CAPABILITIES, type Capability } from './area-access.js';
+import {
+  CUSTOMER_KEYS_FINDING,
+  CUSTOMER_KEYS_REASON,
+  customerKeyArns,
+  viaS3Condition,
+} from './workflow-task-functions.js';
 
 export interface AccessPoliciesProps {
   table: Table;
@@ -79,15 +85,26 @@ export class AccessPolicies extends Construct {
       // Lets HeadObject on a missing key answer 404 instead of 403.
       new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.mediaBucket.bucketArn] }),
       useStackKeyForEnvelopes,
+      // Workspaces with their own key: every media write checks the key's state first
+      // (lambdas/media/encryption-policy.ts), and S3 uses the key on the function's behalf.
+      new PolicyStatement({ actions: ['kms:DescribeKey'], resources: [customerKeyArns()] }),
+      new PolicyStatement({
+        actions: [...ENVELOPE_KEY_ACTIONS],
+        resources: [customerKeyArns()],
+        conditions: viaS3Condition(),
+      }),
     ]);
     const mediaPolicy = byCapability.get(CAPABILITIES.media);
     if (mediaPolicy) {
       const bucketLogicalId = Stack.of(this).getLogicalId(props.mediaBucket.node.defaultChild as CfnBucket);
-      Validations.of(mediaPolicy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
-        reason:
-          "Object keys are created at run time (one prefix per workspace and resource), so object access is granted on bucket/*; the bucket holds only this service's media.",
-      });
+      Validations.of(mediaPolicy).acknowledge(
+        {
+          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
+          reason:
+            "Object keys are created at run time (one prefix per workspace and resource), so object access is granted on bucket/*; the bucket holds only this service's media.",
+        },
+        { id: CUSTOMER_KEYS_FINDING, reason: CUSTOMER_KEYS_REASON },
+      );
     }
     add(CAPABILITIES.publishEvents, 'API functions publishing domain events', [
       new PolicyStatement({ actions: ['events:PutEvents'], resources: [props.eventBus.eventBusArn] }),

@@ -7,6 +7,7 @@ import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type IManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
+import { ADMIN_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
 import { AREA_CAPABILITIES } from './area-access.js';
@@ -17,6 +18,7 @@ import { integrationOf, planApi } from './route-plan.js';
 import { AUTHORIZER_MODULE, ServiceApi } from './service-api.js';
 import type { ServiceOptions } from './service-options.js';
 import { WorkflowStateMachines } from './workflow-state-machines.js';
+import { TASK_FUNCTION_MODULES, WorkflowTaskFunctions } from './workflow-task-functions.js';
 
 /** `service` of every log line, trace and metric (Powertools). */
 export const SERVICE_NAME = 'video-creation-service';
@@ -35,6 +37,7 @@ export class VideoCreationServiceStack extends Stack {
   readonly data: DataStores;
   readonly messaging: Messaging;
   readonly workflows: WorkflowStateMachines;
+  readonly taskFunctions: WorkflowTaskFunctions;
   readonly api: ServiceApi;
   readonly alarms: Alarms;
 
@@ -53,6 +56,7 @@ export class VideoCreationServiceStack extends Stack {
             integration.kind === 'lambda' ? [`api/${integration.handlerModule}`] : [],
           ),
         ),
+        ...TASK_FUNCTION_MODULES,
       ],
     });
 
@@ -73,11 +77,19 @@ export class VideoCreationServiceStack extends Stack {
       removalPolicy: options.removalPolicy,
     });
 
-    // No workflow exists yet. The first one that names `${TaskFunction_<Name>}` fails synthesis
-    // until `taskFunctions` maps <Name> to a function: `createServiceFunction` with code from
-    // `bundles` (add the task module to its `modules`).
+    // The functions of `${TaskFunction_<Name>}` placeholders, from lambdas/workflows/task-functions.ts.
+    // Their environment names no state machine: the state machines depend on them.
+    this.taskFunctions = new WorkflowTaskFunctions(this, 'TaskFunctions', {
+      bundles,
+      environment: this.functionEnvironment(options),
+      table,
+      mediaBucket,
+      logRetention: options.logRetention,
+      removalPolicy: options.removalPolicy,
+    });
     this.workflows = new WorkflowStateMachines(this, 'Workflows', {
       definitionsDirectory: props.stateMachinesDirectory ?? path.join(projectRoot, 'state-machines'),
+      taskFunctions: this.taskFunctions.functions,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
     });
@@ -90,7 +102,10 @@ export class VideoCreationServiceStack extends Stack {
       eventBus: this.messaging.eventBus,
       batchQueue: this.messaging.batch.queue,
       webhookQueue: this.messaging.webhook.queue,
-      stateMachines: [...this.workflows.stateMachines.values()],
+      // Job workflows only: administrative ones (encryption setup) are started by the admin CLI.
+      stateMachines: [...this.workflows.stateMachines]
+        .filter(([name]) => !(name in ADMIN_WORKFLOWS))
+        .map(([, stateMachine]) => stateMachine),
     });
 
     this.api = new ServiceApi(this, 'Api', {
@@ -138,6 +153,14 @@ export class VideoCreationServiceStack extends Stack {
       value: this.data.cursorKey.keyArn,
       description: 'HMAC_KEY_ID for the admin CLI (npm run admin) against this stack',
     });
+    for (const [name, workflow] of Object.entries(ADMIN_WORKFLOWS)) {
+      const stateMachine = this.workflows.stateMachines.get(name);
+      if (!stateMachine) continue;
+      new CfnOutput(this, workflow.output, {
+        value: stateMachine.stateMachineArn,
+        description: `${workflow.environmentVariable} for the admin CLI (npm run admin) against this stack`,
+      });
+    }
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
       description: 'Subscribe to get alarms',

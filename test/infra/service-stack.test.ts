@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { TASK_FUNCTIONS } from '../../lambdas/workflows/task-functions.js';
 import { PENDING_UPLOADS_PREFIX } from '../../lib/stack/data-stores.js';
 import { planApi } from '../../lib/stack/route-plan.js';
 import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../lib/stack/service-api.js';
@@ -295,8 +296,10 @@ describe('functions', () => {
     const functions = allTemplates().flatMap(({ template }) =>
       resourcesOfType(template, 'AWS::Lambda::Function'),
     );
-    // One per route that is not a removed route, plus the authorizer.
-    expect(functions).toHaveLength(ROUTES.filter((route) => !route.removed).length + 1);
+    // One per route that is not a removed route, plus the authorizer and the workflow task functions.
+    expect(functions).toHaveLength(
+      ROUTES.filter((route) => !route.removed).length + 1 + Object.keys(TASK_FUNCTIONS).length,
+    );
     for (const [logicalId, fn] of functions) {
       expect(fn.Properties, logicalId).toMatchObject({
         Runtime: FUNCTION_RUNTIME.name,

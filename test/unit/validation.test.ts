@@ -57,3 +57,12 @@ describe('request validation', () => {
     expect(rejection(() => parseInput(query, { limit: 'ten' })).param).toBe('limit');
   });
 });
+
+describe('wrong types versus missing fields', () => {
+  it('says a field of the wrong type must be of the right type, not that it is required', () => {
+    const error = rejection(() => parseInput(schema, { name: 7 }));
+    expect(error.param).toBe('name');
+    expect(error.message).toContain('must be a string');
+    expect(error.message).not.toContain('required');
+  });
+});

@@ -1,5 +1,5 @@
 /** Encryption setup, Catch path: records `failed` with the per-step report. */
-import { recordSetupFailure, failedSetupStateSchema } from '../../encryption/setup-steps.js';
+import { failedSetupStateSchema, recordSetupFailure } from '../../encryption/setup-steps.js';
 import { taskHandler } from '../task-handler.js';
 
 export const handler = taskHandler('RecordFailure', failedSetupStateSchema, recordSetupFailure);

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { config } from '../../core/config.js';
+import { checkOutboundUrl, OutboundUrlError } from '../../core/network-guard.js';
+import { limitParam, tokenParam } from '../../core/validation.js';
+import { directUploadFile } from './schemas.js';
+
+/** A one-off callback URL: public HTTPS, like webhook endpoints. */
+export const callbackUrl = z
+  .string()
+  .max(2048)
+  .refine(
+    (url) => {
+      try {
+        checkOutboundUrl(url, { allowLoopback: config().allowLoopbackUrls });
+        return true;
+      } catch (error) {
+        if (error instanceof OutboundUrlError) return false;
+        throw error;
+      }
+    },
+    { error: 'must be a public HTTPS URL' },
+  );
+
+export const directUploadBatchBody = z.strictObject({
+  files: z
+    .array(directUploadFile)
+    .min(1, { error: 'must hold 1 to 100 files' })
+    .max(100, { error: 'must hold 1 to 100 files' }),
+  title: z.string().min(1).max(500).optional(),
+  callback_url: callbackUrl.optional(),
+});
+
+export const completeBatchBody = z.strictObject({ batch_id: z.string().min(1) });
+
+export const batchIdPath = z.strictObject({ batch_id: z.string().min(1) });
+
+export const batchItemsQuery = z.strictObject({ limit: limitParam(100, 100), token: tokenParam });
+
+const idList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  );
+
+export const statusesQuery = z
+  .strictObject({ asset_ids: idList, batch_ids: idList })
+  .refine((query) => query.asset_ids.length + query.batch_ids.length > 0, {
+    error: 'name at least one id in asset_ids or batch_ids',
+    path: ['asset_ids'],
+  });

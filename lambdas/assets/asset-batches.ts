@@ -1,0 +1,210 @@
+/**
+ * Asset batches: many direct uploads started by one request, completed one by one or all at once.
+ * Completing a batch enqueues one message per pending item; the batch worker completes each, and
+ * the batch closes (and fires its callback once) when every item is ready or failed.
+ */
+import { enqueueBatchItems } from '../batches/batch-queue.js';
+import {
+  BATCH_KINDS,
+  type BatchRecord,
+  batchItemsPartition,
+  batchNotFound,
+  createBatch,
+  getBatch,
+} from '../batches/batches.js';
+import { ConflictError, InvalidParameterError } from '../core/errors.js';
+import { queryPage } from '../core/repository.js';
+import { encryptionForMediaWrite } from '../media/encryption-policy.js';
+import {
+  ASSET_STATUS,
+  type AssetItem,
+  type AssetRecord,
+  completeDirectUpload,
+  createPendingAsset,
+  type DirectUploadRequest,
+  getAsset,
+  markUploadFailed,
+  toAssetRecord,
+} from './assets.js';
+import { presignDirectUpload } from './direct-uploads.js';
+
+/** Bulk status vocabulary of the spec. */
+export const BULK_STATUS = {
+  queued: 'queued',
+  processing: 'processing',
+  completed: 'completed',
+  failed: 'failed',
+  notFound: 'not_found',
+} as const;
+export type BulkStatus = (typeof BULK_STATUS)[keyof typeof BULK_STATUS];
+
+export function bulkStatusOf(asset: AssetRecord): BulkStatus {
+  if (asset.status === ASSET_STATUS.ready) return BULK_STATUS.completed;
+  if (asset.status === ASSET_STATUS.failed) return BULK_STATUS.failed;
+  return BULK_STATUS.queued;
+}
+
+/** A bulk status entry: `video_id` carries the item's own id, as the spec says for assets too. */
+export function bulkEntry(asset: AssetRecord) {
+  return {
+    video_id: asset.asset_id,
+    status: bulkStatusOf(asset),
+    batch_id: asset.batch_id,
+    item_index: asset.item_index,
+    error: asset.failure_message ? { code: 'upload_failed', message: asset.failure_message } : null,
+  };
+}
+
+export async function createDirectUploadBatch(
+  workspaceId: string,
+  owner: string,
+  files: readonly Omit<DirectUploadRequest, 'batchId' | 'itemIndex'>[],
+  options: { title?: string | undefined; callbackUrl?: string | undefined },
+) {
+  // Refuse before writing anything when the workspace's encryption forbids media writes.
+  await encryptionForMediaWrite(workspaceId);
+  const batch = await createBatch(workspaceId, {
+    kind: BATCH_KINDS.assetUploads,
+    totalItems: files.length,
+    title: options.title,
+    callbackUrl: options.callbackUrl,
+  });
+  const items = [];
+  for (const [itemIndex, file] of files.entries()) {
+    const asset = await createPendingAsset(workspaceId, owner, {
+      ...file,
+      batchId: batch.batch_id,
+      itemIndex,
+    });
+    items.push({ item_index: itemIndex, ...(await presignDirectUpload(asset)) });
+  }
+  return { batch_id: batch.batch_id, items };
+}
+
+/** The members of a batch, in item order, one page at a time. */
+export async function batchMembers(workspaceId: string, batchId: string, limit: number, token?: string) {
+  const page = await queryPage<AssetItem>({
+    partition: batchItemsPartition(workspaceId, batchId),
+    index: 'gsi1',
+    limit,
+    token,
+    binding: `${workspaceId}:AssetBatchItems:${batchId}`,
+    newestFirst: false,
+  });
+  return { items: page.items.map(toAssetRecord), nextToken: page.nextToken };
+}
+
+async function allBatchMembers(workspaceId: string, batchId: string): Promise<AssetRecord[]> {
+  const members: AssetRecord[] = [];
+  let token: string | undefined;
+  do {
+    const page = await batchMembers(workspaceId, batchId, 100, token);
+    members.push(...page.items);
+    token = page.nextToken ?? undefined;
+  } while (token);
+  return members;
+}
+
+async function requireAssetBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
+  const batch = await getBatch(workspaceId, batchId);
+  if (!batch || batch.kind !== BATCH_KINDS.assetUploads) throw batchNotFound(batchId);
+  return batch;
+}
+
+/** Queues completion of every pending item of a batch; returns the batch. */
+export async function completeBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
+  const batch = await requireAssetBatch(workspaceId, batchId);
+  const pending = (await allBatchMembers(workspaceId, batchId)).filter(
+    (asset) => asset.status === ASSET_STATUS.pendingUpload,
+  );
+  if (pending.length === 0 && batch.status !== 'processing') {
+    throw new ConflictError(`Batch ${batchId} is already ${batch.status}.`, 'conflict', {
+      param: 'batch_id',
+    });
+  }
+  await enqueueBatchItems(
+    pending.map((asset) => ({ kind: 'asset.complete', workspace_id: workspaceId, asset_id: asset.asset_id })),
+  );
+  return batch;
+}
+
+/**
+ * The batch worker's step for one item: complete it; an item that cannot be completed (nothing was
+ * uploaded, or the bytes do not match) ends failed, so the batch always closes.
+ */
+export async function completeBatchItem(workspaceId: string, assetId: string): Promise<void> {
+  const asset = await getAsset(workspaceId, assetId);
+  if (!asset || asset.status !== ASSET_STATUS.pendingUpload) return;
+  try {
+    await completeDirectUpload(workspaceId, assetId);
+  } catch (error) {
+    if (error instanceof InvalidParameterError) return; // already recorded as failed
+    if (error instanceof ConflictError && error.code === 'resource_not_ready') {
+      await markUploadFailed(asset, 'Nothing was uploaded for this item before its batch was completed.');
+      return;
+    }
+    throw error; // transient: the message is retried
+  }
+}
+
+export async function assetBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
+  const batch = await requireAssetBatch(workspaceId, batchId);
+  const page = await batchMembers(workspaceId, batchId, limit, token);
+  const all = await allBatchMembers(workspaceId, batchId);
+  const counts: Record<Exclude<BulkStatus, 'not_found'>, number> = {
+    queued: 0,
+    processing: 0,
+    completed: 0,
+    failed: 0,
+  };
+  for (const asset of all) counts[bulkStatusOf(asset) as keyof typeof counts] += 1;
+  return {
+    batch_id: batch.batch_id,
+    title: batch.title,
+    status: batch.status,
+    total_items: batch.total_items,
+    counts_by_status: counts,
+    created_at: batch.created_at,
+    completed_at: batch.completed_at,
+    items: page.items.map((asset) => {
+      const { batch_id: _batchId, ...entry } = bulkEntry(asset);
+      return entry;
+    }),
+    has_more: page.nextToken !== null,
+    next_token: page.nextToken,
+  };
+}
+
+/** At most this many ids (asset ids plus batch ids) per statuses request. */
+export const MAX_STATUS_IDS = 100;
+
+export async function assetStatuses(
+  workspaceId: string,
+  assetIds: readonly string[],
+  batchIds: readonly string[],
+) {
+  const entries = [];
+  for (const assetId of assetIds) {
+    const asset = await getAsset(workspaceId, assetId);
+    entries.push(
+      asset
+        ? bulkEntry(asset)
+        : { video_id: assetId, status: BULK_STATUS.notFound, batch_id: null, item_index: null, error: null },
+    );
+  }
+  for (const batchId of batchIds) {
+    const batch = await getBatch(workspaceId, batchId);
+    if (!batch || batch.kind !== BATCH_KINDS.assetUploads) {
+      entries.push({
+        video_id: null,
+        status: BULK_STATUS.notFound,
+        batch_id: batchId,
+        item_index: null,
+        error: null,
+      });
+      continue;
+    }
+    for (const asset of await allBatchMembers(workspaceId, batchId)) entries.push(bulkEntry(asset));
+  }
+  return entries;
+}

@@ -1,0 +1,32 @@
+/**
+ * The batch queue: one message per batch item, consumed by the batch worker. Messages are small
+ * and say which item to process; the worker reads everything else from the table.
+ */
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { z } from 'zod';
+import { sqsClient } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+
+export const batchItemMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('asset.complete'), workspace_id: z.string(), asset_id: z.string() }),
+]);
+export type BatchItemMessage = z.infer<typeof batchItemMessage>;
+
+const SQS_BATCH_LIMIT = 10;
+
+export async function enqueueBatchItems(messages: readonly BatchItemMessage[]): Promise<void> {
+  for (let start = 0; start < messages.length; start += SQS_BATCH_LIMIT) {
+    const chunk = messages.slice(start, start + SQS_BATCH_LIMIT);
+    const result = await sqsClient().send(
+      new SendMessageBatchCommand({
+        QueueUrl: config().batchQueueUrl,
+        Entries: chunk.map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message) })),
+      }),
+    );
+    if (result.Failed && result.Failed.length > 0) {
+      throw new Error(
+        `SQS refused ${result.Failed.length} batch item messages: ${result.Failed[0]?.Message ?? ''}`,
+      );
+    }
+  }
+}

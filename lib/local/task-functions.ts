@@ -1,0 +1,60 @@
+/**
+ * Step Functions task functions in the local stack: the same `${TaskFunction_<Name>}` placeholders
+ * the CDK stack substitutes with function ARNs are substituted here with local, ARN-shaped function
+ * names, and the Step Functions emulator's `resolveTask` maps those back to the handler modules of
+ * `lambdas/workflows/task-functions.ts`, run in process with the stack's environment.
+ */
+import {
+  ADMIN_WORKFLOWS,
+  TASK_FUNCTIONS,
+  type TaskFunctionName,
+} from '../../lambdas/workflows/task-functions.js';
+import type { TaskFunction } from './emulators/index.js';
+
+const LOCAL_ACCOUNT = '000000000000';
+
+/** The local ARN standing in for the deployed function of `name`. */
+export function localTaskFunctionArn(region: string, name: TaskFunctionName): string {
+  return `arn:aws:lambda:${region}:${LOCAL_ACCOUNT}:function:local-${name}`;
+}
+
+/** `TaskFunction_<Name>` → local function ARN, for the emulator's `definitionSubstitutions`. */
+export function localTaskSubstitutions(region: string): Record<string, string> {
+  return Object.fromEntries(
+    (Object.keys(TASK_FUNCTIONS) as TaskFunctionName[]).map((name) => [
+      `TaskFunction_${name}`,
+      localTaskFunctionArn(region, name),
+    ]),
+  );
+}
+
+/**
+ * A `resolveTask` for the emulator: the handler behind a local task function ARN.
+ * @throws for a resource no task function stands behind (the execution fails loudly)
+ */
+export function localTaskResolver(region: string): (resource: string) => Promise<TaskFunction> {
+  const byArn = new Map(
+    (Object.keys(TASK_FUNCTIONS) as TaskFunctionName[]).map((name) => [
+      localTaskFunctionArn(region, name),
+      name,
+    ]),
+  );
+  return async (resource) => {
+    const name = byArn.get(resource);
+    if (!name) throw new Error(`The local stack has no task function for ${resource}`);
+    const modulePath = `../../lambdas/${TASK_FUNCTIONS[name].module}.js`;
+    const module = (await import(modulePath)) as { handler?: TaskFunction };
+    if (typeof module.handler !== 'function') throw new Error(`${modulePath} does not export a handler`);
+    return module.handler;
+  };
+}
+
+/** The environment naming the ARNs of the admin workflows, as the deployed stack's outputs do. */
+export function localWorkflowEnvironment(region: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(ADMIN_WORKFLOWS).map(([workflow, { environmentVariable }]) => [
+      environmentVariable,
+      `arn:aws:states:${region}:${LOCAL_ACCOUNT}:stateMachine:${workflow}`,
+    ]),
+  );
+}
