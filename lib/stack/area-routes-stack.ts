@@ -26,7 +26,7 @@ import { CORS_ALLOWED_HEADERS } from '../../lambdas/api/gateway-responses.js';
 import type { RouteArea } from '../../lambdas/api/route-types.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { type ApiPlan, integrationOf } from './route-plan.js';
-import { createServiceFunction } from './service-function.js';
+import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
 import { type MockMethod, methodNotAllowed, removedRoute } from './static-responses.js';
 
 export interface AreaRoutesStackProps {
@@ -153,11 +153,7 @@ export class AreaRoutesStack extends NestedStack {
     }
 
     if (role) {
-      Validations.of(role).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'Added by Lambda active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
-      });
+      Validations.of(role).acknowledge(TRACING_WILDCARD_ACKNOWLEDGEMENT);
     }
   }
 

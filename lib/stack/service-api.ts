@@ -30,7 +30,7 @@ import { ROUTE_AREAS, type RouteArea } from '../../lambdas/api/route-types.js';
 import { AreaRoutesStack } from './area-routes-stack.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import type { ApiPlan } from './route-plan.js';
-import { createServiceFunction } from './service-function.js';
+import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
 import { apiRootNotFound, gatewayResponseOptions } from './static-responses.js';
 
 export const STAGE_NAME = 'prod';
@@ -244,11 +244,7 @@ export class ServiceApi extends Construct {
       logRetention: props.logRetention,
       removalPolicy,
     });
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Added by Lambda active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
-    });
+    Validations.of(role).acknowledge(TRACING_WILDCARD_ACKNOWLEDGEMENT);
     const authorizer = new RequestAuthorizer(this, 'Authorizer', {
       handler,
       identitySources: [...AUTHORIZER_SETTINGS.identitySources],

@@ -18,6 +18,13 @@ import { BUNDLE_HANDLER } from './handler-bundles.js';
 /** Newest Node.js runtime in aws-cdk-lib 2.276 (cdk-nag's AwsSolutions-L1 checks for it). */
 export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 
+/** The cdk-nag acknowledgement every role of a traced function needs. */
+export const TRACING_WILDCARD_ACKNOWLEDGEMENT: { readonly id: string; readonly reason: string } = {
+  id: 'AwsSolutions-IAM5[Resource::*]',
+  reason:
+    'Added by Lambda active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+};
+
 export interface ServiceFunctionProps {
   code: Code;
   /** Execution role; the function's log group write permission is added to it. */

@@ -10,7 +10,8 @@ import { ROUTES } from '../../lambdas/api/routes.js';
 import { ADMIN_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
-import { AREA_CAPABILITIES } from './area-access.js';
+import { AREA_CAPABILITIES, CAPABILITIES, type Capability } from './area-access.js';
+import { BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
 import { DataStores } from './data-stores.js';
 import { HandlerBundles } from './handler-bundles.js';
 import { Messaging } from './messaging.js';
@@ -38,6 +39,7 @@ export class VideoCreationServiceStack extends Stack {
   readonly messaging: Messaging;
   readonly workflows: WorkflowStateMachines;
   readonly taskFunctions: WorkflowTaskFunctions;
+  readonly batchWorker: BatchWorker;
   readonly api: ServiceApi;
   readonly alarms: Alarms;
 
@@ -57,6 +59,7 @@ export class VideoCreationServiceStack extends Stack {
           ),
         ),
         ...TASK_FUNCTION_MODULES,
+        BATCH_WORKER_MODULE,
       ],
     });
 
@@ -108,6 +111,25 @@ export class VideoCreationServiceStack extends Stack {
         .map(([, stateMachine]) => stateMachine),
     });
 
+    const capabilityPolicies = (capabilities: readonly Capability[]) =>
+      capabilities.flatMap((capability): IManagedPolicy[] => {
+        const policy = policies.byCapability.get(capability);
+        return policy ? [policy] : [];
+      });
+
+    this.batchWorker = new BatchWorker(this, 'BatchWorker', {
+      bundles,
+      queue: this.messaging.batch.queue,
+      environment: this.functionEnvironment(options),
+      managedPolicies: capabilityPolicies([
+        CAPABILITIES.tableItems,
+        CAPABILITIES.media,
+        CAPABILITIES.publishEvents,
+      ]),
+      logRetention: options.logRetention,
+      removalPolicy: options.removalPolicy,
+    });
+
     this.api = new ServiceApi(this, 'Api', {
       apiName: this.stackName,
       plan: planApi(ROUTES),
@@ -117,11 +139,7 @@ export class VideoCreationServiceStack extends Stack {
       authorizerPolicies: [
         new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }),
       ],
-      areaPolicies: (area) =>
-        AREA_CAPABILITIES[area].flatMap((capability): IManagedPolicy[] => {
-          const policy = policies.byCapability.get(capability);
-          return policy ? [policy] : [];
-        }),
+      areaPolicies: (area) => capabilityPolicies(AREA_CAPABILITIES[area]),
       docBaseUrl: options.docBaseUrl,
       allowedCorsOrigins: options.allowedCorsOrigins,
       throttlingRateLimit: options.apiThrottlingRateLimit,
@@ -178,6 +196,7 @@ export class VideoCreationServiceStack extends Stack {
       TABLE_NAME: table.tableName,
       BUCKET_NAME: mediaBucket.bucketName,
       EVENT_BUS_NAME: this.messaging.eventBus.eventBusName,
+      BATCH_QUEUE_URL: this.messaging.batch.queue.queueUrl,
       STACK_KEY_ID: stackKey.keyArn,
       HMAC_KEY_ID: cursorKey.keyArn,
       DOC_BASE_URL: options.docBaseUrl,

@@ -28,7 +28,7 @@ import {
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
 import type { HandlerBundles } from './handler-bundles.js';
-import { createServiceFunction } from './service-function.js';
+import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
 
 /** Every customer-managed key a workspace may name: keys of the stack's region, in any account. */
 export function customerKeyArns(): string {
@@ -138,13 +138,7 @@ export class WorkflowTaskFunctions extends Construct {
   }
 
   private acknowledge(role: Role, access: readonly TaskAccess[], props: WorkflowTaskFunctionsProps): void {
-    const acknowledgements = [
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'Added by Lambda active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
-      },
-    ];
+    const acknowledgements = [TRACING_WILDCARD_ACKNOWLEDGEMENT];
     if (access.some((candidate) => CUSTOMER_KEY_ACCESS.has(candidate))) {
       acknowledgements.push({ id: CUSTOMER_KEYS_FINDING, reason: CUSTOMER_KEYS_REASON });
     }

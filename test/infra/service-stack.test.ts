@@ -8,6 +8,7 @@ import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
 import { TASK_FUNCTIONS } from '../../lambdas/workflows/task-functions.js';
+import { BATCH_WORKER_TIMEOUT } from '../../lib/stack/batch-worker.js';
 import { PENDING_UPLOADS_PREFIX } from '../../lib/stack/data-stores.js';
 import { planApi } from '../../lib/stack/route-plan.js';
 import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../lib/stack/service-api.js';
@@ -296,9 +297,10 @@ describe('functions', () => {
     const functions = allTemplates().flatMap(({ template }) =>
       resourcesOfType(template, 'AWS::Lambda::Function'),
     );
-    // One per route that is not a removed route, plus the authorizer and the workflow task functions.
+    // One per route that is not a removed route, plus the authorizer, the workflow task functions
+    // and the batch worker.
     expect(functions).toHaveLength(
-      ROUTES.filter((route) => !route.removed).length + 1 + Object.keys(TASK_FUNCTIONS).length,
+      ROUTES.filter((route) => !route.removed).length + 1 + Object.keys(TASK_FUNCTIONS).length + 1,
     );
     for (const [logicalId, fn] of functions) {
       expect(fn.Properties, logicalId).toMatchObject({
@@ -404,5 +406,20 @@ describe('least privilege', () => {
         ),
     );
     expect(secretPolicies).toHaveLength(1);
+  });
+});
+
+describe('batch worker', () => {
+  it('consumes the batch queue with partial batch failures, within the queue visibility timeout', () => {
+    root.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const queues = Object.values(root.findResources('AWS::SQS::Queue')).map(
+      (queue) => queue.Properties.VisibilityTimeout as number | undefined,
+    );
+    expect(Math.max(...queues.filter((timeout): timeout is number => timeout !== undefined))).toBeGreaterThan(
+      BATCH_WORKER_TIMEOUT.toSeconds(),
+    );
   });
 });
