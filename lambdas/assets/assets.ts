@@ -1,8 +1,8 @@
 /**
  * Assets: files a workspace uploaded, by multipart POST or by direct upload (presigned PUT, then
- * complete). A direct upload is `pending_upload` until completed; completing verifies the object's
- * size, SHA-256 and real type, then moves it to the asset's key. A mismatch fails the asset with a
- * message that says what differed, and the uploaded object is deleted.
+ * complete). A direct upload goes straight to the asset's key, tagged pending; completing verifies
+ * the object's size, SHA-256 and real type and removes the tag, so the bytes never move. A mismatch
+ * fails the asset with a message that says what differed, and the uploaded object is deleted.
  */
 import { createHash } from 'node:crypto';
 import { batchItemSortKey, batchItemsPartition, recordBatchItemOutcome } from '../batches/batches.js';
@@ -18,7 +18,7 @@ import {
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { mediaKeys } from '../media/media-keys.js';
 import {
-  copyMediaObject,
+  clearPendingUploadTag,
   deleteMediaObject,
   headMediaObject,
   presignMediaDownload,
@@ -175,7 +175,8 @@ export async function createPendingAsset(
     owner,
     workspace_id: workspaceId,
     folder_id: null,
-    object_key: mediaKeys.pendingUpload(workspaceId, assetId),
+    // Uploaded straight to its final key; a tag marks it pending until completed.
+    object_key: mediaKeys.asset(workspaceId, assetId),
     checksum_sha256: request.checksumSha256?.toLowerCase() ?? null,
     failure_message: null,
     batch_id: request.batchId ?? null,
@@ -275,21 +276,18 @@ export async function completeDirectUpload(
     );
   }
 
-  const finalKey = mediaKeys.asset(workspaceId, assetId);
-  await copyMediaObject(workspaceId, asset.object_key, finalKey, detected.mimeType);
+  await clearPendingUploadTag(asset.object_key);
   const completed = await updateExistingItem<AssetItem>(
     assetKey(workspaceId, assetId),
     {
       status: ASSET_STATUS.ready,
       kind: detected.kind,
-      object_key: finalKey,
       checksum_sha256: actualChecksum,
       uploaded_at: nowSeconds(),
     },
     [],
     { status: ASSET_STATUS.pendingUpload },
   );
-  await deleteMediaObject(asset.object_key);
   if (completed) {
     if (asset.batch_id) await recordBatchItemOutcome(workspaceId, asset.batch_id, 'succeeded');
     return toAssetRecord(completed);

@@ -4,18 +4,18 @@
  * limited, configurable lifetime.
  */
 import {
-  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
   PutObjectCommand,
+  PutObjectTaggingCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
-import { assertSameEncryptionDomain, encryptionForMediaWrite } from './encryption-policy.js';
-import { ownerOfKey } from './media-keys.js';
+import { encryptionForMediaWrite } from './encryption-policy.js';
+import { PENDING_UPLOAD_TAG } from './media-keys.js';
 
 export interface StoredObject {
   key: string;
@@ -49,16 +49,19 @@ export async function presignMediaUpload(
   expiresInSeconds: number,
 ): Promise<{ url: string; headers: Record<string, string> }> {
   const encryption = await encryptionForMediaWrite(workspaceId);
+  const tagging = `${PENDING_UPLOAD_TAG.key}=${PENDING_UPLOAD_TAG.value}`;
   const command = new PutObjectCommand({
     Bucket: config().bucketName,
     Key: key,
     ContentType: contentType,
+    Tagging: tagging,
     ...encryption,
   });
   const url = await getSignedUrl(s3Client(), command, {
     expiresIn: expiresInSeconds,
-    // Content-Type is signed as a header: the upload must declare what it said it would.
-    unhoistableHeaders: new Set(['content-type']),
+    // Signed as headers: the upload must declare the type it announced, and carry the pending tag
+    // that lets the bucket's lifecycle delete it if it is never completed.
+    unhoistableHeaders: new Set(['content-type', 'x-amz-tagging']),
   });
   // S3 signs SSE parameters as headers, not query parameters: the upload must send them, or S3
   // refuses it (and a URL without them would write with the bucket's default key instead).
@@ -66,6 +69,7 @@ export async function presignMediaUpload(
     url,
     headers: {
       'Content-Type': contentType,
+      'x-amz-tagging': tagging,
       'x-amz-server-side-encryption': encryption.ServerSideEncryption,
       'x-amz-server-side-encryption-aws-kms-key-id': encryption.SSEKMSKeyId,
       'x-amz-server-side-encryption-bucket-key-enabled': String(encryption.BucketKeyEnabled),
@@ -98,28 +102,10 @@ export async function readMediaStream(key: string): Promise<AsyncIterable<Uint8A
   return result.Body as AsyncIterable<Uint8Array>;
 }
 
-/**
- * Copies within the bucket, re-encrypted with the destination workspace's encryption. Media never
- * moves between a customer-key workspace and another (409 `encryption_cross_tree_transfer`).
- */
-export async function copyMediaObject(
-  workspaceId: string,
-  fromKey: string,
-  toKey: string,
-  contentType: string,
-): Promise<void> {
-  const owner = ownerOfKey(fromKey);
-  if (owner !== workspaceId) await assertSameEncryptionDomain(owner, workspaceId);
-  const encryption = await encryptionForMediaWrite(workspaceId);
+/** Marks a direct upload complete: without its pending tag, the lifecycle rule leaves it alone. */
+export async function clearPendingUploadTag(key: string): Promise<void> {
   await s3Client().send(
-    new CopyObjectCommand({
-      Bucket: config().bucketName,
-      CopySource: `${config().bucketName}/${fromKey}`,
-      Key: toKey,
-      ContentType: contentType,
-      MetadataDirective: 'REPLACE',
-      ...encryption,
-    }),
+    new PutObjectTaggingCommand({ Bucket: config().bucketName, Key: key, Tagging: { TagSet: [] } }),
   );
 }
 

@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { PENDING_UPLOAD_TAG } from '../../lambdas/media/media-keys.js';
 import { TASK_FUNCTIONS } from '../../lambdas/workflows/task-functions.js';
 import { BATCH_WORKER_TIMEOUT } from '../../lib/stack/batch-worker.js';
-import { PENDING_UPLOADS_PREFIX } from '../../lib/stack/data-stores.js';
 import { planApi } from '../../lib/stack/route-plan.js';
 import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../lib/stack/service-api.js';
 import { FUNCTION_RUNTIME } from '../../lib/stack/service-function.js';
@@ -267,7 +267,11 @@ describe('data stores', () => {
       LifecycleConfiguration: {
         Rules: Match.arrayWith([
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
-          Match.objectLike({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 2, Status: 'Enabled' }),
+          Match.objectLike({
+            TagFilters: [{ Key: PENDING_UPLOAD_TAG.key, Value: PENDING_UPLOAD_TAG.value }],
+            ExpirationInDays: 2,
+            Status: 'Enabled',
+          }),
         ]),
       },
     });

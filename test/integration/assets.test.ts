@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { GetObjectTaggingCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { s3Client } from '../../lambdas/core/aws-clients.js';
+import { config } from '../../lambdas/core/config.js';
 import { mediaKeys } from '../../lambdas/media/media-keys.js';
 import { headMediaObject } from '../../lambdas/media/media-store.js';
 import { mp4Header, multipartBody, pdf, png, srt, wav } from '../support/sample-media.js';
@@ -55,6 +58,13 @@ async function download(url: string): Promise<Buffer> {
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function tagsOf(key: string) {
+  const result = await s3Client().send(
+    new GetObjectTaggingCommand({ Bucket: config().bucketName, Key: key }),
+  );
+  return result.TagSet ?? [];
+}
 
 describe('POST /v3/assets (multipart)', () => {
   it.each([
@@ -159,6 +169,9 @@ describe('direct uploads', () => {
     expect(errorOf(early).code).toBe('resource_not_ready');
 
     await put(started.body.data, bytes);
+    expect(await tagsOf(mediaKeys.asset(api.workspaceId, assetId))).toEqual([
+      { Key: 'upload-state', Value: 'pending' },
+    ]);
     const completed = await api.call<UploadResult>('POST', `/v3/assets/${assetId}/complete`, { body: {} });
     expect(completed.status).toBe(200);
     expect(completed.body.data).toMatchObject({
@@ -168,8 +181,8 @@ describe('direct uploads', () => {
       status: 'ready',
     });
     expect(await download(completed.body.data.url)).toEqual(bytes);
-    // The pending object is gone: only the asset's own copy remains.
-    expect(await headMediaObject(mediaKeys.pendingUpload(api.workspaceId, assetId))).toBeUndefined();
+    // Completed in place: the pending tag is gone, so the lifecycle rule will not expire it.
+    expect(await tagsOf(mediaKeys.asset(api.workspaceId, assetId))).toEqual([]);
 
     const again = await api.call<UploadResult>('POST', `/v3/assets/${assetId}/complete`, { body: {} });
     expect(again.status).toBe(200);
@@ -190,7 +203,7 @@ describe('direct uploads', () => {
     expect(completed.status).toBe(400);
     expect(errorOf(completed)).toMatchObject({ code: 'invalid_parameter', param: 'checksum_sha256' });
     expect(errorOf(completed).message).toContain(sha256(bytes));
-    expect(await headMediaObject(mediaKeys.pendingUpload(api.workspaceId, assetId))).toBeUndefined();
+    expect(await headMediaObject(mediaKeys.asset(api.workspaceId, assetId))).toBeUndefined();
     const asset = await api.call<AssetBody & { data: { failure_message: string } }>(
       'GET',
       `/v3/assets/${assetId}`,
