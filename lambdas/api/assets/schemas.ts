@@ -15,7 +15,7 @@ export const directUploadFile = z.strictObject({
     .string()
     .min(1)
     .max(255)
-    .refine((name) => !/[\\/\u0000-\u001f]/.test(name), {
+    .refine((name) => !/[\\/\p{Cc}]/u.test(name), {
       error: 'must be a file name without path or control characters',
     }),
   content_type: z.string().transform((value, context) => {
