@@ -12,7 +12,7 @@ import {
   deleteExistingItem,
   getItem,
   putNewItem,
-  queryPage,
+  queryWorkspaceResources,
   updateExistingItem,
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
@@ -299,13 +299,13 @@ export async function completeDirectUpload(
 }
 
 export async function listAssets(workspaceId: string, limit: number, token?: string) {
-  const page = await queryPage<AssetItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.asset}#`,
+  const page = await queryWorkspaceResources<AssetItem>(
+    workspaceId,
+    RESOURCE_TYPES.asset,
+    'AssetList',
     limit,
     token,
-    binding: `${workspaceId}:AssetList`,
-  });
+  );
   return { items: page.items.map(toAssetRecord), nextToken: page.nextToken };
 }
 

@@ -15,7 +15,7 @@ import {
 import { documents } from './aws-clients.js';
 import { config } from './config.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { TABLE_SCHEMA } from './table-schema.js';
+import { keys, type ResourceType, TABLE_SCHEMA } from './table-schema.js';
 
 export interface ItemKey {
   pk: string;
@@ -198,6 +198,23 @@ export async function queryPage<T extends ItemKey>(request: PageRequest): Promis
     items: items as unknown as T[],
     nextToken: lastEvaluated ? await encodeCursor(request.binding, lastEvaluated) : null,
   };
+}
+
+/** A page of one type of a workspace's resources, newest first; the cursor is bound to the list. */
+export function queryWorkspaceResources<T extends ItemKey>(
+  workspaceId: string,
+  type: ResourceType,
+  listName: string,
+  limit: number,
+  token?: string,
+): Promise<Page<T>> {
+  return queryPage<T>({
+    partition: keys.workspacePartition(workspaceId),
+    sortKeyPrefix: `${type}#`,
+    limit,
+    token,
+    binding: `${workspaceId}:${listName}`,
+  });
 }
 
 function positionOf(item: StoredItem, onIndex: boolean): Record<string, unknown> {

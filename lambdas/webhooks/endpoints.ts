@@ -11,7 +11,7 @@ import {
   deleteExistingItem,
   getItem,
   putNewItem,
-  queryPage,
+  queryWorkspaceResources,
   updateExistingItem,
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
@@ -118,13 +118,13 @@ export async function getEndpointItem(
 }
 
 export async function listEndpoints(workspaceId: string, limit: number, token?: string) {
-  const page = await queryPage<EndpointItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.webhookEndpoint}#`,
+  const page = await queryWorkspaceResources<EndpointItem>(
+    workspaceId,
+    RESOURCE_TYPES.webhookEndpoint,
+    'WebhookEndpointsList',
     limit,
     token,
-    binding: `${workspaceId}:WebhookEndpointsList`,
-  });
+  );
   return { items: page.items.map((item) => toEndpoint(item)), nextToken: page.nextToken };
 }
 
