@@ -11,8 +11,9 @@ import {
   batchNotFound,
   createBatch,
   getBatch,
+  newBatchId,
 } from '../batches/batches.js';
-import { ConflictError, InvalidParameterError } from '../core/errors.js';
+import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { queryPage } from '../core/repository.js';
 import { encryptionForMediaWrite } from '../media/encryption-policy.js';
 import {
@@ -45,7 +46,15 @@ export function bulkStatusOf(asset: AssetRecord): BulkStatus {
 }
 
 /** A bulk status entry: `video_id` carries the item's own id, as the spec says for assets too. */
-export function bulkEntry(asset: AssetRecord) {
+export interface BulkStatusEntry {
+  video_id: string | null;
+  status: BulkStatus;
+  batch_id: string | null;
+  item_index: number | null;
+  error: { code: string; message: string } | null;
+}
+
+export function bulkEntry(asset: AssetRecord): BulkStatusEntry {
   return {
     video_id: asset.asset_id,
     status: bulkStatusOf(asset),
@@ -63,22 +72,19 @@ export async function createDirectUploadBatch(
 ) {
   // Refuse before writing anything when the workspace's encryption forbids media writes.
   await encryptionForMediaWrite(workspaceId);
-  const batch = await createBatch(workspaceId, {
+  const batchId = newBatchId();
+  const items = [];
+  for (const [itemIndex, file] of files.entries()) {
+    const asset = await createPendingAsset(workspaceId, owner, { ...file, batchId, itemIndex });
+    items.push({ item_index: itemIndex, ...(await presignDirectUpload(asset)) });
+  }
+  await createBatch(workspaceId, batchId, {
     kind: BATCH_KINDS.assetUploads,
     totalItems: files.length,
     title: options.title,
     callbackUrl: options.callbackUrl,
   });
-  const items = [];
-  for (const [itemIndex, file] of files.entries()) {
-    const asset = await createPendingAsset(workspaceId, owner, {
-      ...file,
-      batchId: batch.batch_id,
-      itemIndex,
-    });
-    items.push({ item_index: itemIndex, ...(await presignDirectUpload(asset)) });
-  }
-  return { batch_id: batch.batch_id, items };
+  return { batch_id: batchId, items };
 }
 
 /** The members of a batch, in item order, one page at a time. */
@@ -111,17 +117,15 @@ async function requireAssetBatch(workspaceId: string, batchId: string): Promise<
   return batch;
 }
 
-/** Queues completion of every pending item of a batch; returns the batch. */
+/**
+ * Queues completion of every pending item of a batch; returns the batch. Completing a batch that
+ * has nothing pending left is a no-op, so the call is safe to repeat.
+ */
 export async function completeBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
   const batch = await requireAssetBatch(workspaceId, batchId);
   const pending = (await allBatchMembers(workspaceId, batchId)).filter(
     (asset) => asset.status === ASSET_STATUS.pendingUpload,
   );
-  if (pending.length === 0 && batch.status !== 'processing') {
-    throw new ConflictError(`Batch ${batchId} is already ${batch.status}.`, 'conflict', {
-      param: 'batch_id',
-    });
-  }
   await enqueueBatchItems(
     pending.map((asset) => ({ kind: 'asset.complete', workspace_id: workspaceId, asset_id: asset.asset_id })),
   );
@@ -129,18 +133,19 @@ export async function completeBatch(workspaceId: string, batchId: string): Promi
 }
 
 /**
- * The batch worker's step for one item: complete it; an item that cannot be completed (nothing was
- * uploaded, or the bytes do not match) ends failed, so the batch always closes.
+ * The batch worker's step for one item: complete it. An item that cannot be completed (nothing was
+ * uploaded, or the bytes do not match) ends failed, so the batch always closes; an item already
+ * settled is counted again (idempotently), which repairs a count lost to a crash.
  */
 export async function completeBatchItem(workspaceId: string, assetId: string): Promise<void> {
-  const asset = await getAsset(workspaceId, assetId);
-  if (!asset || asset.status !== ASSET_STATUS.pendingUpload) return;
   try {
     await completeDirectUpload(workspaceId, assetId);
   } catch (error) {
-    if (error instanceof InvalidParameterError) return; // already recorded as failed
+    if (error instanceof InvalidParameterError || error instanceof NotFoundError) return; // failed, or deleted
     if (error instanceof ConflictError && error.code === 'resource_not_ready') {
-      await markUploadFailed(asset, 'Nothing was uploaded for this item before its batch was completed.');
+      const asset = await getAsset(workspaceId, assetId);
+      if (asset)
+        await markUploadFailed(asset, 'Nothing was uploaded for this item before its batch was completed.');
       return;
     }
     throw error; // transient: the message is retried
@@ -150,20 +155,15 @@ export async function completeBatchItem(workspaceId: string, assetId: string): P
 export async function assetBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
   const batch = await requireAssetBatch(workspaceId, batchId);
   const page = await batchMembers(workspaceId, batchId, limit, token);
-  const all = await allBatchMembers(workspaceId, batchId);
-  const counts: Record<Exclude<BulkStatus, 'not_found'>, number> = {
-    queued: 0,
-    processing: 0,
-    completed: 0,
-    failed: 0,
-  };
-  for (const asset of all) counts[bulkStatusOf(asset) as keyof typeof counts] += 1;
+  // Counts come from the batch's own counters: one read however large the batch.
+  const completed = batch.succeeded;
+  const failed = batch.failed;
   return {
     batch_id: batch.batch_id,
     title: batch.title,
     status: batch.status,
     total_items: batch.total_items,
-    counts_by_status: counts,
+    counts_by_status: { queued: batch.total_items - completed - failed, processing: 0, completed, failed },
     created_at: batch.created_at,
     completed_at: batch.completed_at,
     items: page.items.map((asset) => {
@@ -183,28 +183,39 @@ export async function assetStatuses(
   assetIds: readonly string[],
   batchIds: readonly string[],
 ) {
-  const entries = [];
-  for (const assetId of assetIds) {
-    const asset = await getAsset(workspaceId, assetId);
-    entries.push(
+  const [assets, batches] = await Promise.all([
+    Promise.all(assetIds.map((assetId) => getAsset(workspaceId, assetId))),
+    Promise.all(
+      batchIds.map(async (batchId) => {
+        const batch = await getBatch(workspaceId, batchId);
+        return batch?.kind === BATCH_KINDS.assetUploads ? allBatchMembers(workspaceId, batchId) : undefined;
+      }),
+    ),
+  ]);
+  return [
+    ...assets.map((asset, index) =>
       asset
         ? bulkEntry(asset)
-        : { video_id: assetId, status: BULK_STATUS.notFound, batch_id: null, item_index: null, error: null },
-    );
-  }
-  for (const batchId of batchIds) {
-    const batch = await getBatch(workspaceId, batchId);
-    if (!batch || batch.kind !== BATCH_KINDS.assetUploads) {
-      entries.push({
-        video_id: null,
-        status: BULK_STATUS.notFound,
-        batch_id: batchId,
-        item_index: null,
-        error: null,
-      });
-      continue;
-    }
-    for (const asset of await allBatchMembers(workspaceId, batchId)) entries.push(bulkEntry(asset));
-  }
-  return entries;
+        : {
+            video_id: assetIds[index] ?? null,
+            status: BULK_STATUS.notFound,
+            batch_id: null,
+            item_index: null,
+            error: null,
+          },
+    ),
+    ...batches.flatMap((members, index) =>
+      members
+        ? members.map(bulkEntry)
+        : [
+            {
+              video_id: null,
+              status: BULK_STATUS.notFound,
+              batch_id: batchIds[index] ?? null,
+              item_index: null,
+              error: null,
+            },
+          ],
+    ),
+  ];
 }

@@ -18,7 +18,7 @@ import {
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { mediaKeys } from '../media/media-keys.js';
 import {
-  clearPendingUploadTag,
+  copyMediaObject,
   deleteMediaObject,
   headMediaObject,
   presignMediaDownload,
@@ -27,6 +27,7 @@ import {
   readMediaStream,
 } from '../media/media-store.js';
 import {
+  ACCEPTED_MEDIA_TYPES,
   type AcceptedMimeType,
   type DetectedMedia,
   detectMediaType,
@@ -40,7 +41,7 @@ export type AssetStatus = (typeof ASSET_STATUS)[keyof typeof ASSET_STATUS];
 export interface AssetRecord {
   asset_id: string;
   name: string;
-  kind: MediaKind | null;
+  kind: MediaKind;
   mime_type: AcceptedMimeType;
   size_bytes: number;
   status: AssetStatus;
@@ -88,9 +89,12 @@ export async function assetView(asset: AssetRecord) {
     owner: asset.owner,
     space_id: asset.workspace_id,
     folder_id: asset.folder_id,
-    uploaded_at: asset.uploaded_at,
+    // Until an upload is complete, when its record was made.
+    uploaded_at: asset.uploaded_at ?? asset.created_at,
     url:
-      asset.status === ASSET_STATUS.ready ? await presignMediaDownload(asset.object_key, asset.name) : null,
+      asset.status === ASSET_STATUS.ready
+        ? await presignMediaDownload(asset.object_key, { fileName: asset.name, contentType: asset.mime_type })
+        : null,
     ...(asset.failure_message ? { failure_message: asset.failure_message } : {}),
   };
 }
@@ -99,14 +103,14 @@ export async function assetView(asset: AssetRecord) {
 export async function uploadResult(asset: AssetRecord) {
   return {
     asset_id: asset.asset_id,
-    url: await presignMediaDownload(asset.object_key, asset.name),
+    url: await presignMediaDownload(asset.object_key, { fileName: asset.name, contentType: asset.mime_type }),
     mime_type: asset.mime_type,
     size_bytes: asset.size_bytes,
     status: asset.status,
   };
 }
 
-/** Whether the bytes are what the client said they are (same kind; `image/jpg` ~ `image/jpeg`). */
+/** Whether the bytes are what the client said they are (declared types are normalised first, so `image/jpg` is `image/jpeg`). */
 export function sameType(declared: AcceptedMimeType, detected: DetectedMedia): boolean {
   return declared === detected.mimeType;
 }
@@ -168,15 +172,15 @@ export async function createPendingAsset(
   const asset: AssetRecord = {
     asset_id: assetId,
     name: request.filename,
-    kind: null,
+    // The declared kind until completion checks the bytes.
+    kind: ACCEPTED_MEDIA_TYPES[request.mimeType].kind,
     mime_type: request.mimeType,
     size_bytes: request.sizeBytes,
     status: ASSET_STATUS.pendingUpload,
     owner,
     workspace_id: workspaceId,
     folder_id: null,
-    // Uploaded straight to its final key; a tag marks it pending until completed.
-    object_key: mediaKeys.asset(workspaceId, assetId),
+    object_key: mediaKeys.pendingUpload(workspaceId, assetId),
     checksum_sha256: request.checksumSha256?.toLowerCase() ?? null,
     failure_message: null,
     batch_id: request.batchId ?? null,
@@ -204,17 +208,26 @@ async function sha256Of(objectKey: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Marks a pending direct upload failed and deletes what was uploaded. */
+/** Counts a batch member's terminal outcome; safe to repeat (the batch counts each item once). */
+async function countInBatch(asset: AssetRecord, outcome: 'succeeded' | 'failed'): Promise<void> {
+  if (asset.batch_id)
+    await recordBatchItemOutcome(asset.workspace_id, asset.batch_id, asset.asset_id, outcome);
+}
+
+/**
+ * Marks a pending direct upload failed, then deletes what was uploaded. The status changes first
+ * (conditionally): a concurrent completion sees the upload fail, never a vanished object.
+ */
 export async function markUploadFailed(asset: AssetRecord, message: string): Promise<void> {
-  await deleteMediaObject(asset.object_key);
-  const failed = await updateExistingItem(
+  const failed = await updateExistingItem<AssetItem>(
     assetKey(asset.workspace_id, asset.asset_id),
     { status: ASSET_STATUS.failed, failure_message: message },
     [],
     { status: ASSET_STATUS.pendingUpload },
   );
-  // Only the transition counts, so a batch item is counted once however often completion is retried.
-  if (failed && asset.batch_id) await recordBatchItemOutcome(asset.workspace_id, asset.batch_id, 'failed');
+  if (!failed) return;
+  await deleteMediaObject(asset.object_key);
+  await countInBatch(asset, 'failed');
 }
 
 /** Fails the upload and answers 400 naming the field that did not match. */
@@ -223,9 +236,22 @@ async function failUpload(asset: AssetRecord, message: string, param: string): P
   throw new InvalidParameterError(message, param);
 }
 
+/** The answer for an upload that is no longer pending (finished by another request). */
+async function settled(asset: AssetRecord): Promise<AssetRecord> {
+  if (asset.status === ASSET_STATUS.failed) {
+    throw new InvalidParameterError(
+      `The upload of asset ${asset.asset_id} failed: ${asset.failure_message}`,
+      'asset_id',
+    );
+  }
+  return asset;
+}
+
 /**
- * Completes a direct upload. Idempotent: a ready asset is returned as it is. Called before the
- * uploaded object is visible, it answers 409 `resource_not_ready` and the client retries.
+ * Completes a direct upload: the uploaded object must exist and match the declared size, SHA-256
+ * and type; it is then copied to the asset's key with the workspace's current encryption. Idempotent:
+ * a ready asset is returned as it is. Called before the upload is visible, it answers 409
+ * `resource_not_ready` and the client retries.
  */
 export async function completeDirectUpload(
   workspaceId: string,
@@ -234,16 +260,16 @@ export async function completeDirectUpload(
 ): Promise<AssetRecord> {
   const asset = await getAsset(workspaceId, assetId);
   if (!asset) throw assetNotFound(assetId);
-  if (asset.status === ASSET_STATUS.ready) return asset;
-  if (asset.status === ASSET_STATUS.failed) {
-    throw new InvalidParameterError(
-      `The upload of asset ${assetId} failed: ${asset.failure_message}`,
-      'asset_id',
-    );
+  if (asset.status !== ASSET_STATUS.pendingUpload) {
+    // A repeat after a crash between the transition and the batch count must still count it.
+    await countInBatch(asset, asset.status === ASSET_STATUS.ready ? 'succeeded' : 'failed');
+    return settled(asset);
   }
 
   const uploaded = await headMediaObject(asset.object_key);
   if (!uploaded) {
+    const current = await getAsset(workspaceId, assetId);
+    if (current && current.status !== ASSET_STATUS.pendingUpload) return settled(current);
     throw new ConflictError(
       `Nothing has been uploaded for asset ${assetId} yet. PUT the file to its upload_url, then complete again.`,
       'resource_not_ready',
@@ -257,8 +283,18 @@ export async function completeDirectUpload(
       'size_bytes',
     );
   }
+  let actualChecksum: string;
+  let detected: DetectedMedia | undefined;
+  try {
+    actualChecksum = await sha256Of(asset.object_key);
+    detected = await detectMediaType(await readMediaHead(asset.object_key, SNIFF_BYTES));
+  } catch (error) {
+    // The object went away while being read: another completion failed it meanwhile.
+    const current = await getAsset(workspaceId, assetId);
+    if (current && current.status !== ASSET_STATUS.pendingUpload) return settled(current);
+    throw error;
+  }
   const expectedChecksum = checksumSha256?.toLowerCase() ?? asset.checksum_sha256;
-  const actualChecksum = await sha256Of(asset.object_key);
   if (expectedChecksum && expectedChecksum !== actualChecksum) {
     return failUpload(
       asset,
@@ -266,7 +302,6 @@ export async function completeDirectUpload(
       'checksum_sha256',
     );
   }
-  const detected = await detectMediaType(await readMediaHead(asset.object_key, SNIFF_BYTES));
   if (!detected) return failUpload(asset, 'The uploaded file is not of a supported type.', 'content_type');
   if (!sameType(asset.mime_type, detected)) {
     return failUpload(
@@ -276,26 +311,35 @@ export async function completeDirectUpload(
     );
   }
 
-  await clearPendingUploadTag(asset.object_key);
+  // The copy applies the workspace's encryption as it is now (409 while a key setup is pending).
+  const assetObjectKey = mediaKeys.asset(workspaceId, assetId);
+  try {
+    await copyMediaObject(workspaceId, asset.object_key, assetObjectKey, detected.mimeType);
+  } catch (error) {
+    const current = await getAsset(workspaceId, assetId);
+    if (current && current.status !== ASSET_STATUS.pendingUpload) return settled(current);
+    throw error;
+  }
   const completed = await updateExistingItem<AssetItem>(
     assetKey(workspaceId, assetId),
     {
       status: ASSET_STATUS.ready,
       kind: detected.kind,
+      object_key: assetObjectKey,
       checksum_sha256: actualChecksum,
       uploaded_at: nowSeconds(),
     },
     [],
     { status: ASSET_STATUS.pendingUpload },
   );
-  if (completed) {
-    if (asset.batch_id) await recordBatchItemOutcome(workspaceId, asset.batch_id, 'succeeded');
-    return toAssetRecord(completed);
+  if (!completed) {
+    const current = await getAsset(workspaceId, assetId);
+    if (!current) throw assetNotFound(assetId);
+    return settled(current);
   }
-  // A concurrent complete finished first: answer with what it recorded.
-  const current = await getAsset(workspaceId, assetId);
-  if (!current) throw assetNotFound(assetId);
-  return current;
+  await deleteMediaObject(asset.object_key);
+  await countInBatch(asset, 'succeeded');
+  return toAssetRecord(completed);
 }
 
 export async function listAssets(workspaceId: string, limit: number, token?: string) {
@@ -309,10 +353,17 @@ export async function listAssets(workspaceId: string, limit: number, token?: str
   return { items: page.items.map(toAssetRecord), nextToken: page.nextToken };
 }
 
-/** Deletes an asset and its media. */
+/**
+ * Deletes an asset and its media. The record goes first: a crash leaves an unreferenced object at
+ * worst, never an asset whose media is gone. A pending batch member counts as failed, so its batch
+ * still finishes.
+ */
 export async function deleteAsset(workspaceId: string, assetId: string): Promise<boolean> {
   const asset = await getAsset(workspaceId, assetId);
   if (!asset) return false;
+  if (asset.status === ASSET_STATUS.pendingUpload)
+    await markUploadFailed(asset, 'The asset was deleted before its upload was completed.');
+  if (!(await deleteExistingItem(assetKey(workspaceId, assetId)))) return false;
   await deleteMediaObject(asset.object_key);
-  return deleteExistingItem(assetKey(workspaceId, assetId));
+  return true;
 }

@@ -9,6 +9,7 @@ export async function presignDirectUpload(asset: AssetRecord) {
     asset.workspace_id,
     asset.object_key,
     asset.mime_type,
+    asset.size_bytes,
     expiresInSeconds,
   );
   return {

@@ -4,6 +4,7 @@
  * also closes the batch (a conditional write, so exactly one caller does) and publishes
  * `batch.completed` once, which carries the batch's one-off callback.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
@@ -33,7 +34,14 @@ export interface BatchRecord {
   completed_at: number | null;
 }
 
-type BatchItem = BatchRecord & { pk: string; sk: string };
+type BatchItem = BatchRecord & {
+  pk: string;
+  sk: string;
+  /** Ids of the items already counted (a DynamoDB string set). */
+  counted_items?: Set<string>;
+  /** Whether `batch.completed` was published. */
+  announced?: boolean;
+};
 
 const batchKey = (workspaceId: string, batchId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.batch, batchId);
@@ -44,7 +52,7 @@ export const batchItemsPartition = (workspaceId: string, batchId: string) =>
 export const batchItemSortKey = (itemIndex: number) => `ITEM#${String(itemIndex).padStart(6, '0')}`;
 
 function toRecord(item: BatchItem): BatchRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
+  const { pk: _pk, sk: _sk, counted_items: _counted, announced: _announced, ...record } = item;
   return record;
 }
 
@@ -58,9 +66,22 @@ export interface NewBatch {
   callbackUrl?: string | undefined;
 }
 
-export async function createBatch(workspaceId: string, input: NewBatch): Promise<BatchRecord> {
+/** A new batch id: items are written under it before the batch itself (see `createBatch`). */
+export function newBatchId(): string {
+  return newId();
+}
+
+/**
+ * Records a batch whose items already exist. Written last, so a request that fails halfway leaves
+ * no batch that waits for items that were never made.
+ */
+export async function createBatch(
+  workspaceId: string,
+  batchId: string,
+  input: NewBatch,
+): Promise<BatchRecord> {
   const batch: BatchRecord = {
-    batch_id: newId(),
+    batch_id: batchId,
     workspace_id: workspaceId,
     kind: input.kind,
     title: input.title ?? null,
@@ -85,48 +106,69 @@ export async function getBatch(workspaceId: string, batchId: string): Promise<Ba
 }
 
 /**
- * Counts one item's terminal outcome. Call exactly once per item, from the transition that made it
- * terminal (a conditional write), so a retried message never counts twice.
+ * Counts one item's terminal outcome, once per item however often it is called: the counter update
+ * records the item's id and is conditional on not having seen it. Safe to repeat after a crash
+ * between an item's transition and its count, which is how every caller recovers.
  */
 export async function recordBatchItemOutcome(
   workspaceId: string,
   batchId: string,
+  itemId: string,
   outcome: 'succeeded' | 'failed',
 ): Promise<void> {
-  const result = await documents().send(
-    new UpdateCommand({
-      TableName: config().tableName,
-      Key: batchKey(workspaceId, batchId),
-      UpdateExpression: 'ADD #outcome :one',
-      ExpressionAttributeNames: { '#outcome': outcome },
-      ExpressionAttributeValues: { ':one': 1 },
-      ConditionExpression: 'attribute_exists(pk)',
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const batch = result.Attributes as BatchItem | undefined;
-  if (!batch || batch.succeeded + batch.failed < batch.total_items) return;
-  const status = batch.succeeded > 0 ? BATCH_STATUS.completed : BATCH_STATUS.failed;
-  // Only the writer that moves the batch out of `processing` publishes: exactly one callback.
-  const closed = await updateExistingItem<BatchItem>(
-    batchKey(workspaceId, batchId),
-    { status, completed_at: nowSeconds() },
-    [],
-    { status: BATCH_STATUS.processing },
-  );
-  if (!closed) return;
+  let batch: BatchItem | undefined;
+  try {
+    const result = await documents().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: batchKey(workspaceId, batchId),
+        UpdateExpression: 'ADD #outcome :one, counted_items :item',
+        ConditionExpression: 'attribute_exists(pk) AND NOT contains(counted_items, :itemId)',
+        ExpressionAttributeNames: { '#outcome': outcome },
+        ExpressionAttributeValues: { ':one': 1, ':item': new Set([itemId]), ':itemId': itemId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    batch = result.Attributes as BatchItem | undefined;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // Counted before (or no such batch): the batch may still need closing or announcing.
+    batch = await getItem<BatchItem>(batchKey(workspaceId, batchId), true);
+  }
+  if (batch) await closeIfComplete(batch);
+}
+
+/**
+ * Closes a batch whose items are all terminal and announces it. The close is a conditional write,
+ * so one writer closes; the announcement is retried by any later caller until it is recorded, with
+ * a stable event id (`batch.completed:<batch_id>`), so receivers can drop a repeat.
+ */
+async function closeIfComplete(batch: BatchItem): Promise<void> {
+  if ((batch.succeeded ?? 0) + (batch.failed ?? 0) < batch.total_items) return;
+  const key = batchKey(batch.workspace_id, batch.batch_id);
+  let closed: BatchItem | undefined = batch;
+  if (batch.status === BATCH_STATUS.processing) {
+    const status = (batch.succeeded ?? 0) > 0 ? BATCH_STATUS.completed : BATCH_STATUS.failed;
+    closed =
+      (await updateExistingItem<BatchItem>(key, { status, completed_at: nowSeconds() }, [], {
+        status: BATCH_STATUS.processing,
+      })) ?? (await getItem<BatchItem>(key, true));
+  }
+  if (!closed || closed.announced) return;
   await publishEvent({
+    event_id: `batch.completed:${closed.batch_id}`,
     event_type: 'batch.completed',
-    workspace_id: workspaceId,
-    entity_id: batchId,
+    workspace_id: closed.workspace_id,
+    entity_id: closed.batch_id,
     ...(closed.callback_url ? { callback: { url: closed.callback_url, id: null } } : {}),
     event_data: {
-      batch_id: batchId,
+      batch_id: closed.batch_id,
       kind: closed.kind,
-      status,
+      status: closed.status,
       total_items: closed.total_items,
-      succeeded: closed.succeeded,
-      failed: closed.failed,
+      succeeded: closed.succeeded ?? 0,
+      failed: closed.failed ?? 0,
     },
   });
+  await updateExistingItem(key, { announced: true });
 }

@@ -47,7 +47,10 @@ export interface ServiceConfig {
   uploadUrlTtlSeconds: number;
   /** Largest file `POST /v3/assets` accepts, in bytes. @default 32 MiB */
   maxMultipartUploadBytes: number;
-  /** Largest file a direct upload may declare, in bytes. @default 5 GiB */
+  /**
+   * Largest file a direct upload may declare, in bytes. Completion reads the whole object to verify
+   * it within one function invocation, which bounds it. @default 1 GiB
+   */
   maxDirectUploadBytes: number;
   /** Browser origins whose requests get CORS headers. @default [] */
   allowedCorsOrigins: string[];
@@ -103,7 +106,7 @@ export function config(): ServiceConfig {
     mediaUrlTtlSeconds: numberFrom('MEDIA_URL_TTL_SECONDS', 3600),
     uploadUrlTtlSeconds: numberFrom('UPLOAD_URL_TTL_SECONDS', 900),
     maxMultipartUploadBytes: numberFrom('MAX_MULTIPART_UPLOAD_BYTES', 32 * 1024 * 1024),
-    maxDirectUploadBytes: numberFrom('MAX_DIRECT_UPLOAD_BYTES', 5 * 1024 * 1024 * 1024),
+    maxDirectUploadBytes: numberFrom('MAX_DIRECT_UPLOAD_BYTES', 1024 * 1024 * 1024),
     allowedCorsOrigins: (process.env.ALLOWED_CORS_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())

@@ -26,10 +26,15 @@ export interface DomainEvent {
   created_at: string;
 }
 
-export type NewDomainEvent = Omit<DomainEvent, 'event_id' | 'created_at'>;
+/** A new event; `event_id` may be fixed when the same fact can be published again (at least once). */
+export type NewDomainEvent = Omit<DomainEvent, 'event_id' | 'created_at'> & { event_id?: string };
 
 export async function publishEvent(event: NewDomainEvent): Promise<DomainEvent> {
-  const published: DomainEvent = { ...event, event_id: randomUUID(), created_at: new Date().toISOString() };
+  const published: DomainEvent = {
+    ...event,
+    event_id: event.event_id ?? randomUUID(),
+    created_at: new Date().toISOString(),
+  };
   const result = await eventBridgeClient().send(
     new PutEventsCommand({
       Entries: [

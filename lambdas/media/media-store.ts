@@ -4,18 +4,18 @@
  * limited, configurable lifetime.
  */
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
   PutObjectCommand,
-  PutObjectTaggingCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
-import { encryptionForMediaWrite } from './encryption-policy.js';
-import { PENDING_UPLOAD_TAG } from './media-keys.js';
+import { assertSameEncryptionDomain, encryptionForMediaWrite } from './encryption-policy.js';
+import { ownerOfKey } from './media-keys.js';
 
 export interface StoredObject {
   key: string;
@@ -46,22 +46,22 @@ export async function presignMediaUpload(
   workspaceId: string,
   key: string,
   contentType: string,
+  sizeBytes: number,
   expiresInSeconds: number,
 ): Promise<{ url: string; headers: Record<string, string> }> {
   const encryption = await encryptionForMediaWrite(workspaceId);
-  const tagging = `${PENDING_UPLOAD_TAG.key}=${PENDING_UPLOAD_TAG.value}`;
   const command = new PutObjectCommand({
     Bucket: config().bucketName,
     Key: key,
     ContentType: contentType,
-    Tagging: tagging,
+    ContentLength: sizeBytes,
     ...encryption,
   });
   const url = await getSignedUrl(s3Client(), command, {
     expiresIn: expiresInSeconds,
-    // Signed as headers: the upload must declare the type it announced, and carry the pending tag
-    // that lets the bucket's lifecycle delete it if it is never completed.
-    unhoistableHeaders: new Set(['content-type', 'x-amz-tagging']),
+    // Signed, so S3 refuses an upload of another type or size than the one announced. The presigner
+    // leaves both out of the signature unless told.
+    signableHeaders: new Set(['content-type', 'content-length']),
   });
   // S3 signs SSE parameters as headers, not query parameters: the upload must send them, or S3
   // refuses it (and a URL without them would write with the bucket's default key instead).
@@ -69,7 +69,7 @@ export async function presignMediaUpload(
     url,
     headers: {
       'Content-Type': contentType,
-      'x-amz-tagging': tagging,
+      'Content-Length': String(sizeBytes),
       'x-amz-server-side-encryption': encryption.ServerSideEncryption,
       'x-amz-server-side-encryption-aws-kms-key-id': encryption.SSEKMSKeyId,
       'x-amz-server-side-encryption-bucket-key-enabled': String(encryption.BucketKeyEnabled),
@@ -102,10 +102,28 @@ export async function readMediaStream(key: string): Promise<AsyncIterable<Uint8A
   return result.Body as AsyncIterable<Uint8Array>;
 }
 
-/** Marks a direct upload complete: without its pending tag, the lifecycle rule leaves it alone. */
-export async function clearPendingUploadTag(key: string): Promise<void> {
+/**
+ * Copies within the bucket, re-encrypted with the destination workspace's current encryption. Media
+ * never moves between a customer-key workspace and another (409 `encryption_cross_tree_transfer`).
+ */
+export async function copyMediaObject(
+  workspaceId: string,
+  fromKey: string,
+  toKey: string,
+  contentType: string,
+): Promise<void> {
+  const owner = ownerOfKey(fromKey);
+  if (owner !== workspaceId) await assertSameEncryptionDomain(owner, workspaceId);
+  const encryption = await encryptionForMediaWrite(workspaceId);
   await s3Client().send(
-    new PutObjectTaggingCommand({ Bucket: config().bucketName, Key: key, Tagging: { TagSet: [] } }),
+    new CopyObjectCommand({
+      Bucket: config().bucketName,
+      CopySource: `${config().bucketName}/${fromKey}`,
+      Key: toKey,
+      ContentType: contentType,
+      MetadataDirective: 'REPLACE',
+      ...encryption,
+    }),
   );
 }
 
@@ -114,15 +132,20 @@ export async function deleteMediaObject(key: string): Promise<void> {
 }
 
 /** A presigned GET URL: the only way media leaves the bucket. */
-export async function presignMediaDownload(key: string, fileName?: string): Promise<string> {
+export async function presignMediaDownload(
+  key: string,
+  options: { fileName?: string | undefined; contentType?: string | undefined } = {},
+): Promise<string> {
   return getSignedUrl(
     s3Client(),
     new GetObjectCommand({
       Bucket: config().bucketName,
       Key: key,
-      ...(fileName
-        ? { ResponseContentDisposition: `inline; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` }
+      ...(options.fileName
+        ? { ResponseContentDisposition: `inline; filename="${options.fileName.replace(/["\\\r\n]/g, '_')}"` }
         : {}),
+      // Served as the verified type, whatever the object's stored metadata says.
+      ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
     }),
     { expiresIn: config().mediaUrlTtlSeconds },
   );

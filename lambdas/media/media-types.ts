@@ -72,9 +72,11 @@ const VTT_HEADER = /^\uFEFF?WEBVTT(\s|$)/;
 function detectSubtitle(head: Uint8Array): DetectedMedia | undefined {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, 1024));
+    // `stream`: a multibyte character cut at the end of the sample waits for bytes that never come,
+    // instead of failing the decode; anything else that is not UTF-8 is not a subtitle.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, 1024), { stream: true });
   } catch {
-    return undefined; // a cut-off multibyte character is possible only for non-subtitles this short
+    return undefined;
   }
   if (VTT_HEADER.test(text)) return accepted('text/vtt');
   if (SRT_CUE.test(text)) return accepted('application/x-subrip');

@@ -19,18 +19,16 @@
  * send, so the shim refuses a presigned request that leaves out a header it was signed with. What is recorded lives in `dataFile` when one is given. Not covered:
  * SSE-C, bucket default encryption (a write without SSE parameters records none), and the SSE of
  * objects removed by DeleteObjects is forgotten only for the keys it names.
- *
- * s3rver also ignores `x-amz-tagging` on PutObject (it only has PutObjectTagging); the shim applies
- * such tags through PutObjectTagging after the write, so tag-based behaviour (pending direct uploads)
- * can be observed locally.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DescribeKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { PutObjectTaggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { JsonFileStore } from './emulators/json-file-store.js';
+
+/** Query parameters naming an object sub-resource (their PUTs write no object bytes). */
+const SUBRESOURCES = ['tagging', 'acl', 'retention', 'legal-hold'] as const;
 
 const SSE_HEADERS = {
   algorithm: 'x-amz-server-side-encryption',
@@ -171,21 +169,6 @@ export async function startS3EncryptionShim(options: S3EncryptionShimOptions): P
       })
     : undefined;
 
-  const upstreamClient = new S3Client({
-    endpoint: `http://${upstreamHost}:${options.upstreamPort}`,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  async function applyTags(target: ObjectTarget, tagging: string): Promise<void> {
-    const tagSet = [...new URLSearchParams(tagging)].map(([Key, Value]) => ({ Key, Value }));
-    await upstreamClient.send(
-      new PutObjectTaggingCommand({ Bucket: target.bucket, Key: target.key, Tagging: { TagSet: tagSet } }),
-    );
-  }
-
   const snapshot = (): RecordsFile => ({ format: 'local-s3-sse/1', objects: Object.fromEntries(objects) });
   const recordKey = (target: ObjectTarget) => `${target.bucket}/${target.key}`;
   async function record(target: ObjectTarget, parameters: SseParameters | undefined): Promise<void> {
@@ -323,14 +306,13 @@ export async function startS3EncryptionShim(options: S3EncryptionShimOptions): P
     }
 
     const isPart = query.has('partNumber') || query.has('uploadId');
-    if (method === 'PUT' && !isPart) {
+    // PUT ?tagging, ?acl, … change an object's sub-resource, not its bytes: its encryption stays.
+    const isSubresource = SUBRESOURCES.some((name) => query.has(name));
+    if (method === 'PUT' && !isPart && !isSubresource) {
       // PutObject, or CopyObject (`x-amz-copy-source`): the destination gets what this request says.
       const encryption = await resolveWriteEncryption(requestedEncryption(requestIn, query));
-      const tagging =
-        headerValue(requestIn.headers, 'x-amz-tagging') ?? query.get('x-amz-tagging') ?? undefined;
       forward(requestIn, responseOut, undefined, async () => {
         await record(target, encryption);
-        if (tagging) await applyTags(target, tagging);
         return responseHeadersOf(encryption);
       });
       return;

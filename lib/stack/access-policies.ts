@@ -79,14 +79,7 @@ export class AccessPolicies extends Construct {
 
     add(CAPABILITIES.media, 'API functions handling media: objects of the media bucket', [
       new PolicyStatement({
-        actions: [
-          's3:GetObject',
-          's3:PutObject',
-          's3:DeleteObject',
-          's3:AbortMultipartUpload',
-          // Direct uploads are tagged pending until completed (the lifecycle expires abandoned ones).
-          's3:PutObjectTagging',
-        ],
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         resources: [props.mediaBucket.arnForObjects('*')],
       }),
       // Lets HeadObject on a missing key answer 404 instead of 403.

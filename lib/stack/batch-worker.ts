@@ -51,7 +51,9 @@ export class BatchWorker extends Construct {
     });
     Validations.of(role).acknowledge(TRACING_WILDCARD_ACKNOWLEDGEMENT);
     this.function.addEventSource(
-      new SqsEventSource(props.queue, { batchSize: 10, reportBatchItemFailures: true }),
+      // One item per invocation: an item may verify and copy a large file, and must not share the
+      // function's time with nine others.
+      new SqsEventSource(props.queue, { batchSize: 1, reportBatchItemFailures: true }),
     );
   }
 }

@@ -14,7 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
-import { PENDING_UPLOAD_TAG } from '../../lambdas/media/media-keys.js';
+import { PENDING_UPLOADS_PREFIX } from '../../lambdas/media/media-keys.js';
 
 export interface DataStoresProps {
   /** What happens to keys, table and buckets when the stack is deleted. @default RemovalPolicy.RETAIN */
@@ -96,12 +96,9 @@ export class DataStores extends Construct {
       versioned: true,
       lifecycleRules: [
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        // Direct uploads carry the pending tag until completed; abandoned ones go after two days.
-        {
-          id: 'expire-abandoned-uploads',
-          tagFilters: { [PENDING_UPLOAD_TAG.key]: PENDING_UPLOAD_TAG.value },
-          expiration: Duration.days(2),
-        },
+        // Direct uploads land under this prefix and are copied to their asset when completed;
+        // whatever is left after two days (abandoned or already copied) goes.
+        { id: 'expire-pending-uploads', prefix: PENDING_UPLOADS_PREFIX, expiration: Duration.days(2) },
         {
           id: 'expire-replaced-versions',
           noncurrentVersionExpiration: Duration.days(7),

@@ -52,7 +52,8 @@ export class Messaging extends Construct {
       });
       return { queue, deadLetterQueue };
     };
-    // Visibility timeouts: six times the consumers' expected function timeout (AWS guidance).
+    // Visibility timeouts: longer than the consumer's function timeout, so a message is never handed
+    // to a second consumer while the first still works on it.
     this.batch = queueWithDeadLetters('Batch', Duration.minutes(6));
     this.webhook = queueWithDeadLetters('Webhook', Duration.minutes(1));
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
-import { PENDING_UPLOAD_TAG } from '../../lambdas/media/media-keys.js';
+import { PENDING_UPLOADS_PREFIX } from '../../lambdas/media/media-keys.js';
 import { TASK_FUNCTIONS } from '../../lambdas/workflows/task-functions.js';
 import { BATCH_WORKER_TIMEOUT } from '../../lib/stack/batch-worker.js';
 import { planApi } from '../../lib/stack/route-plan.js';
@@ -267,11 +267,7 @@ describe('data stores', () => {
       LifecycleConfiguration: {
         Rules: Match.arrayWith([
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
-          Match.objectLike({
-            TagFilters: [{ Key: PENDING_UPLOAD_TAG.key, Value: PENDING_UPLOAD_TAG.value }],
-            ExpirationInDays: 2,
-            Status: 'Enabled',
-          }),
+          Match.objectLike({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 2, Status: 'Enabled' }),
         ]),
       },
     });
@@ -416,7 +412,7 @@ describe('least privilege', () => {
 describe('batch worker', () => {
   it('consumes the batch queue with partial batch failures, within the queue visibility timeout', () => {
     root.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      BatchSize: 10,
+      BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const queues = Object.values(root.findResources('AWS::SQS::Queue')).map(

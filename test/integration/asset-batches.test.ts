@@ -239,3 +239,25 @@ describe('GET /v3/assets/statuses', () => {
     expect(errorOf(await api.call('GET', '/v3/assets/statuses')).param).toBe('asset_ids');
   });
 });
+
+describe('batches that lose members', () => {
+  it('closes a batch when a pending member is deleted: the member counts as failed', async () => {
+    const bytes = png();
+    const batch = await startBatch([
+      { name: 'keep.png', type: 'image/png', bytes },
+      { name: 'drop.png', type: 'image/png', bytes },
+    ]);
+    expect((await api.call('DELETE', `/v3/assets/${batch.items[1]?.asset_id}`)).status).toBe(200);
+    await put(batch.items[0] as BatchItem, bytes);
+    await api.call('POST', '/v3/assets/complete/batches', { body: { batch_id: batch.batch_id } });
+    const done = await waitForBatch(batch.batch_id, (view) => view.status !== 'processing');
+    expect(done).toMatchObject({
+      status: 'completed',
+      counts_by_status: { completed: 1, failed: 1, queued: 0 },
+    });
+    // Completing again is harmless.
+    expect(
+      (await api.call('POST', '/v3/assets/complete/batches', { body: { batch_id: batch.batch_id } })).status,
+    ).toBe(202);
+  });
+});

@@ -149,6 +149,7 @@ describe('a workspace with its own key', () => {
       workspaceId,
       objectKey(workspaceId, 'presigned'),
       'image/png',
+      png().length,
       60,
     );
     const put = await fetch(presigned.url, {
