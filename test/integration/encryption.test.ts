@@ -316,6 +316,8 @@ describe('setting a key', () => {
     const response = await directUpload(apiKey);
     expect(response.status).toBe(409);
     expect(errorOf(response).code).toBe('encryption_setup_pending');
+    // Refused before anything was recorded.
+    expect((await api.call<{ data: unknown[] }>('GET', '/v3/assets', { key: apiKey })).body.data).toEqual([]);
 
     await startEncryptionSetup(workspaceId, pending);
     expect(await settledEncryption(workspaceId)).toMatchObject({ state: 'active', key_arn: key.arn });

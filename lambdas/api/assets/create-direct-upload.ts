@@ -2,6 +2,7 @@ import { createPendingAsset } from '../../assets/assets.js';
 import { presignDirectUpload } from '../../assets/direct-uploads.js';
 import { apiHandler } from '../../core/api-handler.js';
 import { respond } from '../../core/http.js';
+import { encryptionForMediaWrite } from '../../media/encryption-policy.js';
 import { directUploadFile } from './schemas.js';
 
 /** `POST /v3/assets/direct-uploads`: an asset awaiting its bytes, and where to PUT them. */
@@ -9,6 +10,8 @@ export const handler = apiHandler(
   'AssetDirectUploadsCreate',
   { body: directUploadFile },
   async ({ body, principal }) => {
+    // Refuse before recording anything when the workspace's encryption forbids media writes.
+    await encryptionForMediaWrite(principal.workspaceId);
     const asset = await createPendingAsset(principal.workspaceId, principal.username, {
       filename: body.filename,
       mimeType: body.content_type,
