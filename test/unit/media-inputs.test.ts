@@ -8,17 +8,8 @@ import {
   mediaInputSchema,
   resolveMediaInput,
 } from '../../lambdas/media/media-inputs.js';
+import { invalidParameterOf } from '../support/rejection.js';
 import { pdf, png } from '../support/sample-media.js';
-
-function rejection(run: () => unknown): InvalidParameterError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidParameterError) return error;
-    throw error;
-  }
-  throw new Error('expected an InvalidParameterError');
-}
 
 async function rejectionOf(promise: Promise<unknown>): Promise<InvalidParameterError> {
   try {
@@ -57,7 +48,7 @@ describe('mediaInputSchema', () => {
     ['https://a.example.com/x.png', 'background', /`background`/],
     [null, 'background', /`background`/],
   ])('refuses %o naming %s', (input, param, message) => {
-    const error = rejection(() => parseInput(mediaInputSchema, input, 'background'));
+    const error = invalidParameterOf(() => parseInput(mediaInputSchema, input, 'background'));
     expect(error.param).toBe(param);
     expect(error.message).toMatch(message);
   });
@@ -90,13 +81,13 @@ describe('decodeBase64Strict', () => {
     ['non-canonical trailing bits', 'YR=='],
     ['non-ASCII', 'YWJé'],
   ])('refuses %s', (_name, data) => {
-    const error = rejection(() => decodeBase64Strict(data, 1024, 'avatar.data'));
+    const error = invalidParameterOf(() => decodeBase64Strict(data, 1024, 'avatar.data'));
     expect(error.param).toBe('avatar.data');
     expect(error.message).toMatch(/not valid base64/);
   });
 
   it('refuses a data: URL with a message that says so', () => {
-    const error = rejection(() =>
+    const error = invalidParameterOf(() =>
       decodeBase64Strict(`data:image/png;base64,${bytes.toString('base64')}`, 1024, 'avatar.data'),
     );
     expect(error.message).toMatch(/without a `data:` URL prefix/);
@@ -104,10 +95,10 @@ describe('decodeBase64Strict', () => {
 
   it('caps the decoded size before decoding', () => {
     expect(decodeBase64Strict('A'.repeat(400), 300, 'f.data')).toHaveLength(300);
-    const error = rejection(() => decodeBase64Strict('A'.repeat(404), 300, 'f.data'));
+    const error = invalidParameterOf(() => decodeBase64Strict('A'.repeat(404), 300, 'f.data'));
     expect(error.message).toMatch(/decodes to 303 bytes; at most 300 bytes are accepted/);
     // The size is judged from the length alone: even an invalid string of that length is "too large".
-    expect(rejection(() => decodeBase64Strict('!'.repeat(404), 300, 'f.data')).message).toMatch(
+    expect(invalidParameterOf(() => decodeBase64Strict('!'.repeat(404), 300, 'f.data')).message).toMatch(
       /at most 300 bytes/,
     );
   });

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidParameterError } from '../../lambdas/core/errors.js';
 import { formatParamPath, limitParam, parseInput } from '../../lambdas/core/validation.js';
-
-function rejection(run: () => unknown): InvalidParameterError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidParameterError) return error;
-    throw error;
-  }
-  throw new Error('expected an InvalidParameterError');
-}
+import { invalidParameterOf } from '../support/rejection.js';
 
 const schema = z.strictObject({
   name: z.string().min(1),
@@ -27,40 +17,42 @@ describe('request validation', () => {
   });
 
   it('names a missing required field', () => {
-    const error = rejection(() => parseInput(schema, {}));
+    const error = invalidParameterOf(() => parseInput(schema, {}));
     expect(error.param).toBe('name');
     expect(error.message).toContain('required');
   });
 
   it('names an unknown field', () => {
-    const error = rejection(() => parseInput(schema, { name: 'x', colour: 'red' }));
+    const error = invalidParameterOf(() => parseInput(schema, { name: 'x', colour: 'red' }));
     expect(error.param).toBe('colour');
   });
 
   it('names a bad array element and nested field', () => {
-    expect(rejection(() => parseInput(schema, { name: 'x', events: ['a', 'c'] })).param).toBe('events[1]');
-    expect(rejection(() => parseInput(schema, { name: 'x', settings: { speed: 3 } })).param).toBe(
+    expect(invalidParameterOf(() => parseInput(schema, { name: 'x', events: ['a', 'c'] })).param).toBe(
+      'events[1]',
+    );
+    expect(invalidParameterOf(() => parseInput(schema, { name: 'x', settings: { speed: 3 } })).param).toBe(
       'settings.speed',
     );
   });
 
   it('rejects a body that is not an object without naming a field', () => {
-    expect(rejection(() => parseInput(schema, [1, 2])).param).toBeNull();
+    expect(invalidParameterOf(() => parseInput(schema, [1, 2])).param).toBeNull();
   });
 
   it('coerces and bounds list limits', () => {
     const query = z.strictObject({ limit: limitParam(50, 10) });
     expect(parseInput(query, {})).toEqual({ limit: 10 });
     expect(parseInput(query, { limit: '50' })).toEqual({ limit: 50 });
-    expect(rejection(() => parseInput(query, { limit: '51' })).param).toBe('limit');
-    expect(rejection(() => parseInput(query, { limit: '0' })).param).toBe('limit');
-    expect(rejection(() => parseInput(query, { limit: 'ten' })).param).toBe('limit');
+    expect(invalidParameterOf(() => parseInput(query, { limit: '51' })).param).toBe('limit');
+    expect(invalidParameterOf(() => parseInput(query, { limit: '0' })).param).toBe('limit');
+    expect(invalidParameterOf(() => parseInput(query, { limit: 'ten' })).param).toBe('limit');
   });
 });
 
 describe('wrong types versus missing fields', () => {
   it('says a field of the wrong type must be of the right type, not that it is required', () => {
-    const error = rejection(() => parseInput(schema, { name: 7 }));
+    const error = invalidParameterOf(() => parseInput(schema, { name: 7 }));
     expect(error.param).toBe('name');
     expect(error.message).toContain('must be a string');
     expect(error.message).not.toContain('required');
