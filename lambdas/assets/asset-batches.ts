@@ -71,12 +71,12 @@ export async function createDirectUploadBatch(
   options: { title?: string | undefined; callbackUrl?: string | undefined },
 ) {
   // Refuse before writing anything when the workspace's encryption forbids media writes.
-  await encryptionForMediaWrite(workspaceId);
+  const encryption = await encryptionForMediaWrite(workspaceId);
   const batchId = newBatchId();
   const items = [];
   for (const [itemIndex, file] of files.entries()) {
     const asset = await createPendingAsset(workspaceId, owner, { ...file, batchId, itemIndex });
-    items.push({ item_index: itemIndex, ...(await presignDirectUpload(asset)) });
+    items.push({ item_index: itemIndex, ...(await presignDirectUpload(asset, encryption)) });
   }
   await createBatch(workspaceId, batchId, {
     kind: BATCH_KINDS.assetUploads,

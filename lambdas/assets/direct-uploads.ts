@@ -1,12 +1,13 @@
 /** The upload instructions a direct upload returns: a presigned PUT and what to send with it. */
 import { config } from '../core/config.js';
+import type { ObjectEncryption } from '../media/encryption-policy.js';
 import { presignMediaUpload } from '../media/media-store.js';
 import type { AssetRecord } from './assets.js';
 
-export async function presignDirectUpload(asset: AssetRecord) {
+export async function presignDirectUpload(asset: AssetRecord, encryption: ObjectEncryption) {
   const expiresInSeconds = config().uploadUrlTtlSeconds;
   const upload = await presignMediaUpload(
-    asset.workspace_id,
+    encryption,
     asset.object_key,
     asset.mime_type,
     asset.size_bytes,

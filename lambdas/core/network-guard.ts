@@ -7,6 +7,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { config } from './config.js';
 
 export const ADDRESS_KINDS = { public: 'public', loopback: 'loopback', restricted: 'restricted' } as const;
 export type AddressKind = (typeof ADDRESS_KINDS)[keyof typeof ADDRESS_KINDS];
@@ -78,6 +79,11 @@ const INTERNAL_NAMES = /\.(internal|local|localdomain|home\.arpa|intranet|corp|l
 
 function addressAllowed(kind: AddressKind, policy: OutboundPolicy): boolean {
   return kind === ADDRESS_KINDS.public || (kind === ADDRESS_KINDS.loopback && policy.allowLoopback);
+}
+
+/** The deployment's policy: public HTTPS only, unless the local-development switch allows loopback. */
+export function outboundPolicy(): OutboundPolicy {
+  return { allowLoopback: config().allowLoopbackUrls };
 }
 
 /** Checks what can be known without DNS; returns the parsed URL. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { InvalidParameterError } from './errors.js';
+import { checkOutboundUrl, OutboundUrlError, outboundPolicy } from './network-guard.js';
 
 /** `['events', 0, 'url']` → `events[0].url`. */
 export function formatParamPath(path: readonly PropertyKey[]): string {
@@ -68,6 +69,22 @@ export function limitParam(max: number, fallback: number) {
     .max(max, { error: `must be an integer from 1 to ${max}` })
     .default(fallback);
 }
+
+/**
+ * A URL the service will call on a client's behalf (a job's one-off `callback_url`): public HTTPS,
+ * checked by the outbound guard, whose reason becomes the message.
+ */
+export const outboundUrlParam = z
+  .string()
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .superRefine((url, context) => {
+    try {
+      checkOutboundUrl(url, outboundPolicy());
+    } catch (error) {
+      if (!(error instanceof OutboundUrlError)) throw error;
+      context.addIssue({ code: 'custom', message: `${error.message}: it must be a public HTTPS URL` });
+    }
+  });
 
 /** `token` query parameter: an opaque cursor, at least one character. */
 export const tokenParam = z.string().min(1, { error: 'must not be empty' }).optional();

@@ -19,13 +19,13 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ASSET_STATUS, getAsset } from '../assets/assets.js';
-import { config } from '../core/config.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import {
   checkOutboundUrl,
   type OutboundPolicy,
   OutboundUrlError,
+  outboundPolicy,
   pinnedLookup,
   resolveOutboundAddress,
 } from '../core/network-guard.js';
@@ -388,7 +388,7 @@ async function resolveUrl(
   options: MediaInputOptions,
 ): Promise<ResolvedMedia> {
   const field = `${options.param}.url`;
-  const policy: OutboundPolicy = { allowLoopback: config().allowLoopbackUrls };
+  const policy = outboundPolicy();
   let bytes: Buffer;
   try {
     bytes = await download(raw, policy, {

@@ -14,7 +14,11 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
-import { assertSameEncryptionDomain, encryptionForMediaWrite } from './encryption-policy.js';
+import {
+  assertSameEncryptionDomain,
+  encryptionForMediaWrite,
+  type ObjectEncryption,
+} from './encryption-policy.js';
 import { ownerOfKey } from './media-keys.js';
 
 export interface StoredObject {
@@ -41,15 +45,17 @@ export async function putMediaObject(
   );
 }
 
-/** A presigned PUT for a direct upload and the headers the client must send with it. */
+/**
+ * A presigned PUT for a direct upload and the headers the client must send with it, under the
+ * encryption the caller resolved with `encryptionForMediaWrite` (once per request, not per file).
+ */
 export async function presignMediaUpload(
-  workspaceId: string,
+  encryption: ObjectEncryption,
   key: string,
   contentType: string,
   sizeBytes: number,
   expiresInSeconds: number,
 ): Promise<{ url: string; headers: Record<string, string> }> {
-  const encryption = await encryptionForMediaWrite(workspaceId);
   const command = new PutObjectCommand({
     Bucket: config().bucketName,
     Key: key,

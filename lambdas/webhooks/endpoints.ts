@@ -3,10 +3,9 @@
  * read shows `secret: null`. Rotation replaces the stored secret, so the old one stops signing at once.
  */
 
-import { config } from '../core/config.js';
 import { ConflictError, InvalidParameterError } from '../core/errors.js';
 import { ID_PATTERN, newId } from '../core/ids.js';
-import { checkOutboundUrl, OutboundUrlError } from '../core/network-guard.js';
+import { checkOutboundUrl, OutboundUrlError, outboundPolicy } from '../core/network-guard.js';
 import {
   deleteExistingItem,
   getItem,
@@ -60,7 +59,7 @@ function toEndpoint(item: EndpointItem, secret: string | null = null): WebhookEn
 /** The URL must be public HTTPS (loopback and http only with the local-development setting). */
 export function validateEndpointUrl(url: string): string {
   try {
-    return checkOutboundUrl(url, { allowLoopback: config().allowLoopbackUrls }).toString();
+    return checkOutboundUrl(url, outboundPolicy()).toString();
   } catch (error) {
     if (error instanceof OutboundUrlError) {
       throw new InvalidParameterError(

@@ -146,7 +146,7 @@ describe('a workspace with its own key', () => {
 
     // A presigned upload: S3 signs the SSE parameters as headers, which the uploader must send.
     const presigned = await presignMediaUpload(
-      workspaceId,
+      await encryptionForMediaWrite(workspaceId),
       objectKey(workspaceId, 'presigned'),
       'image/png',
       png().length,

@@ -1,25 +1,6 @@
 import { z } from 'zod';
-import { config } from '../../core/config.js';
-import { checkOutboundUrl, OutboundUrlError } from '../../core/network-guard.js';
-import { limitParam, tokenParam } from '../../core/validation.js';
+import { limitParam, outboundUrlParam, tokenParam } from '../../core/validation.js';
 import { directUploadFile } from './schemas.js';
-
-/** A one-off callback URL: public HTTPS, like webhook endpoints. */
-export const callbackUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (url) => {
-      try {
-        checkOutboundUrl(url, { allowLoopback: config().allowLoopbackUrls });
-        return true;
-      } catch (error) {
-        if (error instanceof OutboundUrlError) return false;
-        throw error;
-      }
-    },
-    { error: 'must be a public HTTPS URL' },
-  );
 
 export const directUploadBatchBody = z.strictObject({
   files: z
@@ -27,7 +8,7 @@ export const directUploadBatchBody = z.strictObject({
     .min(1, { error: 'must hold 1 to 100 files' })
     .max(100, { error: 'must hold 1 to 100 files' }),
   title: z.string().min(1).max(500).optional(),
-  callback_url: callbackUrl.optional(),
+  callback_url: outboundUrlParam.optional(),
 });
 
 export const completeBatchBody = z.strictObject({ batch_id: z.string().min(1) });

@@ -11,14 +11,14 @@ export const handler = apiHandler(
   { body: directUploadFile },
   async ({ body, principal }) => {
     // Refuse before recording anything when the workspace's encryption forbids media writes.
-    await encryptionForMediaWrite(principal.workspaceId);
+    const encryption = await encryptionForMediaWrite(principal.workspaceId);
     const asset = await createPendingAsset(principal.workspaceId, principal.username, {
       filename: body.filename,
       mimeType: body.content_type,
       sizeBytes: body.size_bytes,
       checksumSha256: body.checksum_sha256,
     });
-    return respond.created(await presignDirectUpload(asset));
+    return respond.created(await presignDirectUpload(asset, encryption));
   },
   { successStatus: 201 },
 );
