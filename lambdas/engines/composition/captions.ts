@@ -1,0 +1,280 @@
+/**
+ * Captions: grouping timed words into readable cues, and writing cues as SRT (for download) or as an
+ * ASS script (for burning into the picture with libass).
+ *
+ * Readability rules (after common broadcast guidelines): at most 2 lines of at most 42 characters, lines
+ * balanced in length; a cue ends at a sentence end, at a clear pause, or when it would grow too long or
+ * stay up too long; when a cue must break mid-sentence it prefers a clause boundary (after `,` `;` `:`).
+ * Cues stay up at least 0.7 s when the next cue leaves room, and tiny gaps between cues are closed so
+ * captions do not flicker.
+ */
+import type { CaptionCue } from './composition-engine.js';
+
+export interface TimedWord {
+  /** The word as written, punctuation included (`Hello,`). Surrounding whitespace is ignored. */
+  word: string;
+  startMs: number;
+  endMs: number;
+}
+
+export interface CaptionGroupingOptions {
+  /** Longest line, in characters; a single longer word gets a line of its own. @default 42 */
+  maxCharsPerLine?: number;
+  /** Most lines per cue. @default 2 */
+  maxLines?: number;
+  /** A cue is broken before it would stay up longer than this. @default 7000 */
+  maxCueMs?: number;
+  /**
+   * Shortest time a cue stays up; shorter ones are extended into the silence after them, never over the
+   * next cue's first word. A sentence shorter than this does not end its cue by itself. @default 700
+   */
+  minCueMs?: number;
+  /** A silence at least this long between two words ends the cue. @default 500 */
+  pauseMs?: number;
+  /** A gap between two cues shorter than this is closed (the earlier cue stays up). @default 250 */
+  closeGapMs?: number;
+}
+
+const SENTENCE_END = /[.!?…]["'”’)\]]*$/;
+const CLAUSE_END = /[,;:—–]["'”’)\]]*$/;
+
+/**
+ * Splits words into at most `maxLines` lines of at most `maxChars` characters (a longer word alone on a
+ * line), as balanced as possible; `undefined` when they do not fit.
+ */
+export function layoutCaptionLines(
+  words: readonly string[],
+  maxChars: number,
+  maxLines: number,
+): string[] | undefined {
+  const wrap = (width: number): string[] => {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of words) {
+      if (line && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    if (line) lines.push(line);
+    return lines;
+  };
+  const widest = wrap(maxChars);
+  if (widest.length > maxLines) return undefined;
+  // The narrowest width that needs no more lines than the widest wrap balances the lines' lengths.
+  const longestWord = Math.max(0, ...words.map((word) => word.length));
+  let low = Math.min(longestWord, maxChars);
+  let high = maxChars;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (wrap(middle).length <= widest.length) high = middle;
+    else low = middle + 1;
+  }
+  return wrap(low);
+}
+
+/** A word timing that also says where the word is in the spoken text (as speech engines return). */
+export interface SpokenWord extends TimedWord {
+  textOffset: number;
+  textLength: number;
+}
+
+/**
+ * Speech engines time words without their punctuation (`update`, not `update.`), but captions need it,
+ * and the grouping rules use it to end cues at sentence ends. Widens each word to the whole
+ * whitespace-delimited token of `text` around it (never into a neighbouring word).
+ */
+export function wordsWithPunctuation(text: string, words: readonly SpokenWord[]): TimedWord[] {
+  return words.map((word, index) => {
+    const previous = words[index - 1];
+    const next = words[index + 1];
+    const floor = previous ? previous.textOffset + previous.textLength : 0;
+    const ceiling = next ? next.textOffset : text.length;
+    let start = word.textOffset;
+    let end = word.textOffset + word.textLength;
+    while (start > floor && /\S/.test(text.charAt(start - 1))) start--;
+    while (end < ceiling && /\S/.test(text.charAt(end))) end++;
+    return { word: text.slice(start, end), startMs: word.startMs, endMs: word.endMs };
+  });
+}
+
+/** Groups timed words into caption cues; see the module comment for the rules. */
+export function captionCuesFromWords(
+  words: readonly TimedWord[],
+  options: CaptionGroupingOptions = {},
+): CaptionCue[] {
+  const maxChars = options.maxCharsPerLine ?? 42;
+  const maxLines = options.maxLines ?? 2;
+  const maxCueMs = options.maxCueMs ?? 7000;
+  const minCueMs = options.minCueMs ?? 700;
+  const pauseMs = options.pauseMs ?? 500;
+  const closeGapMs = options.closeGapMs ?? 250;
+
+  const timed = words
+    .map((word) => ({
+      word: word.word.trim(),
+      startMs: Math.round(word.startMs),
+      endMs: Math.round(Math.max(word.startMs, word.endMs)),
+    }))
+    .filter((word) => word.word.length > 0);
+
+  const fits = (group: readonly TimedWord[]) =>
+    layoutCaptionLines(
+      group.map((word) => word.word),
+      maxChars,
+      maxLines,
+    ) !== undefined;
+
+  /** Where to cut a cue that grew too big: after its last clause end past its first third, else at its end. */
+  const cutPoint = (group: readonly TimedWord[]): number => {
+    const total = group.reduce((sum, word) => sum + word.word.length + 1, 0);
+    let chars = 0;
+    let best = group.length;
+    for (let index = 0; index < group.length - 1; index++) {
+      const word = group[index] as TimedWord;
+      chars += word.word.length + 1;
+      if (chars >= total / 3 && (CLAUSE_END.test(word.word) || SENTENCE_END.test(word.word)))
+        best = index + 1;
+    }
+    return best;
+  };
+
+  const groups: TimedWord[][] = [];
+  let current: TimedWord[] = [];
+  for (const word of timed) {
+    while (current.length > 0) {
+      const first = current[0] as TimedWord;
+      const previous = current.at(-1) as TimedWord;
+      const pause = word.startMs - previous.endMs >= pauseMs;
+      const sentenceDone = SENTENCE_END.test(previous.word) && previous.endMs - first.startMs >= minCueMs;
+      const tooBig = !fits([...current, word]) || word.endMs - first.startMs > maxCueMs;
+      if (!pause && !sentenceDone && !tooBig) break;
+      const cut = tooBig && !pause && !sentenceDone ? cutPoint(current) : current.length;
+      groups.push(current.slice(0, cut));
+      current = current.slice(cut);
+    }
+    current.push(word);
+  }
+  if (current.length > 0) groups.push(current);
+
+  const cues: CaptionCue[] = [];
+  let previousEnd = Number.NEGATIVE_INFINITY;
+  groups.forEach((group, index) => {
+    const first = group[0] as TimedWord;
+    const last = group.at(-1) as TimedWord;
+    const startMs = Math.max(first.startMs, previousEnd);
+    const spokenEnd = Math.max(last.endMs, startMs + 1);
+    const nextStart = groups[index + 1]?.[0]?.startMs ?? Number.POSITIVE_INFINITY;
+    let endMs = Math.min(Math.max(spokenEnd, startMs + minCueMs), Math.max(spokenEnd, nextStart));
+    if (nextStart > endMs && nextStart - endMs < closeGapMs) endMs = nextStart;
+    const lines = layoutCaptionLines(
+      group.map((word) => word.word),
+      maxChars,
+      maxLines,
+    ) ?? [group.map((word) => word.word).join(' ')];
+    cues.push({ startMs, endMs, text: lines.join('\n') });
+    previousEnd = endMs;
+  });
+  return cues;
+}
+
+function pad(value: number, digits: number): string {
+  return String(value).padStart(digits, '0');
+}
+
+function clockParts(ms: number): { hours: number; minutes: number; seconds: number; millis: number } {
+  const total = Math.max(0, Math.round(ms));
+  return {
+    hours: Math.floor(total / 3_600_000),
+    minutes: Math.floor(total / 60_000) % 60,
+    seconds: Math.floor(total / 1000) % 60,
+    millis: total % 1000,
+  };
+}
+
+/** `HH:MM:SS,mmm`, as SRT writes times. */
+export function srtTimestamp(ms: number): string {
+  const { hours, minutes, seconds, millis } = clockParts(ms);
+  return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)},${pad(millis, 3)}`;
+}
+
+/** A cue's lines: trimmed, without blank lines (a blank line ends an SRT cue). */
+function cueLines(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/**
+ * SubRip text: cues numbered from 1, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, LF line ends, a blank line between
+ * cues. Cues without text are left out (SRT cannot express them).
+ */
+export function toSrt(cues: readonly CaptionCue[]): string {
+  return cues
+    .map((cue) => ({ cue, lines: cueLines(cue.text) }))
+    .filter(({ lines }) => lines.length > 0)
+    .map(
+      ({ cue, lines }, index) =>
+        `${index + 1}\n${srtTimestamp(cue.startMs)} --> ${srtTimestamp(cue.endMs)}\n${lines.join('\n')}\n`,
+    )
+    .join('\n');
+}
+
+export interface AssStyleOptions {
+  /** The frame size: the script's coordinate space, so every size below is in frame pixels. */
+  width: number;
+  height: number;
+  /** Font family name; the renderer falls back to its only font when this one is not installed. */
+  fontName: string;
+}
+
+/** `H:MM:SS.cc`, as ASS writes times. */
+function assTimestamp(ms: number): string {
+  const { hours, minutes, seconds, millis } = clockParts(Math.round(ms / 10) * 10);
+  return `${hours}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(Math.floor(millis / 10), 2)}`;
+}
+
+/** Text with ASS's markup characters neutralized: `{}` start override tags, `\N` `\n` `\h` are escapes. */
+function assText(lines: readonly string[]): string {
+  return lines
+    .map((line) => line.replace(/\\/g, '\u2216').replace(/\{/g, '(').replace(/\}/g, ')'))
+    .join('\\N');
+}
+
+/**
+ * An ASS script that burns the cues in: white text with a dark outline and soft shadow, bottom-centred,
+ * the font scaled to the frame (5% of the height, less on narrow portrait frames). Lines wider than the
+ * frame wrap. In the picture `{` `}` show as `(` `)` and `\` as `∖` (ASS markup cannot show them).
+ */
+export function toAss(cues: readonly CaptionCue[], style: AssStyleOptions): string {
+  const fontSize = Math.max(8, Math.round(0.05 * Math.min(style.height, style.width * 0.9)));
+  const outline = Math.max(1, Math.round(fontSize * 0.08));
+  const shadow = Math.max(1, Math.round(fontSize * 0.04));
+  const marginSide = Math.round(style.width * 0.05);
+  const marginBottom = Math.round(style.height * 0.05);
+  // Colours are &HAABBGGRR with AA = transparency: opaque white text, opaque black outline, half-black shadow.
+  const header = [
+    '[Script Info]',
+    'ScriptType: v4.00+',
+    `PlayResX: ${style.width}`,
+    `PlayResY: ${style.height}`,
+    'WrapStyle: 0',
+    'ScaledBorderAndShadow: yes',
+    '',
+    '[V4+ Styles]',
+    'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
+    `Style: Caption,${style.fontName},${fontSize},&H00FFFFFF,&H00FFFFFF,&H00000000,&H80000000,0,0,0,0,100,100,0,0,1,${outline},${shadow},2,${marginSide},${marginSide},${marginBottom},1`,
+    '',
+    '[Events]',
+    'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+  ];
+  const events = cues
+    .map((cue) => ({ cue, lines: cueLines(cue.text) }))
+    .filter(({ lines }) => lines.length > 0)
+    .map(
+      ({ cue, lines }) =>
+        `Dialogue: 0,${assTimestamp(cue.startMs)},${assTimestamp(cue.endMs)},Caption,,0,0,0,,${assText(lines)}`,
+    );
+  return `${[...header, ...events].join('\n')}\n`;
+}

@@ -1,0 +1,252 @@
+/**
+ * The video composition capability (ARCHITECTURE.md section 7): one interface, interchangeable engines
+ * (the reference ffmpeg engine from npm; on AWS the same code in a container Lambda). Job code only sees
+ * this module and the factory of the engine it configured.
+ *
+ * A composition is a list of scenes played in order and joined without gaps. Each scene has a background
+ * (a colour, a still image or a video clip), optionally a presenter (a still portrait with gentle motion)
+ * and optionally narration audio starting at the scene's start. Captions run on the whole video's
+ * timeline. Every output file is written inside the request's `workDir`.
+ *
+ * Units: times in integer milliseconds unless a name says otherwise; volumes are linear gains from 0
+ * (silent) to 1 (the file's own level); colours are `#rrggbb`.
+ */
+
+/** Most scenes one composition takes; callers split longer videos. */
+export const MAX_SCENES = 50;
+/** Smallest and largest frame side in pixels (3840x2160 and 2160x3840 fit). */
+export const MIN_FRAME_SIDE = 16;
+export const MAX_FRAME_SIDE = 4096;
+/** Largest frame rate; frame rates are whole numbers of frames per second. */
+export const MAX_FPS = 60;
+export const DEFAULT_FPS = 25;
+
+export interface CompositionEngine {
+  /** Engine name recorded on jobs, e.g. `ffmpeg`. */
+  readonly name: string;
+  compose(request: CompositionRequest): Promise<CompositionResult>;
+}
+
+export interface CompositionRequest {
+  /** Scratch directory (exists, writable); every output is written inside it. */
+  workDir: string;
+  /** Frame width in pixels: even, `MIN_FRAME_SIDE` to `MAX_FRAME_SIDE`. */
+  width: number;
+  /** Frame height in pixels: even, `MIN_FRAME_SIDE` to `MAX_FRAME_SIDE`. */
+  height: number;
+  /** Frames per second, a whole number from 1 to `MAX_FPS`. @default 25 */
+  fps?: number;
+  /**
+   * `mp4`: H.264 (yuv420p) + AAC, moov atom first (`+faststart`) so playback starts before the download
+   * ends. `webm`: VP9 + Opus.
+   */
+  format: 'mp4' | 'webm';
+  /** 1 to `MAX_SCENES` scenes, played in order and joined seamlessly. */
+  scenes: CompositionScene[];
+  /** Captions on the whole video's timeline (ms from the video's start); cues past the end are cut. */
+  captions: CaptionCue[];
+  /**
+   * `true`: the main video has burned captions and `captionedVideoPath === videoPath` (one encode).
+   * `false`: the main video is clean and a second, captioned video is written too.
+   */
+  burnCaptions: boolean;
+}
+
+export type SceneBackground =
+  | {
+      type: 'color';
+      /** `#rrggbb`. */
+      color: string;
+    }
+  | {
+      type: 'image';
+      /** Any still image ffmpeg reads (PNG, JPEG, WebP...); of an animation, the first frame is used. */
+      path: string;
+      /** `cover` fills the frame and crops the overflow; `contain` shows all of it on black bars. */
+      fit: 'cover' | 'contain';
+    }
+  | {
+      type: 'video';
+      path: string;
+      /**
+       * How a clip whose length differs from the scene's fills it:
+       * - `freeze`: plays once from its start; if shorter, its last frame stays (and its audio stops).
+       * - `loop`: plays again from its start until the scene ends.
+       * - `fit_to_scene`: plays exactly once, sped up or slowed down (picture and sound) to the scene.
+       * A clip longer than its scene is cut at the scene's end in `freeze` and `loop`.
+       */
+      mode: 'freeze' | 'loop' | 'fit_to_scene';
+      /** Gain of the clip's own audio, 0 (muted) to 1. Clips without audio are silent. */
+      volume: number;
+      /** As for images. @default 'cover' */
+      fit?: 'cover' | 'contain';
+    };
+
+export interface CompositionScene {
+  /** Length of the scene; positive and at least one frame long. */
+  durationMs: number;
+  background: SceneBackground;
+  /**
+   * The presenter: a still portrait (PNG with transparency, or JPEG) shown over the background with
+   * gentle motion (a slow sway and a breathing-like rise and fall), since the reference engine cannot
+   * animate lips.
+   * - `contain`: the whole portrait, as large as fits, bottom-centred (head-and-shoulders portraits are
+   *   cut at the bottom edge, so they sit on the frame's bottom).
+   * - `cover`: the portrait fills the frame (cropped), hiding the background.
+   */
+  avatar?: { imagePath: string; fit: 'contain' | 'cover' };
+  /**
+   * Speech over the scene (WAV or any audio ffmpeg reads), starting at the scene's start; cut at the
+   * scene's end. `volume` 0 to 1.
+   */
+  narration?: { path: string; volume: number };
+}
+
+export interface CaptionCue {
+  startMs: number;
+  endMs: number;
+  /** The cue's text; `\n` separates its lines. */
+  text: string;
+}
+
+export interface CompositionResult {
+  /** The main video; captions are burned in only when the request's `burnCaptions` is true. */
+  videoPath: string;
+  /**
+   * The video with captions always burned in. The same file as `videoPath` when `burnCaptions` is true,
+   * or when there are no captions (the two would be identical).
+   */
+  captionedVideoPath: string;
+  /** JPEG of one frame of the main video, full size or scaled down to at most 1280 pixels wide. */
+  thumbnailPath: string;
+  /** Animated GIF preview of the main video's first seconds, small (about 320 pixels wide, 10 fps). */
+  gifPath: string;
+  /** Length of the written video, from ffprobe. */
+  durationSeconds: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Why a composition could not be made; job code copies it to the job's `failure_code`.
+ * - `invalid_media`: the caller's fault: an input file is missing or unreadable, lacks the stream it is
+ *   used for (narration without audio, background clip without pictures), or the request describes a
+ *   video that cannot be made (odd or out-of-range size, no scenes, bad colour, volume out of range).
+ * - `engine_unavailable`: the engine cannot run here (ffmpeg, ffprobe or the caption font is missing or
+ *   cannot be made executable).
+ * - `composition_failed`: the engine ran and failed or timed out on valid-looking input.
+ */
+export type CompositionFailureCode = 'invalid_media' | 'engine_unavailable' | 'composition_failed';
+
+export class CompositionError extends Error {
+  override readonly name = 'CompositionError';
+
+  constructor(
+    readonly failureCode: CompositionFailureCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isCompositionError(error: unknown): error is CompositionError {
+  return error instanceof CompositionError;
+}
+
+const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+function invalid(message: string): CompositionError {
+  return new CompositionError('invalid_media', message);
+}
+
+function isNumberIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
+}
+
+function checkVolume(value: unknown, what: string): void {
+  if (!isNumberIn(value, 0, 1)) throw invalid(`${what} volume must be a number from 0 to 1`);
+}
+
+function checkPath(value: unknown, what: string): void {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${what} path is missing`);
+}
+
+/**
+ * Checks the request's shape and ranges the same way for every engine (not the files: engines probe
+ * them). Returns the frame rate to use.
+ */
+export function validateCompositionRequest(request: CompositionRequest): { fps: number } {
+  if (typeof request.workDir !== 'string' || request.workDir.length === 0) {
+    throw invalid('workDir is missing');
+  }
+  for (const side of ['width', 'height'] as const) {
+    const value = request[side];
+    if (!Number.isInteger(value) || value % 2 !== 0 || value < MIN_FRAME_SIDE || value > MAX_FRAME_SIDE) {
+      throw invalid(`${side} must be an even whole number from ${MIN_FRAME_SIDE} to ${MAX_FRAME_SIDE}`);
+    }
+  }
+  const fps = request.fps ?? DEFAULT_FPS;
+  if (!Number.isInteger(fps) || fps < 1 || fps > MAX_FPS) {
+    throw invalid(`fps must be a whole number from 1 to ${MAX_FPS}`);
+  }
+  if (request.format !== 'mp4' && request.format !== 'webm') throw invalid('format must be mp4 or webm');
+  if (!Array.isArray(request.scenes) || request.scenes.length < 1 || request.scenes.length > MAX_SCENES) {
+    throw invalid(`a composition has 1 to ${MAX_SCENES} scenes`);
+  }
+  request.scenes.forEach((scene, index) => {
+    const what = `scene ${index + 1}`;
+    if (!isNumberIn(scene.durationMs, 1000 / fps, Number.MAX_SAFE_INTEGER)) {
+      throw invalid(`${what} durationMs must be at least one frame (${Math.ceil(1000 / fps)} ms)`);
+    }
+    const background = scene.background;
+    switch (background?.type) {
+      case 'color':
+        if (typeof background.color !== 'string' || !COLOR_PATTERN.test(background.color)) {
+          throw invalid(`${what} background color must look like #rrggbb`);
+        }
+        break;
+      case 'image':
+        checkPath(background.path, `${what} background image`);
+        if (background.fit !== 'cover' && background.fit !== 'contain') {
+          throw invalid(`${what} background image fit must be cover or contain`);
+        }
+        break;
+      case 'video':
+        checkPath(background.path, `${what} background video`);
+        if (!['freeze', 'loop', 'fit_to_scene'].includes(background.mode)) {
+          throw invalid(`${what} background video mode must be freeze, loop or fit_to_scene`);
+        }
+        checkVolume(background.volume, `${what} background video`);
+        if (background.fit !== undefined && background.fit !== 'cover' && background.fit !== 'contain') {
+          throw invalid(`${what} background video fit must be cover or contain`);
+        }
+        break;
+      default:
+        throw invalid(`${what} background type must be color, image or video`);
+    }
+    if (scene.avatar !== undefined) {
+      checkPath(scene.avatar.imagePath, `${what} avatar image`);
+      if (scene.avatar.fit !== 'cover' && scene.avatar.fit !== 'contain') {
+        throw invalid(`${what} avatar fit must be cover or contain`);
+      }
+    }
+    if (scene.narration !== undefined) {
+      checkPath(scene.narration.path, `${what} narration`);
+      checkVolume(scene.narration.volume, `${what} narration`);
+    }
+  });
+  if (!Array.isArray(request.captions)) throw invalid('captions must be a list (possibly empty)');
+  request.captions.forEach((cue, index) => {
+    if (
+      !isNumberIn(cue.startMs, 0, Number.MAX_SAFE_INTEGER) ||
+      !isNumberIn(cue.endMs, 0, Number.MAX_SAFE_INTEGER) ||
+      cue.endMs <= cue.startMs
+    ) {
+      throw invalid(`caption ${index + 1} must have 0 <= startMs < endMs`);
+    }
+    if (typeof cue.text !== 'string') throw invalid(`caption ${index + 1} text must be a string`);
+  });
+  if (typeof request.burnCaptions !== 'boolean') throw invalid('burnCaptions must be true or false');
+  return { fps };
+}

@@ -1,0 +1,356 @@
+/**
+ * The ffmpeg command line of one composition: every scene, the join, the captions, the encodes, the
+ * thumbnail and the GIF preview in ONE ffmpeg run, so each source is decoded once, the joined picture is
+ * composed once and the audio is mixed in the same pass.
+ *
+ * Graph, per scene i (all scenes exactly a whole number of frames, cut on a cumulative frame grid so
+ * rounding never drifts):
+ *   background → [bg_i]: a `color` source, a still image scaled once and repeated by reference (`loop`),
+ *     or a clip converted to the frame rate, scaled, padded with its last frame and cut (`tpad` + `trim`);
+ *   [bg_i] + avatar → [v_i]: the portrait is scaled once and `overlay` moves it with sin() of time, which
+ *     costs a blend per frame instead of a rescale per frame (`zoompan` or animated `scale`);
+ *   narration (+ the clip's sound) → [a_i]: resampled, gained, padded with silence and cut to the
+ *     scene's exact sample count, so picture and sound stay in step across joins;
+ * then `concat` joins the scenes; `split` feeds the main encode, the captioned encode (libass over a
+ * copy, only when it differs from the main one), a one-frame JPEG and a palette-optimized GIF.
+ *
+ * Paths the filters read (captions, fonts) are relative to the working directory the command runs in,
+ * so they never need filter-graph escaping; inputs and outputs are `file:` arguments.
+ */
+import type { CompositionScene } from './composition-engine.js';
+import type { MediaInfo } from './probe.js';
+import { fileInput } from './probe.js';
+
+export const AUDIO_SAMPLE_RATE = 48_000;
+
+export interface EncodingSettings {
+  x264Preset: string;
+  x264Crf: number;
+  x264Tune: string | undefined;
+  vp9CpuUsed: number;
+  vp9Crf: number;
+  audioBitrateKbps: number;
+  /** Encoder threads; 0 lets each encoder choose. */
+  threads: number;
+  thumbnailAtMs: number;
+  thumbnailMaxWidth: number;
+  gifWidth: number;
+  gifFps: number;
+  gifDurationMs: number;
+  /** Presenter motion amplitude as a fraction of the frame height. */
+  motionAmplitude: number;
+}
+
+export interface PlannedScene {
+  scene: CompositionScene;
+  /** Frames of this scene. */
+  frames: number;
+  /** Probe of the background image or clip. */
+  background?: MediaInfo;
+  /** Whether the background clip's sound is mixed in (it has audio and a volume above 0). */
+  backgroundAudio: boolean;
+}
+
+export interface CompositionPlan {
+  width: number;
+  height: number;
+  fps: number;
+  format: 'mp4' | 'webm';
+  scenes: PlannedScene[];
+  /** 1 (mono) unless some source has more channels. */
+  audioChannels: 1 | 2;
+  /** ASS script and fonts directory, relative to the working directory; absent when nothing is burned. */
+  captions?: { assFile: string; fontsDir: string };
+  burnCaptions: boolean;
+  outputs: { video: string; captionedVideo: string; thumbnail: string; gif: string };
+  encoding: EncodingSettings;
+}
+
+/** Frames of each scene, cut on the cumulative frame grid (the total never drifts from the sum). */
+export function sceneFrameCounts(durationsMs: readonly number[], fps: number): number[] {
+  let elapsedMs = 0;
+  let elapsedFrames = 0;
+  return durationsMs.map((durationMs) => {
+    elapsedMs += durationMs;
+    const boundary = Math.max(elapsedFrames + 1, Math.round((elapsedMs * fps) / 1000));
+    const frames = boundary - elapsedFrames;
+    elapsedFrames = boundary;
+    return frames;
+  });
+}
+
+/** Time factors for `atempo`, which takes 0.5 to 2 per instance in this ffmpeg. */
+function atempoChain(factor: number): string[] {
+  const steps: string[] = [];
+  let remaining = factor;
+  while (remaining > 2) {
+    steps.push('atempo=2');
+    remaining /= 2;
+  }
+  while (remaining < 0.5) {
+    steps.push('atempo=0.5');
+    remaining /= 0.5;
+  }
+  if (Math.abs(remaining - 1) > 1e-6) steps.push(`atempo=${remaining.toFixed(6)}`);
+  return steps;
+}
+
+/** Scales (and crops or pads) any picture to exactly `width`x`height`, preserving its aspect ratio. */
+function fitFilters(fit: 'cover' | 'contain', width: number, height: number): string[] {
+  if (fit === 'cover') {
+    const scale = `max(${width}/iw,${height}/ih)`;
+    return [
+      `scale=w='2*ceil(iw*${scale}/2)':h='2*ceil(ih*${scale}/2)'`,
+      `crop=${width}:${height}`,
+      'setsar=1',
+    ];
+  }
+  const scale = `min(${width}/iw,${height}/ih)`;
+  return [
+    `scale=w='2*trunc(iw*${scale}/2)':h='2*trunc(ih*${scale}/2)'`,
+    `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:black`,
+    'setsar=1',
+  ];
+}
+
+function seconds(value: number): string {
+  return value.toFixed(6).replace(/\.?0+$/, '');
+}
+
+/** The ffmpeg arguments (after the executable) that render `plan`. */
+export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
+  const { width, height, fps, encoding } = plan;
+  const inputs: string[] = [];
+  let inputCount = 0;
+  const addInput = (file: string, before: string[] = []): number => {
+    inputs.push(...before, '-i', fileInput(file));
+    return inputCount++;
+  };
+  const layout = plan.audioChannels === 2 ? 'stereo' : 'mono';
+  const audioFormat = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=${layout}`;
+  // Even amplitude: overlay positions snap to even pixels in yuv420p.
+  const amplitude = Math.max(2, 2 * Math.round((height * encoding.motionAmplitude) / 2));
+  const graph: string[] = [];
+
+  plan.scenes.forEach(({ scene, frames, background, backgroundAudio }, index) => {
+    const durationSeconds = frames / fps;
+    const samples = Math.round((frames * AUDIO_SAMPLE_RATE) / fps);
+    const bg = scene.background;
+    const bgLabel = scene.avatar ? `bg${index}` : `v${index}`;
+    const audioSources: string[] = [];
+
+    if (bg.type === 'color') {
+      graph.push(
+        `color=c=0x${bg.color.slice(1)}:s=${width}x${height}:r=${fps},format=yuv420p,trim=end_frame=${frames}[${bgLabel}]`,
+      );
+    } else if (bg.type === 'image') {
+      const input = addInput(bg.path);
+      graph.push(
+        [
+          `[${input}:v:0]trim=end_frame=1`,
+          ...fitFilters(bg.fit, width, height),
+          'format=yuv420p',
+          // Every frame is a reference to the one scaled picture: no per-frame work.
+          `loop=loop=${frames - 1}:size=1:start=0`,
+          `setpts=N/${fps}/TB[${bgLabel}]`,
+        ].join(','),
+      );
+    } else {
+      const clipSeconds =
+        background?.streams.find((stream) => stream.type === 'video' && !stream.attachedPicture)
+          ?.durationSeconds ??
+        background?.durationSeconds ??
+        0;
+      const fitToScene = bg.mode === 'fit_to_scene' && clipSeconds > 0;
+      // Reading stops at the scene's end (looping first if asked), so a long clip is not decoded in full.
+      const before =
+        bg.mode === 'loop'
+          ? ['-stream_loop', '-1', '-t', seconds(durationSeconds)]
+          : fitToScene
+            ? []
+            : ['-t', seconds(durationSeconds)];
+      const input = addInput(bg.path, before);
+      const retime = fitToScene
+        ? `setpts=(PTS-STARTPTS)*${(durationSeconds / clipSeconds).toFixed(6)}`
+        : 'setpts=PTS-STARTPTS';
+      graph.push(
+        [
+          `[${input}:v:0]${retime}`,
+          // Frame rate first: frames the output drops are never scaled.
+          `fps=${fps}`,
+          ...fitFilters(bg.fit ?? 'cover', width, height),
+          'format=yuv420p',
+          'tpad=stop_mode=clone:stop=-1',
+          `trim=end_frame=${frames}`,
+          `setpts=N/${fps}/TB[${bgLabel}]`,
+        ].join(','),
+      );
+      if (backgroundAudio) {
+        const tempo = fitToScene ? atempoChain(clipSeconds / durationSeconds) : [];
+        audioSources.push([`[${input}:a:0]asetpts=PTS-STARTPTS`, ...tempo, `volume=${bg.volume}`].join(','));
+      }
+    }
+
+    if (scene.avatar) {
+      const input = addInput(scene.avatar.imagePath);
+      const a = amplitude;
+      let fit: string[];
+      let x: string;
+      let y: string;
+      if (scene.avatar.fit === 'contain') {
+        const scale = `min(${width}/iw,${height}/ih)`;
+        fit = [`scale=w='2*trunc(iw*${scale}/2)':h='2*trunc(ih*${scale}/2)':flags=lanczos`];
+        // Bottom-centred; the rise and fall keeps the bottom edge at or below the frame's bottom.
+        x = `(W-w)/2+${a}*sin(2*PI*t/7)`;
+        y = `H-h+${a}+${a}*sin(2*PI*t/4)`;
+      } else {
+        // Larger than the frame by the amplitude on each side, so the motion never uncovers an edge.
+        const coverWidth = width + 2 * a;
+        const coverHeight = height + 2 * a;
+        const scale = `max(${coverWidth}/iw,${coverHeight}/ih)`;
+        fit = [
+          `scale=w='2*ceil(iw*${scale}/2)':h='2*ceil(ih*${scale}/2)':flags=lanczos`,
+          `crop=${coverWidth}:${coverHeight}`,
+        ];
+        x = `-${a}+${a}*sin(2*PI*t/7)`;
+        y = `-${a}+${a}*sin(2*PI*t/4)`;
+      }
+      graph.push([`[${input}:v:0]trim=end_frame=1`, ...fit, `setsar=1[av${index}]`].join(','));
+      // The single portrait frame is repeated by overlay (eof_action=repeat) for the whole scene.
+      graph.push(`[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420[v${index}]`);
+    }
+
+    if (scene.narration && scene.narration.volume > 0) {
+      const input = addInput(scene.narration.path, ['-t', seconds(durationSeconds)]);
+      audioSources.push(`[${input}:a:0]asetpts=PTS-STARTPTS,volume=${scene.narration.volume}`);
+    }
+
+    const padded = audioSources.map(
+      (source, sourceIndex) =>
+        `${source},aresample=${AUDIO_SAMPLE_RATE},${audioFormat},apad,atrim=end_sample=${samples}[a${index}s${sourceIndex}]`,
+    );
+    graph.push(...padded);
+    if (audioSources.length === 0) {
+      graph.push(
+        `anullsrc=r=${AUDIO_SAMPLE_RATE}:cl=${layout},${audioFormat},atrim=end_sample=${samples}[a${index}]`,
+      );
+    } else if (audioSources.length === 1) {
+      graph.push(`[a${index}s0]asetpts=N/SR/TB[a${index}]`);
+    } else {
+      // Inputs of equal length: amix's 1/n scaling is constant, and the volume filter undoes it.
+      const labels = audioSources.map((_, sourceIndex) => `[a${index}s${sourceIndex}]`).join('');
+      graph.push(
+        `${labels}amix=inputs=${audioSources.length}:duration=longest:dropout_transition=0,volume=${audioSources.length},${audioFormat},asetpts=N/SR/TB[a${index}]`,
+      );
+    }
+  });
+
+  const sceneCount = plan.scenes.length;
+  if (sceneCount > 1) {
+    const pairs = plan.scenes.map((_, index) => `[v${index}][a${index}]`).join('');
+    graph.push(`${pairs}concat=n=${sceneCount}:v=1:a=1[vjoined][ajoined]`);
+  } else {
+    graph.push('[v0]null[vjoined]', '[a0]anull[ajoined]');
+  }
+
+  const totalFrames = plan.scenes.reduce((sum, scene) => sum + scene.frames, 0);
+  const burn = plan.captions ? `ass=${plan.captions.assFile}:fontsdir=${plan.captions.fontsDir}` : undefined;
+  const separateCaptioned = burn !== undefined && !plan.burnCaptions;
+  if (burn && plan.burnCaptions) {
+    graph.push(`[vjoined]${burn},split=3[vmain][vthumb][vgif]`);
+  } else if (separateCaptioned) {
+    graph.push(`[vjoined]split=4[vmain][vclean][vthumb][vgif]`, `[vclean]${burn}[vcaptioned]`);
+  } else {
+    graph.push('[vjoined]split=3[vmain][vthumb][vgif]');
+  }
+  graph.push(separateCaptioned ? '[ajoined]asplit=2[amain][acaptioned]' : '[ajoined]anull[amain]');
+
+  const thumbFrame = Math.min(totalFrames - 1, Math.round((encoding.thumbnailAtMs * fps) / 1000));
+  const thumbScale = width > encoding.thumbnailMaxWidth ? `scale=${encoding.thumbnailMaxWidth}:-2,` : '';
+  graph.push(
+    `[vthumb]trim=start_frame=${thumbFrame}:end_frame=${thumbFrame + 1},${thumbScale}format=yuvj420p[thumb]`,
+  );
+  const gifFrames = Math.max(1, Math.min(totalFrames, Math.round((encoding.gifDurationMs * fps) / 1000)));
+  const gifWidth = Math.min(width, 2 * Math.round(encoding.gifWidth / 2));
+  graph.push(
+    `[vgif]trim=end_frame=${gifFrames},fps=${Math.min(encoding.gifFps, fps)},scale=${gifWidth}:-2:flags=bilinear,split[gifpalette][gifframes]`,
+    '[gifpalette]palettegen[palette]',
+    '[gifframes][palette]paletteuse=dither=bayer:bayer_scale=3[gif]',
+  );
+
+  const threads = ['-threads', String(encoding.threads)];
+  const audioBitrate = `${encoding.audioBitrateKbps}k`;
+  const codecs =
+    plan.format === 'mp4'
+      ? [
+          '-c:v',
+          'libx264',
+          '-preset',
+          encoding.x264Preset,
+          ...(encoding.x264Tune ? ['-tune', encoding.x264Tune] : []),
+          '-crf',
+          String(encoding.x264Crf),
+          '-pix_fmt',
+          'yuv420p',
+          ...threads,
+          '-c:a',
+          'aac',
+          '-b:a',
+          audioBitrate,
+          '-movflags',
+          '+faststart',
+        ]
+      : [
+          '-c:v',
+          'libvpx-vp9',
+          // The realtime deadline is libvpx's fastest mode; the CRF keeps the quality constant.
+          '-deadline',
+          'realtime',
+          '-cpu-used',
+          String(encoding.vp9CpuUsed),
+          '-row-mt',
+          '1',
+          '-b:v',
+          '0',
+          '-crf',
+          String(encoding.vp9Crf),
+          '-pix_fmt',
+          'yuv420p',
+          ...threads,
+          '-c:a',
+          'libopus',
+          '-b:a',
+          audioBitrate,
+        ];
+  // Outputs advance at different speeds (the thumbnail ends after one frame); a larger queue keeps
+  // ffmpeg 4.1 from failing with "Too many packets buffered".
+  const queue = ['-max_muxing_queue_size', '4096'];
+  const outputs = [
+    ...['-map', '[vmain]', '-map', '[amain]', ...codecs, ...queue, fileInput(plan.outputs.video)],
+    ...(separateCaptioned
+      ? [
+          '-map',
+          '[vcaptioned]',
+          '-map',
+          '[acaptioned]',
+          ...codecs,
+          ...queue,
+          fileInput(plan.outputs.captionedVideo),
+        ]
+      : []),
+    ...['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', fileInput(plan.outputs.thumbnail)],
+    ...['-map', '[gif]', '-loop', '0', fileInput(plan.outputs.gif)],
+  ];
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputs,
+    '-filter_complex',
+    graph.join(';'),
+    ...outputs,
+  ];
+}

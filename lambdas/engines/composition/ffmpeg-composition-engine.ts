@@ -1,0 +1,360 @@
+/**
+ * The reference composition engine: the npm ffmpeg 4.1 static build, run as a child process (it is GPL;
+ * see ffmpeg-binaries.ts), one ffmpeg run per video (see ffmpeg-arguments.ts for the graph).
+ *
+ * Steps: validate the request, probe every input file once (in parallel) so unreadable media fails early
+ * with `invalid_media` naming the file, write the captions as an ASS script, run ffmpeg, probe the result.
+ *
+ * Captions are burned with libass (the `ass` filter), which centres each line, wraps lines wider than
+ * the frame and draws outlines and shadows; the 2018 build's `drawtext` can do none of that per line.
+ * libass finds fonts through fontconfig, whose system configuration may be missing (a Lambda image) or
+ * newer than this build understands: each run gets a private fontconfig file naming a folder that holds
+ * only the caption font, so rendering never depends on the host's fonts.
+ *
+ * Caption font: the `captionFontFile` option, else `CAPTION_FONT_FILE` (a bundled build, where the npm
+ * package cannot be resolved), else DejaVu Sans from `dejavu-fonts-ttf`.
+ *
+ * Files written in `workDir`: video.{mp4,webm}, video-captioned.{mp4,webm} (when a separate captioned
+ * video is needed), thumbnail.jpg, preview.gif, and for burned captions captions.ass, fonts.conf and
+ * caption-fonts/. A second composition in the same `workDir` overwrites them.
+ */
+import { constants } from 'node:fs';
+import { access, copyFile, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { toAss } from './captions.js';
+import {
+  type CompositionEngine,
+  CompositionError,
+  type CompositionRequest,
+  type CompositionResult,
+  validateCompositionRequest,
+} from './composition-engine.js';
+import {
+  type CompositionPlan,
+  type EncodingSettings,
+  ffmpegCompositionArgs,
+  sceneFrameCounts,
+} from './ffmpeg-arguments.js';
+import { ensureExecutable, ffmpegPath, lastLine, ProcessError, runProcess } from './ffmpeg-binaries.js';
+import { type MediaInfo, probeMedia } from './probe.js';
+
+export const FFMPEG_ENGINE_NAME = 'ffmpeg';
+
+export interface FfmpegCompositionEngineOptions {
+  /** The ffmpeg run is killed after this long and the composition fails. @default 15 min */
+  timeoutMs?: number;
+  /** Each ffprobe run is killed after this long. @default 30 s */
+  probeTimeoutMs?: number;
+  /** Input files probed at once. @default 4 */
+  probeConcurrency?: number;
+  /**
+   * x264 preset for mp4. `veryfast` is about twice as fast as `medium` for a few percent more bytes at
+   * equal quality; `superfast` saves about another 15% of CPU. @default 'veryfast'
+   */
+  x264Preset?: string;
+  /** x264 constant rate factor (lower is better and bigger; 18 to 28 is sensible). @default 23 */
+  x264Crf?: number;
+  /** x264 tune, e.g. `stillimage` (measured 15% slower here for no visible gain). @default none */
+  x264Tune?: string;
+  /** libvpx-vp9 speed in realtime mode, 5 (better) to 8 (faster). @default 6 */
+  vp9CpuUsed?: number;
+  /** libvpx-vp9 constant quality (lower is better, 15 to 40 is sensible). @default 32 */
+  vp9Crf?: number;
+  /** AAC (mp4) or Opus (webm) bitrate. @default 128 */
+  audioBitrateKbps?: number;
+  /** Threads per video encoder; 0 lets the encoder choose from the CPU count. @default 0 */
+  threads?: number;
+  /** The thumbnail shows the frame at this time (the last frame of a shorter video). @default 1000 */
+  thumbnailAtMs?: number;
+  /** Thumbnails of wider videos are scaled down to this width. @default 1280 */
+  thumbnailMaxWidth?: number;
+  /** GIF preview width in pixels (at most the video's). @default 320 */
+  gifWidth?: number;
+  /** GIF preview frame rate. @default 10 */
+  gifFps?: number;
+  /** The GIF preview shows the video's first this-many milliseconds. @default 3000 */
+  gifDurationMs?: number;
+  /** Presenter motion amplitude as a fraction of the frame height (about 6 pixels at 720p). @default 0.008 */
+  motionAmplitude?: number;
+  /** TrueType/OpenType font for burned captions. @default CAPTION_FONT_FILE, else DejaVu Sans from npm */
+  captionFontFile?: string;
+}
+
+/** One ffmpeg run: what `compose` executes, for callers that must run or measure exactly that command. */
+export interface FfmpegInvocation {
+  command: string;
+  args: string[];
+  /** The run's working directory (the request's `workDir`): filter file names are relative to it. */
+  cwd: string;
+  /** The run's whole environment. */
+  env: NodeJS.ProcessEnv;
+  /** The result's file paths (absolute). */
+  outputs: Pick<CompositionResult, 'videoPath' | 'captionedVideoPath' | 'thumbnailPath' | 'gifPath'>;
+}
+
+export interface FfmpegCompositionEngine extends CompositionEngine {
+  /**
+   * Validates and probes the request and writes its caption files, then returns the ffmpeg run that
+   * `compose` would execute, without running it.
+   */
+  prepare(request: CompositionRequest): Promise<FfmpegInvocation>;
+}
+
+const require = createRequire(import.meta.url);
+
+function defaultCaptionFont(): string {
+  const fromEnvironment = process.env.CAPTION_FONT_FILE;
+  if (fromEnvironment) return fromEnvironment;
+  try {
+    return require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+  } catch (error) {
+    throw new CompositionError(
+      'engine_unavailable',
+      'no caption font: set CAPTION_FONT_FILE or install dejavu-fonts-ttf',
+      { cause: error },
+    );
+  }
+}
+
+function xmlText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Runs `work` over `items` with at most `limit` running at once; results keep the items' order. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+class FfmpegEngine implements FfmpegCompositionEngine {
+  readonly name = FFMPEG_ENGINE_NAME;
+  private readonly encoding: EncodingSettings;
+  private readonly timeoutMs: number;
+  private readonly probeTimeoutMs: number;
+  private readonly probeConcurrency: number;
+
+  constructor(private readonly options: FfmpegCompositionEngineOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 15 * 60_000;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 30_000;
+    this.probeConcurrency = Math.max(1, options.probeConcurrency ?? 4);
+    this.encoding = {
+      x264Preset: options.x264Preset ?? 'veryfast',
+      x264Crf: options.x264Crf ?? 23,
+      x264Tune: options.x264Tune,
+      vp9CpuUsed: options.vp9CpuUsed ?? 6,
+      vp9Crf: options.vp9Crf ?? 32,
+      audioBitrateKbps: options.audioBitrateKbps ?? 128,
+      threads: options.threads ?? 0,
+      thumbnailAtMs: options.thumbnailAtMs ?? 1000,
+      thumbnailMaxWidth: options.thumbnailMaxWidth ?? 1280,
+      gifWidth: options.gifWidth ?? 320,
+      gifFps: options.gifFps ?? 10,
+      gifDurationMs: options.gifDurationMs ?? 3000,
+      motionAmplitude: options.motionAmplitude ?? 0.008,
+    };
+  }
+
+  async compose(request: CompositionRequest): Promise<CompositionResult> {
+    const invocation = await this.prepare(request);
+    try {
+      await runProcess(invocation.command, invocation.args, {
+        cwd: invocation.cwd,
+        env: invocation.env,
+        timeoutMs: this.timeoutMs,
+      });
+    } catch (error) {
+      if (error instanceof ProcessError && error.reason === 'spawn_failed') {
+        throw new CompositionError('engine_unavailable', error.message, { cause: error });
+      }
+      const reason = error instanceof ProcessError && error.stderr ? `: ${lastLine(error.stderr)}` : '';
+      throw new CompositionError('composition_failed', `${(error as Error).message}${reason}`, {
+        cause: error,
+      });
+    }
+    let written: MediaInfo;
+    try {
+      written = await probeMedia(invocation.outputs.videoPath, { timeoutMs: this.probeTimeoutMs });
+      await Promise.all([stat(invocation.outputs.thumbnailPath), stat(invocation.outputs.gifPath)]);
+    } catch (error) {
+      throw new CompositionError(
+        'composition_failed',
+        `ffmpeg wrote no usable output: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const video = written.streams.find((stream) => stream.type === 'video');
+    return {
+      ...invocation.outputs,
+      durationSeconds: written.durationSeconds,
+      width: video?.width ?? request.width,
+      height: video?.height ?? request.height,
+    };
+  }
+
+  async prepare(request: CompositionRequest): Promise<FfmpegInvocation> {
+    const { fps } = validateCompositionRequest(request);
+    const workDir = path.resolve(request.workDir);
+    try {
+      await access(workDir, constants.W_OK);
+    } catch (error) {
+      throw new CompositionError('composition_failed', `workDir ${workDir} is not a writable directory`, {
+        cause: error,
+      });
+    }
+    const command = ffmpegPath();
+    await ensureExecutable(command);
+
+    const media = await this.probeInputs(request);
+    const frames = sceneFrameCounts(
+      request.scenes.map((scene) => scene.durationMs),
+      fps,
+    );
+    let stereo = false;
+    const scenes = request.scenes.map((scene, index) => {
+      const what = `scene ${index + 1}`;
+      const background = scene.background;
+      let backgroundInfo: MediaInfo | undefined;
+      let backgroundAudio = false;
+      if (background.type !== 'color') {
+        backgroundInfo = media.get(background.path) as MediaInfo;
+        const pictures = backgroundInfo.streams.some(
+          (stream) => stream.type === 'video' && !stream.attachedPicture,
+        );
+        const still = backgroundInfo.streams.some((stream) => stream.type === 'video');
+        if (background.type === 'video' ? !pictures : !still) {
+          throw new CompositionError('invalid_media', `${what} background ${background.path} has no picture`);
+        }
+        if (background.type === 'video' && background.volume > 0) {
+          const audio = backgroundInfo.streams.find((stream) => stream.type === 'audio');
+          backgroundAudio = audio !== undefined;
+          if ((audio?.channels ?? 1) > 1) stereo = true;
+        }
+      }
+      if (scene.avatar) {
+        const avatar = media.get(scene.avatar.imagePath) as MediaInfo;
+        if (!avatar.streams.some((stream) => stream.type === 'video')) {
+          throw new CompositionError(
+            'invalid_media',
+            `${what} avatar ${scene.avatar.imagePath} is not an image`,
+          );
+        }
+      }
+      if (scene.narration) {
+        const narration = media.get(scene.narration.path) as MediaInfo;
+        const audio = narration.streams.find((stream) => stream.type === 'audio');
+        if (!audio) {
+          throw new CompositionError(
+            'invalid_media',
+            `${what} narration ${scene.narration.path} has no audio`,
+          );
+        }
+        if (scene.narration.volume > 0 && (audio.channels ?? 1) > 1) stereo = true;
+      }
+      return { scene, frames: frames[index] as number, background: backgroundInfo, backgroundAudio };
+    });
+
+    const extension = request.format;
+    const outputs = {
+      videoPath: path.join(workDir, `video.${extension}`),
+      captionedVideoPath: path.join(workDir, `video-captioned.${extension}`),
+      thumbnailPath: path.join(workDir, 'thumbnail.jpg'),
+      gifPath: path.join(workDir, 'preview.gif'),
+    };
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    let captions: CompositionPlan['captions'];
+    const cues = request.captions.filter((cue) => cue.text.trim().length > 0);
+    if (cues.length > 0) {
+      captions = { assFile: 'captions.ass', fontsDir: 'caption-fonts' };
+      env.FONTCONFIG_FILE = await this.writeFontSetup(workDir, captions.fontsDir);
+      await writeFile(
+        path.join(workDir, captions.assFile),
+        toAss(cues, { width: request.width, height: request.height, fontName: 'DejaVu Sans' }),
+      );
+    }
+    if (!captions || request.burnCaptions) outputs.captionedVideoPath = outputs.videoPath;
+
+    const plan: CompositionPlan = {
+      width: request.width,
+      height: request.height,
+      fps,
+      format: request.format,
+      scenes,
+      audioChannels: stereo ? 2 : 1,
+      captions,
+      burnCaptions: request.burnCaptions,
+      outputs: {
+        video: outputs.videoPath,
+        captionedVideo: outputs.captionedVideoPath,
+        thumbnail: outputs.thumbnailPath,
+        gif: outputs.gifPath,
+      },
+      encoding: this.encoding,
+    };
+    return { command, args: ffmpegCompositionArgs(plan), cwd: workDir, env, outputs };
+  }
+
+  /** Probes each distinct input file once; the first unreadable one fails the request. */
+  private async probeInputs(request: CompositionRequest): Promise<Map<string, MediaInfo>> {
+    const files = new Set<string>();
+    for (const scene of request.scenes) {
+      if (scene.background.type !== 'color') files.add(scene.background.path);
+      if (scene.avatar) files.add(scene.avatar.imagePath);
+      if (scene.narration) files.add(scene.narration.path);
+    }
+    const list = [...files];
+    const infos = await mapLimited(list, this.probeConcurrency, (file) =>
+      probeMedia(file, { timeoutMs: this.probeTimeoutMs }),
+    );
+    return new Map(list.map((file, index) => [file, infos[index] as MediaInfo]));
+  }
+
+  /** A fonts folder holding only the caption font, and a fontconfig file naming only that folder. */
+  private async writeFontSetup(workDir: string, fontsDir: string): Promise<string> {
+    const font = this.options.captionFontFile ?? defaultCaptionFont();
+    try {
+      await access(font, constants.R_OK);
+    } catch (error) {
+      throw new CompositionError('engine_unavailable', `the caption font ${font} cannot be read`, {
+        cause: error,
+      });
+    }
+    const folder = path.join(workDir, fontsDir);
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+    const target = path.join(folder, path.basename(font));
+    try {
+      await symlink(path.resolve(font), target);
+    } catch {
+      // Some file systems have no symbolic links.
+      await copyFile(font, target);
+    }
+    const configFile = path.join(workDir, 'fonts.conf');
+    await writeFile(
+      configFile,
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${xmlText(folder)}</dir>\n</fontconfig>\n`,
+    );
+    return configFile;
+  }
+}
+
+/** A new ffmpeg composition engine; it holds no resources between compositions. */
+export function createFfmpegCompositionEngine(
+  options?: FfmpegCompositionEngineOptions,
+): FfmpegCompositionEngine {
+  return new FfmpegEngine(options);
+}
