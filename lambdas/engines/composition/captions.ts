@@ -85,15 +85,16 @@ export interface SpokenWord extends TimedWord {
  * whitespace-delimited token of `text` around it (never into a neighbouring word).
  */
 export function wordsWithPunctuation(text: string, words: readonly SpokenWord[]): TimedWord[] {
+  let previousEnd = 0;
   return words.map((word, index) => {
-    const previous = words[index - 1];
     const next = words[index + 1];
-    const floor = previous ? previous.textOffset + previous.textLength : 0;
     const ceiling = next ? next.textOffset : text.length;
-    let start = word.textOffset;
-    let end = word.textOffset + word.textLength;
-    while (start > floor && /\S/.test(text.charAt(start - 1))) start--;
+    let start = Math.max(word.textOffset, previousEnd);
+    let end = Math.max(start, word.textOffset + word.textLength);
+    // Characters between two words of one token (`co-op`) trail the first word.
+    while (start > previousEnd && /\S/.test(text.charAt(start - 1))) start--;
     while (end < ceiling && /\S/.test(text.charAt(end))) end++;
+    previousEnd = end;
     return { word: text.slice(start, end), startMs: word.startMs, endMs: word.endMs };
   });
 }
