@@ -9,19 +9,56 @@
  * route, ~130 in the end). One build also makes the sharing explicit: every route without a handler
  * of its own uses the one `not-implemented` bundle and asset.
  *
+ * Worker threads: a module that runs code in a `node:worker_threads` worker loads that worker from a file
+ * beside its own (the eSpeak engine runs the GPL-3 eSpeak NG WebAssembly build in `espeak-worker.mjs`).
+ * Each such worker (`BUNDLE_WORKERS`) is one more entry of the same esbuild call, with the packages it
+ * loads at run time kept external. Every bundle whose code includes the module that starts the worker
+ * (esbuild's metafile says which) gets, beside its `index.mjs`, the worker file and a `node_modules/`
+ * with those packages copied whole (the eSpeak package reads `espeak-ng.data`, 24 MB, next to its own
+ * `espeak-ng.js`). Bundles without that module get neither.
+ *
  * Bundling honours CDK's own switch (`Stack.bundlingRequired`, context `aws:cdk:bundling-stacks`),
  * like NodejsFunction: when the stack is not being bundled (tests, `cdk ls`), functions get a tiny
  * inline stub that refuses to run instead.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Stack, Stage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { Construct, type IConstruct } from 'constructs';
-import { buildSync } from 'esbuild';
+import { buildSync, type Metafile } from 'esbuild';
 
 /** The exported function of every bundle: `index.mjs` exporting `handler`. */
 export const BUNDLE_HANDLER = 'index.handler';
+
+/** A worker thread some modules start from a file beside their bundle. */
+export interface BundleWorker {
+  /** The module (under `lambdas/`, without extension) whose presence in a bundle calls for the worker. */
+  startedBy: string;
+  /** The worker's module (under `lambdas/`, without extension). */
+  entry: string;
+  /** The worker's file name beside the bundle's `index.mjs`, where `startedBy` looks for it. */
+  file: string;
+  /**
+   * Packages the worker imports at run time: external to every bundle, and copied into
+   * `node_modules/` beside the worker. They must have no dependencies of their own.
+   */
+  packages: readonly string[];
+}
+
+/** Every worker a bundle may need (see espeak-engine.ts: it looks for `espeak-worker.mjs` beside itself). */
+export const BUNDLE_WORKERS: readonly BundleWorker[] = [
+  {
+    startedBy: 'engines/speech/espeak-engine',
+    entry: 'engines/speech/espeak-worker',
+    file: 'espeak-worker.mjs',
+    packages: ['@echogarden/espeak-ng-emscripten'],
+  },
+];
+
+/** Where the workers are built, under the bundle root, before they are copied into the bundles. */
+const WORKER_OUTDIR = '.workers';
 
 export interface HandlerBundlesProps {
   /**
@@ -65,9 +102,18 @@ export class HandlerBundles extends Construct {
     this.bundleRoot = path.join(outdir, '.bundles');
     rmSync(this.bundleRoot, { recursive: true, force: true });
     mkdirSync(this.bundleRoot, { recursive: true });
-    buildSync({
+    for (const worker of BUNDLE_WORKERS) {
+      entryPoints[`${WORKER_OUTDIR}/${path.basename(worker.file, '.mjs')}`] = path.join(
+        projectRoot,
+        'lambdas',
+        `${worker.entry}.ts`,
+      );
+    }
+    const { metafile } = buildSync({
       absWorkingDir: projectRoot,
       entryPoints,
+      external: BUNDLE_WORKERS.flatMap((worker) => worker.packages),
+      metafile: true,
       outdir: this.bundleRoot,
       outExtension: { '.js': '.mjs' },
       bundle: true,
@@ -82,12 +128,43 @@ export class HandlerBundles extends Construct {
       minifySyntax: true,
       keepNames: true,
       legalComments: 'none',
-      // CommonJS dependencies inside an ES module bundle still call `require` for Node built-ins.
+      // CommonJS dependencies inside an ES module bundle still call `require` for Node built-ins. The
+      // import is renamed: bundled modules may import `createRequire` themselves (espeak-engine.ts does),
+      // and esbuild does not rename around the banner.
       banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        js: "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);",
       },
       logLevel: 'warning',
     });
+    this.addWorkers(projectRoot, this.bundleRoot, metafile);
+  }
+
+  /** Copies each worker, and the packages it loads, into every bundle that starts it. */
+  private addWorkers(projectRoot: string, bundleRoot: string, metafile: Metafile): void {
+    const inputsByOutput = new Map(
+      Object.entries(metafile.outputs).map(([output, { inputs }]) => [
+        path.resolve(projectRoot, output),
+        new Set(Object.keys(inputs).map((input) => path.resolve(projectRoot, input))),
+      ]),
+    );
+    for (const worker of BUNDLE_WORKERS) {
+      const starter = path.join(projectRoot, 'lambdas', `${worker.startedBy}.ts`);
+      const built = path.join(bundleRoot, WORKER_OUTDIR, worker.file);
+      const bundles = [...this.modules].filter((module) =>
+        inputsByOutput.get(path.join(bundleRoot, module, 'index.mjs'))?.has(starter),
+      );
+      if (bundles.length === 0) continue;
+      const workerSource = path.join(projectRoot, 'lambdas', `${worker.entry}.ts`);
+      const packages = worker.packages.map((name) => ({ name, dir: packageDir(workerSource, name) }));
+      for (const module of bundles) {
+        const bundleDir = path.join(bundleRoot, module);
+        copyFileSync(built, path.join(bundleDir, worker.file));
+        for (const { name, dir } of packages) {
+          cpSync(dir, path.join(bundleDir, 'node_modules', name), { recursive: true, dereference: true });
+        }
+      }
+    }
+    rmSync(path.join(bundleRoot, WORKER_OUTDIR), { recursive: true, force: true });
   }
 
   /** Code of `module`'s bundle for a function in `scope`'s stack (an asset belongs to one stack). */
@@ -102,4 +179,16 @@ export class HandlerBundles extends Construct {
     }
     return code;
   }
+}
+
+/** The installed directory of `name` as `from` resolves it; refuses a package with dependencies. */
+function packageDir(from: string, name: string): string {
+  const manifest = createRequire(from).resolve(`${name}/package.json`);
+  const { dependencies = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  if (Object.keys(dependencies).length > 0) {
+    throw new Error(`${name} has dependencies of its own; copying it alone into a bundle would not work`);
+  }
+  return path.dirname(manifest);
 }

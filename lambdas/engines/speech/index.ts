@@ -1,0 +1,41 @@
+/**
+ * The process's speech engine, chosen by configuration (`SPEECH_ENGINE`, see core/config.ts):
+ * `espeak` (the reference engine, the default) or `polly` (Amazon Polly, with the engine types of
+ * `POLLY_ENGINES`). Job code calls `speechEngine()` and records its `name` on the job.
+ *
+ * Both engines are imported statically, so every bundle that uses this module carries both (and the
+ * eSpeak worker beside it, see lib/stack/handler-bundles.ts): the choice is made at run time.
+ */
+import { config, type SpeechEngineName } from '../../core/config.js';
+import { createEspeakEngine } from './espeak-engine.js';
+import { createPollyEngine } from './polly-engine.js';
+import type { SpeechEngine } from './speech-engine.js';
+
+export * from './speech-engine.js';
+
+/** A new engine of that name, with its settings from the configuration. */
+export function createSpeechEngine(name: SpeechEngineName = config().speechEngine): SpeechEngine {
+  switch (name) {
+    case 'espeak':
+      return createEspeakEngine();
+    case 'polly':
+      return createPollyEngine({ engines: config().pollyEngines });
+    default:
+      throw new Error(`unknown speech engine ${String(name satisfies never)}`);
+  }
+}
+
+let shared: SpeechEngine | undefined;
+
+/** The process's speech engine, created on first use from the configuration and kept. */
+export function speechEngine(): SpeechEngine {
+  shared ??= createSpeechEngine();
+  return shared;
+}
+
+/** Closes and forgets the process's engine (tests, and the local stack after it changes settings). */
+export async function resetSpeechEngine(): Promise<void> {
+  const engine = shared;
+  shared = undefined;
+  await engine?.close();
+}
