@@ -1,0 +1,16 @@
+/**
+ * Where the stock catalog's media live in the media bucket. They belong to no workspace: every
+ * workspace reads them through presigned URLs, and only `publishCatalogMedia` writes them.
+ */
+
+/** Prefix of every catalog object; workspace media live under `workspaces/`, so the two never meet. */
+export const CATALOG_PREFIX = 'catalog/';
+
+export const catalogKeys = {
+  /** The presenter: the figure on a transparent background, at the look's size (PNG). */
+  portrait: (lookId: string) => `${CATALOG_PREFIX}avatars/${lookId}.png`,
+  /** The same figure in front of its backdrop, for `preview_image_url` (PNG). */
+  lookPreview: (lookId: string) => `${CATALOG_PREFIX}avatars/${lookId}-preview.png`,
+  /** A sentence spoken by the voice, in its language (WAV). */
+  voicePreview: (voiceId: string) => `${CATALOG_PREFIX}voices/${voiceId}.wav`,
+} as const;

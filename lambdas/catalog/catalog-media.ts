@@ -1,0 +1,96 @@
+/**
+ * The catalog's media objects and their versions, without generating anything (no sharp, no engine):
+ * what `publishCatalogMedia` must make sure exists, and a version per object that changes whenever
+ * its bytes would. A portrait's version is the hash of its SVG, so any change to a look or to the
+ * drawing code gives new versions by itself; a voice preview's version covers the engine, the engine
+ * voice and the sentence. The bucket records each object's version in its metadata, and the disk
+ * cache names files by it.
+ */
+import { createHash } from 'node:crypto';
+import { type PortraitCanvas, portraitSvg } from './portrait-art.js';
+import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from './stock-avatars.js';
+import { engineVoiceOf, STOCK_VOICES, type StockVoice } from './stock-voices.js';
+
+/** Bump when the way bytes are made from the same inputs changes (PNG options, WAV encoding). */
+export const CATALOG_GENERATOR_VERSION = 2;
+
+/** The object metadata entry (`x-amz-meta-catalog-version`) holding an object's version. */
+export const CATALOG_VERSION_METADATA = 'catalog-version';
+
+export type CatalogMediaItem =
+  | {
+      kind: 'portrait' | 'look-preview';
+      key: string;
+      contentType: 'image/png';
+      version: string;
+      look: StockLook;
+    }
+  | {
+      kind: 'voice-preview';
+      key: string;
+      contentType: 'audio/wav';
+      version: string;
+      voice: StockVoice;
+      /** The engine's voice id for this voice. */
+      engineVoiceId: string;
+    };
+
+const hash = (...parts: readonly unknown[]) =>
+  createHash('sha256')
+    .update(JSON.stringify([CATALOG_GENERATOR_VERSION, ...parts]))
+    .digest('hex')
+    .slice(0, 24);
+
+export function lookCanvas(look: StockLook): PortraitCanvas {
+  return { width: look.imageWidth, height: look.imageHeight, orientation: look.preferredOrientation };
+}
+
+/** The SVG of a look's portrait (transparent) or preview (with its backdrop, at `PREVIEW_SCALE`). */
+export function lookSvg(look: StockLook, kind: 'portrait' | 'look-preview'): string {
+  return portraitSvg(
+    look.appearance,
+    look.gender,
+    lookCanvas(look),
+    kind === 'portrait' ? {} : { withBackdrop: true, outputScale: PREVIEW_SCALE },
+  );
+}
+
+/**
+ * Every catalog object for a deployment whose speech engine is `engineName`. Voices that engine
+ * cannot speak have no preview (they are not offered there either).
+ */
+export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
+  const images = STOCK_LOOKS.flatMap((look) =>
+    (['portrait', 'look-preview'] as const).map((kind) => ({
+      kind,
+      key: kind === 'portrait' ? look.portraitKey : look.previewKey,
+      contentType: 'image/png' as const,
+      version: hash(kind, lookSvg(look, kind)),
+      look,
+    })),
+  );
+  const previews = STOCK_VOICES.flatMap((voice) => {
+    const engineVoiceId = engineVoiceOf(voice, engineName);
+    if (engineVoiceId === undefined) return [];
+    return [
+      {
+        kind: 'voice-preview' as const,
+        key: voice.previewKey,
+        contentType: 'audio/wav' as const,
+        version: hash('voice-preview', engineName, engineVoiceId, voice.previewText),
+        voice,
+        engineVoiceId,
+      },
+    ];
+  });
+  return [...images, ...previews];
+}
+
+/**
+ * One version for the whole catalog of a deployment: changes whenever any object would. A CDK custom
+ * resource that publishes the catalog takes it as a property, so CloudFormation updates (and the
+ * handler republishes) exactly when the catalog changed.
+ */
+export function catalogMediaVersion(engineName: string): string {
+  return hash(catalogMediaItems(engineName).map((item) => [item.key, item.version]));
+}
