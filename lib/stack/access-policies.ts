@@ -13,13 +13,17 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
-import { CAPABILITIES, type Capability } from './area-access.js';
 import {
   CUSTOMER_KEYS_FINDING,
   CUSTOMER_KEYS_REASON,
   customerKeyArns,
+  ENVELOPE_KEY_ACTIONS,
+  SPEECH_SYNTHESIS_WILDCARD_REASON,
+  speechSynthesisStatements,
   viaS3Condition,
-} from './workflow-task-functions.js';
+} from './access-statements.js';
+import { CAPABILITIES, type Capability } from './area-access.js';
+import type { SpeechEngine } from './service-options.js';
 
 export interface AccessPoliciesProps {
   table: Table;
@@ -31,6 +35,8 @@ export interface AccessPoliciesProps {
   webhookQueue: Queue;
   /** State machines API functions may start. */
   stateMachines: readonly StateMachine[];
+  /** With `polly`, the speech synthesis capability is Amazon Polly; other engines need no grant. */
+  speechEngine: SpeechEngine;
 }
 
 /** Item-level table access: what the repository, rate limiter and idempotency store call. */
@@ -42,15 +48,12 @@ export const TABLE_ITEM_ACTIONS = [
   'dynamodb:DeleteItem',
 ] as const;
 
-/** What S3 and SQS need from the caller to use the stack key on its behalf (SSE-KMS). */
-export const ENVELOPE_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
-
 export function tableResources(table: Table): string[] {
   return [table.tableArn, `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`];
 }
 
 export class AccessPolicies extends Construct {
-  /** Per capability; absent when there is nothing to grant (no state machine yet). */
+  /** Per capability; absent when there is nothing to grant (no state machine yet, no Polly). */
   readonly byCapability: ReadonlyMap<Capability, IManagedPolicy>;
 
   constructor(scope: Construct, id: string, props: AccessPoliciesProps) {
@@ -124,6 +127,18 @@ export class AccessPolicies extends Construct {
           resources: props.stateMachines.map((stateMachine) => stateMachine.stateMachineArn),
         }),
       ]);
+    }
+    if (props.speechEngine === 'polly') {
+      add(CAPABILITIES.synthesizeSpeech, 'API functions synthesizing speech with Amazon Polly', [
+        ...speechSynthesisStatements(),
+      ]);
+      const speechPolicy = byCapability.get(CAPABILITIES.synthesizeSpeech);
+      if (speechPolicy) {
+        Validations.of(speechPolicy).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: SPEECH_SYNTHESIS_WILDCARD_REASON,
+        });
+      }
     }
     this.byCapability = byCapability;
   }

@@ -26,11 +26,21 @@ export const CAPABILITIES = {
   sendBatchItems: 'sendBatchItems',
   /** Send to the webhook delivery queue. */
   sendWebhooks: 'sendWebhooks',
+  /** Synthesize speech with the deployment's engine (Amazon Polly: a grant; eSpeak: nothing to grant). */
+  synthesizeSpeech: 'synthesizeSpeech',
 } as const;
 export type Capability = (typeof CAPABILITIES)[keyof typeof CAPABILITIES];
 
-const { tableItems, webhookSecrets, media, publishEvents, startWorkflows, sendBatchItems, sendWebhooks } =
-  CAPABILITIES;
+const {
+  tableItems,
+  webhookSecrets,
+  media,
+  publishEvents,
+  startWorkflows,
+  sendBatchItems,
+  sendWebhooks,
+  synthesizeSpeech,
+} = CAPABILITIES;
 /** Areas whose creates start an asynchronous job: a record, a state machine execution, media in and out. */
 const jobs = [tableItems, media, publishEvents, startWorkflows] as const;
 
@@ -57,6 +67,7 @@ export const AREA_CAPABILITIES: Readonly<Record<RouteArea, readonly Capability[]
   'video-agents': jobs,
   'video-translations': [...jobs, sendBatchItems],
   videos: [...jobs, sendBatchItems],
-  voices: jobs,
+  // Text to speech and voice previews speak with the deployment's engine.
+  voices: [...jobs, synthesizeSpeech],
   webhooks: [tableItems, webhookSecrets, publishEvents, sendWebhooks],
 };

@@ -62,6 +62,8 @@ export interface ServiceApiProps {
   bundles: HandlerBundles;
   /** Environment of every API function and of the authorizer. */
   environment: Readonly<Record<string, string>>;
+  /** What each area's functions get on top of `environment` (the ARNs of workflows they start). @default none */
+  areaEnvironment?: (area: RouteArea) => Readonly<Record<string, string>>;
   /** Policies of the authorizer's role (read-only access to API keys and workspaces). */
   authorizerPolicies: readonly PolicyStatement[];
   /** Managed policies of each area's execution role. */
@@ -181,7 +183,7 @@ export class ServiceApi extends Construct {
           sharedResourceIds,
           authorizer,
           bundles: props.bundles,
-          environment: props.environment,
+          environment: { ...props.environment, ...props.areaEnvironment?.(area) },
           managedPolicies: props.areaPolicies(area),
           docBaseUrl: props.docBaseUrl,
           allowedCorsOrigins: props.allowedCorsOrigins ?? [],

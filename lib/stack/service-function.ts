@@ -1,12 +1,16 @@
 /**
  * The one way this stack makes a Lambda function: newest Node.js runtime, ARM64, active tracing, its
  * own log group with the deployment's retention, and an execution role passed in (shared per area).
+ * A function is a zip bundle (`HandlerBundles`) or, where its packages need it, the media container
+ * image (`MediaImage`, same Node.js version and architecture).
  */
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, type Size } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
-  type Code,
+  Code,
+  type DockerImageCode,
+  DockerImageFunction,
   Function as LambdaFunction,
   Runtime,
   Tracing,
@@ -18,6 +22,9 @@ import { BUNDLE_HANDLER } from './handler-bundles.js';
 /** Newest Node.js runtime in aws-cdk-lib 2.276 (cdk-nag's AwsSolutions-L1 checks for it). */
 export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 
+/** Every function's architecture (Graviton: cheaper per GB-second than x86-64). */
+export const FUNCTION_ARCHITECTURE = Architecture.ARM_64;
+
 /** The cdk-nag acknowledgement every role of a traced function needs. */
 export const TRACING_WILDCARD_ACKNOWLEDGEMENT: { readonly id: string; readonly reason: string } = {
   id: 'AwsSolutions-IAM5[Resource::*]',
@@ -25,8 +32,20 @@ export const TRACING_WILDCARD_ACKNOWLEDGEMENT: { readonly id: string; readonly r
     'Added by Lambda active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
 };
 
+/**
+ * One acknowledgement of a finding with several causes: cdk-nag reports `Resource::*` once per
+ * policy, so when tracing is not the only wildcard on a role, its reason must name every cause.
+ */
+export function withWildcardReasons(
+  acknowledgement: { readonly id: string; readonly reason: string },
+  ...reasons: readonly string[]
+): { id: string; reason: string } {
+  return { id: acknowledgement.id, reason: [acknowledgement.reason, ...reasons].join(' ') };
+}
+
 export interface ServiceFunctionProps {
-  code: Code;
+  /** A zip bundle (`HandlerBundles.codeFor`) or the media image (`MediaImage.codeFor`). */
+  code: Code | DockerImageCode;
   /** Execution role; the function's log group write permission is added to it. */
   role: IRole;
   environment: Readonly<Record<string, string>>;
@@ -39,6 +58,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** @default 512 (MiB): bundled SDK clients initialise noticeably faster than at 128 */
   memorySize?: number;
+  /** Size of `/tmp`. @default 512 MiB (Lambda's default) */
+  ephemeralStorageSize?: Size;
 }
 
 export function createServiceFunction(
@@ -51,17 +72,24 @@ export function createServiceFunction(
     removalPolicy: props.removalPolicy,
   });
   logGroup.grantWrite(props.role);
-  return new LambdaFunction(scope, id, {
-    runtime: FUNCTION_RUNTIME,
-    architecture: Architecture.ARM_64,
-    handler: BUNDLE_HANDLER,
-    code: props.code,
+  const common = {
+    architecture: FUNCTION_ARCHITECTURE,
     role: props.role,
     environment: { ...props.environment },
     description: props.description,
     timeout: props.timeout ?? Duration.seconds(28),
     memorySize: props.memorySize ?? 512,
+    ephemeralStorageSize: props.ephemeralStorageSize,
     tracing: Tracing.ACTIVE,
     logGroup,
+  };
+  // DockerImageCode factories return plain objects, so the zip Code class is the one to test for.
+  if (!(props.code instanceof Code))
+    return new DockerImageFunction(scope, id, { ...common, code: props.code });
+  return new LambdaFunction(scope, id, {
+    ...common,
+    runtime: FUNCTION_RUNTIME,
+    handler: BUNDLE_HANDLER,
+    code: props.code,
   });
 }

@@ -1,25 +1,32 @@
 /**
  * The root stack of the Video Creation Service: keys, table, buckets, queues, event bus, workflows,
- * the REST API (routes in one nested stack per area), alarms and outputs.
+ * the media container image and the catalog publisher, the REST API (routes in one nested stack per
+ * area), alarms and outputs.
  */
 import path from 'node:path';
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type IManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import { ADMIN_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
+import { ADMIN_WORKFLOWS, JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
 import { AREA_CAPABILITIES, CAPABILITIES, type Capability } from './area-access.js';
 import { BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
+import { CATALOG_PUBLISHER_MODULE, CatalogPublisher } from './catalog-publisher.js';
 import { DataStores } from './data-stores.js';
 import { HandlerBundles } from './handler-bundles.js';
+import { MediaImage } from './media-image.js';
 import { Messaging } from './messaging.js';
 import { integrationOf, planApi } from './route-plan.js';
 import { AUTHORIZER_MODULE, ServiceApi } from './service-api.js';
 import type { ServiceOptions } from './service-options.js';
 import { WorkflowStateMachines } from './workflow-state-machines.js';
-import { TASK_FUNCTION_MODULES, WorkflowTaskFunctions } from './workflow-task-functions.js';
+import {
+  MEDIA_IMAGE_TASK_MODULES,
+  TASK_FUNCTION_MODULES,
+  WorkflowTaskFunctions,
+} from './workflow-task-functions.js';
 
 /** `service` of every log line, trace and metric (Powertools). */
 export const SERVICE_NAME = 'video-creation-service';
@@ -39,6 +46,8 @@ export class VideoCreationServiceStack extends Stack {
   readonly messaging: Messaging;
   readonly workflows: WorkflowStateMachines;
   readonly taskFunctions: WorkflowTaskFunctions;
+  readonly mediaImage: MediaImage;
+  readonly catalogPublisher: CatalogPublisher;
   readonly batchWorker: BatchWorker;
   readonly api: ServiceApi;
   readonly alarms: Alarms;
@@ -62,6 +71,12 @@ export class VideoCreationServiceStack extends Stack {
         BATCH_WORKER_MODULE,
       ],
     });
+    // The entry points that need ffmpeg, fonts, sharp or the speech engines' packages: one container
+    // image, built by `cdk deploy` from a context staged here (see media-image.ts).
+    this.mediaImage = new MediaImage(this, 'MediaImage', {
+      projectRoot,
+      modules: [...MEDIA_IMAGE_TASK_MODULES, CATALOG_PUBLISHER_MODULE],
+    });
 
     this.data = new DataStores(this, 'Data', {
       removalPolicy: options.removalPolicy,
@@ -84,15 +99,29 @@ export class VideoCreationServiceStack extends Stack {
     // Their environment names no state machine: the state machines depend on them.
     this.taskFunctions = new WorkflowTaskFunctions(this, 'TaskFunctions', {
       bundles,
+      mediaImage: this.mediaImage,
       environment: this.functionEnvironment(options),
       table,
       mediaBucket,
+      stackKey,
+      eventBus: this.messaging.eventBus,
+      speechEngine: options.speechEngine,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
     });
     this.workflows = new WorkflowStateMachines(this, 'Workflows', {
       definitionsDirectory: props.stateMachinesDirectory ?? path.join(projectRoot, 'state-machines'),
       taskFunctions: this.taskFunctions.functions,
+      logRetention: options.logRetention,
+      removalPolicy: options.removalPolicy,
+    });
+
+    this.catalogPublisher = new CatalogPublisher(this, 'CatalogPublisher', {
+      mediaImage: this.mediaImage,
+      environment: this.functionEnvironment(options),
+      mediaBucket,
+      stackKey,
+      speechEngine: options.speechEngine,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
     });
@@ -109,7 +138,10 @@ export class VideoCreationServiceStack extends Stack {
       stateMachines: [...this.workflows.stateMachines]
         .filter(([name]) => !(name in ADMIN_WORKFLOWS))
         .map(([, stateMachine]) => stateMachine),
+      speechEngine: options.speechEngine,
     });
+    // Whoever may start job workflows learns their ARNs (VIDEO_RENDER_STATE_MACHINE_ARN, ...).
+    const jobWorkflowEnvironment = this.jobWorkflowEnvironment();
 
     const capabilityPolicies = (capabilities: readonly Capability[]) =>
       capabilities.flatMap((capability): IManagedPolicy[] => {
@@ -120,11 +152,13 @@ export class VideoCreationServiceStack extends Stack {
     this.batchWorker = new BatchWorker(this, 'BatchWorker', {
       bundles,
       queue: this.messaging.batch.queue,
-      environment: this.functionEnvironment(options),
+      environment: { ...this.functionEnvironment(options), ...jobWorkflowEnvironment },
+      // Batch items complete assets and create videos (a job record, its media, its render workflow).
       managedPolicies: capabilityPolicies([
         CAPABILITIES.tableItems,
         CAPABILITIES.media,
         CAPABILITIES.publishEvents,
+        CAPABILITIES.startWorkflows,
       ]),
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
@@ -140,6 +174,8 @@ export class VideoCreationServiceStack extends Stack {
         new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }),
       ],
       areaPolicies: (area) => capabilityPolicies(AREA_CAPABILITIES[area]),
+      areaEnvironment: (area) =>
+        AREA_CAPABILITIES[area].includes(CAPABILITIES.startWorkflows) ? jobWorkflowEnvironment : {},
       docBaseUrl: options.docBaseUrl,
       allowedCorsOrigins: options.allowedCorsOrigins,
       throttlingRateLimit: options.apiThrottlingRateLimit,
@@ -183,6 +219,16 @@ export class VideoCreationServiceStack extends Stack {
       value: this.alarms.topic.topicArn,
       description: 'Subscribe to get alarms',
     });
+  }
+
+  /** `<environmentVariable>: <ARN>` of every job workflow of `JOB_WORKFLOWS` that has a definition. */
+  private jobWorkflowEnvironment(): Record<string, string> {
+    const environment: Record<string, string> = {};
+    for (const [name, workflow] of Object.entries(JOB_WORKFLOWS)) {
+      const stateMachine = this.workflows.stateMachines.get(name);
+      if (stateMachine) environment[workflow.environmentVariable] = stateMachine.stateMachineArn;
+    }
+    return environment;
   }
 
   /**

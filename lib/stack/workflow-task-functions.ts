@@ -12,59 +12,111 @@
  * - `kms:DescribeKey` (metadata only: state, spec, usage) is the one call without a condition; it has
  *   no context and is not made through another service.
  * The key's own key policy is the second gate: a key of another account must allow this account.
+ *
+ * Packaging: a definition's `packaging` is `zip` (a `HandlerBundles` bundle) or `media-image` (the
+ * media container image, `media-image.ts`, with the definition's module as its CMD); memory and
+ * timeout come from the definition.
  */
-import { Aws, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { CATALOG_PREFIX } from '../../lambdas/catalog/catalog-keys.js';
 import { encryptionCheckPrefix, SETUP_CHECK_PURPOSE } from '../../lambdas/encryption/setup-steps.js';
 import {
   TASK_ACCESS,
   TASK_FUNCTIONS,
+  TASK_PACKAGING,
   type TaskAccess,
+  type TaskFunctionDefinition,
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
+import {
+  CUSTOMER_KEYS_FINDING,
+  CUSTOMER_KEYS_REASON,
+  customerKeyArns,
+  ENVELOPE_KEY_ACTIONS,
+  SPEECH_SYNTHESIS_WILDCARD_REASON,
+  speechSynthesisStatements,
+  viaS3Condition,
+} from './access-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
-import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
-
-/** Every customer-managed key a workspace may name: keys of the stack's region, in any account. */
-export function customerKeyArns(): string {
-  return `arn:${Aws.PARTITION}:kms:${Aws.REGION}:*:key/*`;
-}
-
-/** Only through S3 of the stack's region: how media writes and reads use a customer key. */
-export function viaS3Condition(): Record<string, Record<string, string>> {
-  return { StringEquals: { 'kms:ViaService': `s3.${Aws.REGION}.${Aws.URL_SUFFIX}` } };
-}
-
-/** The cdk-nag finding id of a statement on {@link customerKeyArns}. */
-export const CUSTOMER_KEYS_FINDING =
-  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:kms:<AWS::Region>:*:key/*]';
-
-export const CUSTOMER_KEYS_REASON =
-  "Workspaces bring their own KMS keys (set at run time by an administrator, possibly in another account), so no key ARN is known at deploy time; the resource is limited to keys of the stack's region and every use but the metadata-only kms:DescribeKey is conditioned (kms:ViaService S3, or the setup check's encryption context). Each key's own key policy must also allow this account.";
+import type { MediaImage } from './media-image.js';
+import {
+  createServiceFunction,
+  TRACING_WILDCARD_ACKNOWLEDGEMENT,
+  withWildcardReasons,
+} from './service-function.js';
+import type { SpeechEngine } from './service-options.js';
 
 /** Access that names customer keys. */
 const CUSTOMER_KEY_ACCESS: ReadonlySet<TaskAccess> = new Set([
   TASK_ACCESS.describeCustomerKeys,
   TASK_ACCESS.checkCustomerKeys,
   TASK_ACCESS.mediaPrefixCheck,
+  TASK_ACCESS.jobMedia,
 ]);
 
-/** Task modules for `HandlerBundles`. */
-export const TASK_FUNCTION_MODULES: readonly string[] = Object.values(TASK_FUNCTIONS).map(
-  (definition) => definition.module,
-);
+/** Every workspace's media lives under `workspaces/<workspace_id>/` (lambdas/media/media-keys.ts). */
+export const WORKSPACE_MEDIA_PREFIX = 'workspaces/';
+
+/**
+ * Task functions that synthesize speech: they get Amazon Polly when the deployment's speech engine is
+ * `polly`. The registry names no access kind for it (yet), so the stack keeps this list.
+ */
+export const SPEECH_SYNTHESIS_TASKS: ReadonlySet<TaskFunctionName> = new Set(['VideoSynthesizeSpeech']);
+
+/** Job items: single-item reads and writes, and the per-item actions of TransactWriteItems. */
+export const JOB_ITEM_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** Scratch space of the media image's functions: inputs (uploads up to 1 GiB each) and renders. */
+export const MEDIA_IMAGE_EPHEMERAL_STORAGE = Size.gibibytes(10);
+
+const DEFAULT_MEMORY_MB = 256;
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+const definitions = Object.entries(TASK_FUNCTIONS) as [TaskFunctionName, TaskFunctionDefinition][];
+
+function isMediaImage(definition: TaskFunctionDefinition): boolean {
+  return definition.packaging === TASK_PACKAGING.mediaImage;
+}
+
+/** Task modules bundled as zips, for `HandlerBundles`. */
+export const TASK_FUNCTION_MODULES: readonly string[] = definitions
+  .filter(([, definition]) => !isMediaImage(definition))
+  .map(([, definition]) => definition.module);
+
+/** Task modules served by the media image, for `MediaImage`. */
+export const MEDIA_IMAGE_TASK_MODULES: readonly string[] = definitions
+  .filter(([, definition]) => isMediaImage(definition))
+  .map(([, definition]) => definition.module);
 
 export interface WorkflowTaskFunctionsProps {
   bundles: HandlerBundles;
+  /** Holds every module of {@link MEDIA_IMAGE_TASK_MODULES}. */
+  mediaImage: MediaImage;
   /** Environment of every task function (what `lambdas/core/config.ts` reads). */
   environment: Readonly<Record<string, string>>;
   table: Table;
   mediaBucket: Bucket;
+  /** The key of media written without a workspace key, and of the bucket's default encryption. */
+  stackKey: IKey;
+  /** The bus domain events go to (`publishEvents`). */
+  eventBus: IEventBus;
+  /** Speech-synthesizing tasks get Amazon Polly with `polly`. */
+  speechEngine: SpeechEngine;
   logRetention: RetentionDays;
   /** Of the log groups. */
   removalPolicy: RemovalPolicy;
@@ -77,10 +129,7 @@ export class WorkflowTaskFunctions extends Construct {
   constructor(scope: Construct, id: string, props: WorkflowTaskFunctionsProps) {
     super(scope, id);
     const functions: Partial<Record<TaskFunctionName, LambdaFunction>> = {};
-    for (const [name, definition] of Object.entries(TASK_FUNCTIONS) as [
-      TaskFunctionName,
-      (typeof TASK_FUNCTIONS)[TaskFunctionName],
-    ][]) {
+    for (const [name, definition] of definitions) {
       const role = new Role(this, `${name}Role`, {
         assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
         description: definition.description,
@@ -88,16 +137,25 @@ export class WorkflowTaskFunctions extends Construct {
       for (const access of definition.access) {
         for (const statement of this.statementsFor(access, props)) role.addToPrincipalPolicy(statement);
       }
+      const synthesizesSpeech = SPEECH_SYNTHESIS_TASKS.has(name) && props.speechEngine === 'polly';
+      if (synthesizesSpeech) {
+        for (const statement of speechSynthesisStatements()) role.addToPrincipalPolicy(statement);
+      }
+      const mediaImage = isMediaImage(definition);
       functions[name] = createServiceFunction(this, name, {
-        code: props.bundles.codeFor(this, definition.module),
+        code: mediaImage
+          ? props.mediaImage.codeFor(definition.module)
+          : props.bundles.codeFor(this, definition.module),
         role,
         environment: props.environment,
         description: definition.description,
         logRetention: props.logRetention,
         removalPolicy: props.removalPolicy,
-        timeout: Duration.seconds(30),
+        timeout: Duration.seconds(definition.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+        memorySize: definition.memorySize ?? DEFAULT_MEMORY_MB,
+        ...(mediaImage ? { ephemeralStorageSize: MEDIA_IMAGE_EPHEMERAL_STORAGE } : {}),
       });
-      this.acknowledge(role, definition.access, props);
+      this.acknowledge(role, definition.access, synthesizesSpeech, props);
     }
     this.functions = functions as Record<TaskFunctionName, LambdaFunction>;
   }
@@ -134,21 +192,82 @@ export class WorkflowTaskFunctions extends Construct {
             resources: [props.table.tableArn],
           }),
         ];
+      case TASK_ACCESS.jobItems:
+        // The table only, not its index: steps address items by key; TransactWriteItems (credits)
+        // is authorized per item by the actions of its parts.
+        return [new PolicyStatement({ actions: [...JOB_ITEM_ACTIONS], resources: [props.table.tableArn] })];
+      case TASK_ACCESS.jobMedia:
+        return [
+          new PolicyStatement({
+            actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+            resources: [props.mediaBucket.arnForObjects(`${WORKSPACE_MEDIA_PREFIX}*`)],
+          }),
+          // Stock avatar portraits (the catalog publisher writes them).
+          new PolicyStatement({
+            actions: ['s3:GetObject'],
+            resources: [props.mediaBucket.arnForObjects(`${CATALOG_PREFIX}*`)],
+          }),
+          new PolicyStatement({
+            actions: ['s3:ListBucket'],
+            resources: [props.mediaBucket.bucketArn],
+            conditions: { StringLike: { 's3:prefix': [`${WORKSPACE_MEDIA_PREFIX}*`] } },
+          }),
+          // Media of workspaces without a key of their own, and the catalog: the stack key.
+          new PolicyStatement({
+            actions: [...ENVELOPE_KEY_ACTIONS],
+            resources: [props.stackKey.keyArn],
+          }),
+          // Workspaces with their own key: each write checks the key's state first
+          // (lambdas/media/encryption-policy.ts), and S3 uses the key on the function's behalf.
+          new PolicyStatement({ actions: ['kms:DescribeKey'], resources: [customerKeyArns()] }),
+          new PolicyStatement({
+            actions: [...ENVELOPE_KEY_ACTIONS],
+            resources: [customerKeyArns()],
+            conditions: viaS3Condition(),
+          }),
+        ];
+      case TASK_ACCESS.publishEvents:
+        return [
+          new PolicyStatement({ actions: ['events:PutEvents'], resources: [props.eventBus.eventBusArn] }),
+        ];
     }
   }
 
-  private acknowledge(role: Role, access: readonly TaskAccess[], props: WorkflowTaskFunctionsProps): void {
-    const acknowledgements = [TRACING_WILDCARD_ACKNOWLEDGEMENT];
+  private acknowledge(
+    role: Role,
+    access: readonly TaskAccess[],
+    synthesizesSpeech: boolean,
+    props: WorkflowTaskFunctionsProps,
+  ): void {
+    const acknowledgements = [
+      synthesizesSpeech
+        ? withWildcardReasons(TRACING_WILDCARD_ACKNOWLEDGEMENT, SPEECH_SYNTHESIS_WILDCARD_REASON)
+        : TRACING_WILDCARD_ACKNOWLEDGEMENT,
+    ];
     if (access.some((candidate) => CUSTOMER_KEY_ACCESS.has(candidate))) {
       acknowledgements.push({ id: CUSTOMER_KEYS_FINDING, reason: CUSTOMER_KEYS_REASON });
     }
+    const bucketLogicalId = Stack.of(this).getLogicalId(props.mediaBucket.node.defaultChild as CfnBucket);
     if (access.includes(TASK_ACCESS.mediaPrefixCheck)) {
-      const bucketLogicalId = Stack.of(this).getLogicalId(props.mediaBucket.node.defaultChild as CfnBucket);
       acknowledgements.push({
         id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${encryptionCheckPrefix('*')}*]`,
         reason:
           "The setup's check objects live under each workspace's media prefix (workspaces/<id>/.encryption-check/<setup>), created at run time; the wildcards stay inside that check folder.",
       });
+    }
+    if (access.includes(TASK_ACCESS.jobMedia)) {
+      acknowledgements.push(
+        {
+          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${WORKSPACE_MEDIA_PREFIX}*]`,
+          reason:
+            "A job reads its inputs and writes its work files and outputs under its workspace's prefix (workspaces/<id>/...), keys made at run time; nothing outside workspaces' media.",
+        },
+        {
+          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${CATALOG_PREFIX}*]`,
+          reason:
+            'Read only: the stock catalog media (avatar portraits) every job may use, published by the catalog custom resource.',
+        },
+      );
     }
     Validations.of(role).acknowledge(...acknowledgements);
   }
