@@ -66,6 +66,15 @@ export interface Workspace {
   wallet_balance: number;
   wallet_currency: 'usd' | 'credits';
   owner: WorkspaceOwner;
+  /**
+   * Most credits the workspace may spend in total (its usage limit; more credits do not lift it).
+   * Absent or null: no limit.
+   */
+  usage_limit_credits?: number | null;
+  /** Credits spent so far (reserved by running jobs included). @default 0 */
+  used_credits?: number;
+  /** Videos made on the free plan's trial (failed ones are given back). @default 0 */
+  trial_videos_used?: number;
   rate_limits?: RateLimitOverrides;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
@@ -177,6 +186,7 @@ export type WorkspaceChanges = Partial<
     | 'remaining_credits'
     | 'wallet_balance'
     | 'wallet_currency'
+    | 'usage_limit_credits'
     | 'rate_limits'
   >
 >;

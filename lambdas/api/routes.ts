@@ -44,6 +44,19 @@ const HANDLERS: Readonly<Record<string, string>> = {
   AssetCompleteBatchesCreate: 'assets/complete-batch',
   AssetBatchesGet: 'assets/get-batch',
   AssetStatusesList: 'assets/list-statuses',
+  AvatarList: 'avatars/list-avatar-groups',
+  AvatarGet: 'avatars/get-avatar-group',
+  AvatarLooksList: 'avatars/list-avatar-looks',
+  AvatarLooksGet: 'avatars/get-avatar-look',
+  VoiceList: 'voices/list-voices',
+  VideoCreate: 'videos/create-video',
+  VideoGet: 'videos/get-video',
+  VideoList: 'videos/list-videos',
+  VideoDelete: 'videos/delete-video',
+  VideoScenesGet: 'videos/get-scenes',
+  VideoBatchesCreate: 'videos/create-batch',
+  VideoBatchesGet: 'videos/get-batch',
+  VideoStatusesList: 'videos/list-statuses',
 };
 
 function row(

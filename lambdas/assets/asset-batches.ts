@@ -13,6 +13,7 @@ import {
   getBatch,
   newBatchId,
 } from '../batches/batches.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, notFoundEntry } from '../batches/bulk-status.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { queryPage } from '../core/repository.js';
 import { encryptionForMediaWrite } from '../media/encryption-policy.js';
@@ -29,29 +30,10 @@ import {
 } from './assets.js';
 import { presignDirectUpload } from './direct-uploads.js';
 
-/** Bulk status vocabulary of the spec. */
-export const BULK_STATUS = {
-  queued: 'queued',
-  processing: 'processing',
-  completed: 'completed',
-  failed: 'failed',
-  notFound: 'not_found',
-} as const;
-export type BulkStatus = (typeof BULK_STATUS)[keyof typeof BULK_STATUS];
-
 export function bulkStatusOf(asset: AssetRecord): BulkStatus {
   if (asset.status === ASSET_STATUS.ready) return BULK_STATUS.completed;
   if (asset.status === ASSET_STATUS.failed) return BULK_STATUS.failed;
   return BULK_STATUS.queued;
-}
-
-/** A bulk status entry: `video_id` carries the item's own id, as the spec says for assets too. */
-export interface BulkStatusEntry {
-  video_id: string | null;
-  status: BulkStatus;
-  batch_id: string | null;
-  item_index: number | null;
-  error: { code: string; message: string } | null;
 }
 
 export function bulkEntry(asset: AssetRecord): BulkStatusEntry {
@@ -175,9 +157,6 @@ export async function assetBatchView(workspaceId: string, batchId: string, limit
   };
 }
 
-/** At most this many ids (asset ids plus batch ids) per statuses request. */
-export const MAX_STATUS_IDS = 100;
-
 export async function assetStatuses(
   workspaceId: string,
   assetIds: readonly string[],
@@ -194,28 +173,10 @@ export async function assetStatuses(
   ]);
   return [
     ...assets.map((asset, index) =>
-      asset
-        ? bulkEntry(asset)
-        : {
-            video_id: assetIds[index] ?? null,
-            status: BULK_STATUS.notFound,
-            batch_id: null,
-            item_index: null,
-            error: null,
-          },
+      asset ? bulkEntry(asset) : notFoundEntry(assetIds[index] ?? null, null),
     ),
     ...batches.flatMap((members, index) =>
-      members
-        ? members.map(bulkEntry)
-        : [
-            {
-              video_id: null,
-              status: BULK_STATUS.notFound,
-              batch_id: batchIds[index] ?? null,
-              item_index: null,
-              error: null,
-            },
-          ],
+      members ? members.map(bulkEntry) : [notFoundEntry(null, batchIds[index] ?? null)],
     ),
   ];
 }

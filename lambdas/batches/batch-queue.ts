@@ -9,6 +9,13 @@ import { config } from '../core/config.js';
 
 export const batchItemMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('asset.complete'), workspace_id: z.string(), asset_id: z.string() }),
+  z.object({
+    kind: z.literal('video.create'),
+    workspace_id: z.string(),
+    batch_id: z.string(),
+    item_index: z.number().int().min(0),
+    video_id: z.string(),
+  }),
 ]);
 export type BatchItemMessage = z.infer<typeof batchItemMessage>;
 

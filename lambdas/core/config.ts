@@ -5,9 +5,22 @@
  * `AWS_ENDPOINT_URL_<SERVICE>` variables.
  */
 
+import { tmpdir } from 'node:os';
+
 /** The project's error documentation (`docs/errors.md`); deployments may publish their own copy. */
 export const DEFAULT_DOC_BASE_URL =
   'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
+
+/** Speech synthesis engines (`lambdas/engines/speech/`): the reference eSpeak NG engine and Amazon Polly. */
+export const SPEECH_ENGINE_NAMES = ['espeak', 'polly'] as const;
+export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
+
+/**
+ * Amazon Polly engine types the Polly speech engine can use (the `Engine` of SynthesizeSpeech).
+ * `generative` is not one: Polly gives no speech marks (word timings) for generative voices.
+ */
+export const POLLY_ENGINE_TYPES = ['standard', 'neural', 'long-form'] as const;
+export type PollyEngineType = (typeof POLLY_ENGINE_TYPES)[number];
 
 export interface ServiceConfig {
   /** The single DynamoDB table. */
@@ -56,10 +69,24 @@ export interface ServiceConfig {
   allowedCorsOrigins: string[];
   /** S3 path-style addressing (needed by S3-compatible stores). @default false */
   s3ForcePathStyle: boolean;
+  /** The speech synthesis engine (`SPEECH_ENGINE`): `espeak` or `polly`. @default 'espeak' */
+  speechEngine: SpeechEngineName;
+  /**
+   * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
+   * speaks with the first one it supports. @default ['neural', 'standard']
+   */
+  pollyEngines: PollyEngineType[];
   /** The region the stack runs in (`AWS_REGION`, set by Lambda); customer keys must live here. @default '' */
   region: string;
   /** The workspace encryption setup workflow, started by the admin CLI. @default '' (not deployed) */
   encryptionSetupStateMachineArn: string;
+  /** The video render workflow, started by video creates. @default '' (not deployed) */
+  videoRenderStateMachineArn: string;
+  /**
+   * Scratch directory of media work (downloads, speech, renders); each job uses its own
+   * subdirectory and removes it. @default the OS temporary directory
+   */
+  mediaWorkDir: string;
   /** How long a customer key's `DescribeKey` answer is reused by media writes, in seconds. @default 60 */
   encryptionKeyCacheTtlSeconds: number;
   /** Deadline of one KMS look-up made to decide a media write's encryption, in milliseconds. @default 3000 */
@@ -80,6 +107,26 @@ function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Environment variable ${name} is required`);
   return value;
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], value: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new Error(`Environment variable ${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+function choiceFrom<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+  const raw = process.env[name]?.trim();
+  return raw ? oneOf(name, allowed, raw) : fallback;
+}
+
+function choicesFrom<T extends string>(name: string, allowed: readonly T[], fallback: T[]): T[] {
+  const values = (process.env[name] ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  return values.length ? [...new Set(values.map((value) => oneOf(name, allowed, value)))] : fallback;
 }
 
 let cached: ServiceConfig | undefined;
@@ -112,8 +159,12 @@ export function config(): ServiceConfig {
       .map((origin) => origin.trim())
       .filter(Boolean),
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    speechEngine: choiceFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
+    pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
+    videoRenderStateMachineArn: process.env.VIDEO_RENDER_STATE_MACHINE_ARN ?? '',
+    mediaWorkDir: process.env.MEDIA_WORK_DIR || tmpdir(),
     encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),
     encryptionKmsTimeoutMs: numberFrom('ENCRYPTION_KMS_TIMEOUT_MS', 3000),
     encryptionRetryAfterSeconds: numberFrom('ENCRYPTION_RETRY_AFTER_SECONDS', 5),

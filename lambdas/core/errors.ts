@@ -61,6 +61,16 @@ export class UnauthorizedError extends ServiceError {
   }
 }
 
+/**
+ * 402 for the spec's billing codes: `insufficient_credit` (the message gives have and required),
+ * `usage_limit_reached`, `trial_limit_exceeded`, `subscription_required`, `plan_upgrade_required`.
+ */
+export class PaymentRequiredError extends ServiceError {
+  constructor(message: string, code: string, param: string | null = null) {
+    super(402, code, message, { param });
+  }
+}
+
 /** 403 for the spec's authorization codes (`forbidden`, `insufficient_api_key_scope`, ...). */
 export class ForbiddenError extends ServiceError {
   constructor(message: string, code = 'forbidden', options: ServiceErrorOptions = {}) {

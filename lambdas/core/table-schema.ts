@@ -31,6 +31,7 @@ export const RESOURCE_TYPES = {
   asset: 'ASSET',
   batch: 'BATCH',
   folder: 'FOLDER',
+  video: 'VIDEO',
   webhookEndpoint: 'WEBHOOK_ENDPOINT',
 } as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[keyof typeof RESOURCE_TYPES];

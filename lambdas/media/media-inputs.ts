@@ -98,6 +98,11 @@ export type MediaInput = z.output<typeof mediaInputSchema>;
 export interface MediaInputOptions {
   /** The field's path in the request (`background`, `scenes[2].audio`); errors name `${param}.url` etc. */
   param: string;
+  /**
+   * Field paths of a request that spreads the input over flat fields (`audio_url`, `audio_asset_id`).
+   * @default `${param}.url`, `${param}.asset_id`, ...
+   */
+  fields?: Partial<Record<'url' | 'asset_id' | 'data' | 'media_type', string>>;
   /** The kinds the field takes. */
   accept: readonly MediaKind[];
   /**
@@ -224,7 +229,7 @@ async function resolveAsset(
   assetId: string,
   options: MediaInputOptions,
 ): Promise<ResolvedMedia> {
-  const field = `${options.param}.asset_id`;
+  const field = options.fields?.asset_id ?? `${options.param}.asset_id`;
   // Another workspace's asset is not found either: the answer says nothing about other workspaces.
   const asset = await getAsset(workspaceId, assetId);
   if (!asset) {
@@ -311,8 +316,8 @@ async function resolveBase64(
   data: string,
   options: MediaInputOptions,
 ): Promise<ResolvedMedia> {
-  const dataField = `${options.param}.data`;
-  const typeField = `${options.param}.media_type`;
+  const dataField = options.fields?.data ?? `${options.param}.data`;
+  const typeField = options.fields?.media_type ?? `${options.param}.media_type`;
   const declared = normaliseMimeType(mediaType);
   if (!declared) {
     throw new InvalidParameterError(
@@ -387,7 +392,7 @@ async function resolveUrl(
   raw: string,
   options: MediaInputOptions,
 ): Promise<ResolvedMedia> {
-  const field = `${options.param}.url`;
+  const field = options.fields?.url ?? `${options.param}.url`;
   const policy = outboundPolicy();
   let bytes: Buffer;
   try {

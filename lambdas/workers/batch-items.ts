@@ -7,11 +7,14 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { completeBatchItem } from '../assets/asset-batches.js';
 import { type BatchItemMessage, batchItemMessage } from '../batches/batch-queue.js';
 import { logger } from '../core/observability.js';
+import { admitBatchVideo } from '../videos/video-batches.js';
 
 async function process(message: BatchItemMessage): Promise<void> {
   switch (message.kind) {
     case 'asset.complete':
       return completeBatchItem(message.workspace_id, message.asset_id);
+    case 'video.create':
+      return admitBatchVideo(message);
   }
 }
 

@@ -15,15 +15,36 @@ export const TASK_ACCESS = {
   mediaPrefixCheck: 'mediaPrefixCheck',
   /** Read and update workspace items (the encryption state). */
   workspaceItems: 'workspaceItems',
+  /** Read and write job items and their workspace's balance (transactions), count batch items. */
+  jobItems: 'jobItems',
+  /** Read, write and delete objects under `workspaces/` and read `catalog/`, with workspace keys. */
+  jobMedia: 'jobMedia',
+  /** Publish domain events to the service's bus. */
+  publishEvents: 'publishEvents',
 } as const;
 export type TaskAccess = (typeof TASK_ACCESS)[keyof typeof TASK_ACCESS];
+
+/**
+ * How a task function is deployed: `zip` is the usual bundle; `media-image` is the container image
+ * with ffmpeg, fonts and the speech engines (its node_modules do not fit Lambda's zip limit).
+ */
+export const TASK_PACKAGING = { zip: 'zip', mediaImage: 'media-image' } as const;
+export type TaskPackaging = (typeof TASK_PACKAGING)[keyof typeof TASK_PACKAGING];
 
 export interface TaskFunctionDefinition {
   /** Entry module under `lambdas/`, without extension; it exports `handler`. */
   module: string;
   description: string;
   access: readonly TaskAccess[];
+  /** @default 'zip' */
+  packaging?: TaskPackaging;
+  /** Lambda memory in MB. @default 256 */
+  memorySize?: number;
+  /** Lambda timeout; keep it at or below the state's TimeoutSeconds. @default 30 */
+  timeoutSeconds?: number;
 }
+
+const VIDEO_JOB_ACCESS = [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia] as const;
 
 /** By the `<Name>` of `${TaskFunction_<Name>}` (letters and digits). */
 export const TASK_FUNCTIONS = {
@@ -48,8 +69,46 @@ export const TASK_FUNCTIONS = {
     description: 'Workspace encryption setup: record the failed setup and its per-step report',
     access: [TASK_ACCESS.workspaceItems],
   },
+  VideoPrepare: {
+    module: 'workflows/video-render/prepare',
+    description: 'Video render: start processing, resolve avatars and voices',
+    access: [TASK_ACCESS.jobItems],
+  },
+  VideoSynthesizeSpeech: {
+    module: 'workflows/video-render/synthesize-speech',
+    description: "Video render: synthesize each scene's speech with word timings",
+    access: VIDEO_JOB_ACCESS,
+    memorySize: 1024,
+    timeoutSeconds: 600,
+  },
+  VideoCompose: {
+    module: 'workflows/video-render/compose',
+    description: 'Video render: compose scenes, narration and captions with ffmpeg; store the outputs',
+    access: VIDEO_JOB_ACCESS,
+    packaging: TASK_PACKAGING.mediaImage,
+    memorySize: 3008,
+    timeoutSeconds: 900,
+  },
+  VideoFinalize: {
+    module: 'workflows/video-render/finalize',
+    description: 'Video render: complete, settle credits, publish avatar_video.success',
+    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+  },
+  VideoRecordFailure: {
+    module: 'workflows/video-render/record-failure',
+    description: 'Video render: record the failure, refund credits, publish avatar_video.fail',
+    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+  },
 } as const satisfies Readonly<Record<string, TaskFunctionDefinition>>;
 export type TaskFunctionName = keyof typeof TASK_FUNCTIONS;
+
+/**
+ * Job workflows, started by API functions (and the batch worker); the ARN reaches them through
+ * this environment variable.
+ */
+export const JOB_WORKFLOWS: Readonly<Record<string, { environmentVariable: string }>> = {
+  'video-render': { environmentVariable: 'VIDEO_RENDER_STATE_MACHINE_ARN' },
+};
 
 /** The encryption setup workflow (`state-machines/workspace-encryption-setup.asl.json`). */
 export const ENCRYPTION_SETUP_WORKFLOW = 'workspace-encryption-setup';

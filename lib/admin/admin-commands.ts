@@ -37,7 +37,7 @@ Workspaces
   workspace show <workspace_id>
   workspace update <workspace_id> [--name <n>] [--plan <plan>] [--billing-type <type>]
                    [--credits <n>] [--remaining-credits <n>] [--wallet-balance <n>]
-                   [--status active|deleted] [--rate-limit <class>=<n>]...
+                   [--usage-limit <n>|none] [--status active|deleted] [--rate-limit <class>=<n>]...
 API keys
   key create <workspace_id> --name <name> [--scope-mode full|read_only|custom]
              [--scopes <scope,scope>] [--expires-in-days <n>]
@@ -123,6 +123,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       credits: { type: 'string' },
       'remaining-credits': { type: 'string' },
       'wallet-balance': { type: 'string' },
+      'usage-limit': { type: 'string' },
       status: { type: 'string' },
       'rate-limit': { type: 'string', multiple: true },
       username: { type: 'string' },
@@ -183,6 +184,9 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
         changes.remaining_credits = parse(nonNegative, values['remaining-credits'], 'remaining-credits');
       if (values['wallet-balance'])
         changes.wallet_balance = parse(nonNegative, values['wallet-balance'], 'wallet-balance');
+      if (values['usage-limit'])
+        changes.usage_limit_credits =
+          values['usage-limit'] === 'none' ? null : parse(nonNegative, values['usage-limit'], 'usage-limit');
       if (values.status)
         changes.status = parse(
           z.enum([WORKSPACE_STATUS.active, WORKSPACE_STATUS.deleted]),

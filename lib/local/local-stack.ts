@@ -20,20 +20,26 @@ import {
   KMSClient,
   NotFoundException,
 } from '@aws-sdk/client-kms';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
+import { publishCatalogMedia } from '../../lambdas/catalog/publish-catalog-media.js';
 import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
 import { config, resetConfig } from '../../lambdas/core/config.js';
 import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
+import { espeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
+import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import {
+  type RunningExecution,
   startEventBridgeEmulator,
   startKmsEmulator,
   startSqsEmulator,
   startSqsPoller,
   startStepFunctionsEmulator,
+  type TargetFunction,
 } from './emulators/index.js';
 import { ensureDevelopmentAccess } from './seed.js';
 import { loadStateMachines } from './state-machines.js';
@@ -58,6 +64,27 @@ function unknownFunction(kind: string, name: string): never {
   throw new Error(`The local stack has no ${kind} function for ${name}`);
 }
 
+const isJobWorkflow = (stateMachineArn: string) =>
+  Object.keys(JOB_WORKFLOWS).some((name) => stateMachineArn.endsWith(`:stateMachine:${name}`));
+
+async function restartJobExecutions(
+  endpoint: string,
+  executions: readonly RunningExecution[],
+): Promise<void> {
+  if (executions.length === 0) return;
+  const client = new SFNClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  for (const execution of executions) {
+    await client.send(
+      new StartExecutionCommand({
+        stateMachineArn: execution.stateMachineArn,
+        name: `${execution.name.split('--restart-')[0]}--restart-${Date.now()}`,
+        input: execution.input,
+      }),
+    );
+  }
+  client.destroy();
+}
+
 export interface LocalStackOptions {
   /** Directory for persisted state. In memory (and a temporary S3 directory) when absent. */
   dataDir?: string;
@@ -73,6 +100,11 @@ export interface LocalStackOptions {
    * Multiplies the Wait states and Retry intervals of workflows (tests use `0.001`). @default 1
    */
   stepFunctionsTimeScale?: number;
+  /**
+   * Extra EventBridge targets by ARN, for rules a caller puts on the bus (tests observe domain
+   * events this way). @default {}
+   */
+  eventTargets?: Record<string, TargetFunction>;
 }
 
 export interface LocalStack {
@@ -151,7 +183,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     running.push(stepFunctions);
     const eventBridge = await startEventBridgeEmulator({
       region: LOCAL_REGION,
-      resolveTarget: (targetArn) => unknownFunction('event target', targetArn),
+      resolveTarget: (targetArn) =>
+        options.eventTargets?.[targetArn] ?? unknownFunction('event target', targetArn),
     });
     running.push(eventBridge);
     const sqs = await startSqsEmulator({
@@ -223,12 +256,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus);
     await loadStateMachines(stepFunctions);
-    // Executions that were running when the stack last stopped cannot resume mid-task: fail them
-    // with a reason, so no job waits forever.
+    // Executions that were running when the stack last stopped cannot resume mid-task. Jobs start
+    // again from the top (their steps are idempotent: conditional writes, billing moved once), so a
+    // video interrupted by a restart still ends terminal; anything else fails with a reason.
+    const interruptedJobs = stepFunctions
+      .listRunningExecutions()
+      .filter((execution) => execution.interrupted && isJobWorkflow(execution.stateMachineArn));
     await stepFunctions.failInterruptedExecutions({
       error: 'States.Runtime',
       cause: 'The local stack restarted during the execution.',
     });
+    await restartJobExecutions(stepFunctions.endpoint, interruptedJobs);
+
+    // Stock avatar portraits and voice previews: generated once per machine (disk cache), uploaded
+    // when the bucket lacks them.
+    await publishCatalogMedia({ speechEngine: espeakEngine() });
 
     const access = await ensureDevelopmentAccess(options.dataDir);
     api = await startLocalApiServer({

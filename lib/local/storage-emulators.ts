@@ -12,6 +12,7 @@ import {
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
+import { addTransactWriteItems } from './dynamo-transactions.js';
 import { type S3EncryptionShim, startS3EncryptionShim } from './s3-encryption-shim.js';
 
 export interface RunningEmulator {
@@ -22,7 +23,7 @@ export interface RunningEmulator {
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 export const LOCAL_REGION = 'us-east-1';
 
-/** dynalite, persisted under `directory` or in memory. */
+/** dynalite (with `TransactWriteItems`, see dynamo-transactions.ts), persisted under `directory` or in memory. */
 export async function startDynamo(directory: string | undefined): Promise<RunningEmulator> {
   if (directory) await mkdir(directory, { recursive: true });
   const server = dynalite({
@@ -31,10 +32,13 @@ export async function startDynamo(directory: string | undefined): Promise<Runnin
     deleteTableMs: 0,
     updateTableMs: 0,
   });
+  let endpoint = '';
+  addTransactWriteItems(server, () => endpoint);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  endpoint = `http://127.0.0.1:${port}`;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -6,6 +6,7 @@
  */
 import {
   ADMIN_WORKFLOWS,
+  JOB_WORKFLOWS,
   TASK_FUNCTIONS,
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
@@ -49,10 +50,13 @@ export function localTaskResolver(region: string): (resource: string) => Promise
   };
 }
 
-/** The environment naming the ARNs of the admin workflows, as the deployed stack's outputs do. */
+/**
+ * The environment naming the ARNs of the workflows: job workflows as the stack sets them on its
+ * functions, admin workflows as the deployed stack's outputs give them to the admin CLI.
+ */
 export function localWorkflowEnvironment(region: string): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(ADMIN_WORKFLOWS).map(([workflow, { environmentVariable }]) => [
+    Object.entries({ ...JOB_WORKFLOWS, ...ADMIN_WORKFLOWS }).map(([workflow, { environmentVariable }]) => [
       environmentVariable,
       `arn:aws:states:${region}:${LOCAL_ACCOUNT}:stateMachine:${workflow}`,
     ]),

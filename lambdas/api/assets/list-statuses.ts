@@ -1,6 +1,6 @@
-import { assetStatuses, MAX_STATUS_IDS } from '../../assets/asset-batches.js';
+import { assetStatuses } from '../../assets/asset-batches.js';
+import { checkStatusIdCount } from '../../batches/bulk-status.js';
 import { apiHandler } from '../../core/api-handler.js';
-import { InvalidParameterError } from '../../core/errors.js';
 import { respond } from '../../core/http.js';
 import { statusesQuery } from './batch-schemas.js';
 
@@ -9,13 +9,7 @@ export const handler = apiHandler(
   'AssetStatusesList',
   { query: statusesQuery },
   async ({ query, principal }) => {
-    if (query.asset_ids.length + query.batch_ids.length > MAX_STATUS_IDS) {
-      // The spec's own wording.
-      throw new InvalidParameterError(
-        'At most 100 ids per request.',
-        query.asset_ids.length > 0 ? 'asset_ids' : 'batch_ids',
-      );
-    }
+    checkStatusIdCount(query.asset_ids, query.batch_ids, 'asset_ids');
     return respond.list(await assetStatuses(principal.workspaceId, query.asset_ids, query.batch_ids), null);
   },
 );

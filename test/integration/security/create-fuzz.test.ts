@@ -447,6 +447,145 @@ describe('create and update routes never fail with 5xx', () => {
   });
 });
 
+describe('video creates never fail with 5xx', () => {
+  // A workspace without credits: bodies that pass validation end in 402 instead of rendering.
+  let brokeKey: string;
+  beforeAll(async () => {
+    brokeKey = (await api.newWorkspace({ included_credits: 0 })).apiKey;
+  });
+
+  const mediaInput = fc.oneof(
+    fc.record({
+      type: fc.constant('base64'),
+      media_type: fc.constantFrom('image/png', 'video/mp4', ''),
+      data: fc.oneof(fc.base64String({ maxLength: 64 }), anyString),
+    }),
+    fc.record({ type: fc.constant('url'), url: plausibleUrl }),
+    fc.record({ type: fc.constant('asset_id'), asset_id: fc.oneof(wellFormedId, anyString) }),
+    anyJson,
+  );
+  const script = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('Hello there.', 'Two words') },
+    { weight: 1, arbitrary: anyString },
+    { weight: 1, arbitrary: hugeString },
+  );
+  const voiceSettings = fc.record(
+    {
+      speed: fc.oneof(fc.double({ min: 0, max: 3 }), anyJson),
+      pitch: fc.integer({ min: -80, max: 80 }),
+      volume: fc.double({ min: -1, max: 2 }),
+      locale: anyString,
+    },
+    { requiredKeys: [] },
+  );
+  const presenter = {
+    avatar_id: fc.oneof(fc.constantFrom('no-such-look'), anyString),
+    script,
+    voice_id: fc.oneof(fc.constantFrom('en-us-olivia'), anyString),
+    voice_settings: voiceSettings,
+    audio_url: plausibleUrl,
+    aspect_ratio: fc.constantFrom('16:9', '9:16', '1:1', 'auto', '3:2'),
+    resolution: fc.constantFrom('720p', '1080p', '4k', '8k'),
+    output_format: fc.constantFrom('mp4', 'webm', 'gif'),
+    caption: fc.oneof(fc.constant({}), fc.constant({ style: 'default' }), anyJson),
+    background: fc.oneof(
+      fc.constant({ type: 'color', value: '#102030' }),
+      fc.record({ type: fc.constantFrom('image', 'color'), url: plausibleUrl }),
+      anyJson,
+    ),
+    title: fc.oneof(fc.string({ maxLength: 20 }), hugeString),
+    callback_url: plausibleUrl,
+  };
+  const avatarBody = fc.record({ type: fc.constant('avatar'), ...presenter }, { requiredKeys: ['type'] });
+  const imageBody = fc.record(
+    { type: fc.constant('image'), image: mediaInput, ...presenter },
+    { requiredKeys: ['type'] },
+  );
+  const studioScene = fc.oneof(
+    fc.record({
+      type: fc.constant('avatar_video'),
+      input: fc.record(
+        { type: fc.constant('avatar'), avatar_id: presenter.avatar_id, script },
+        { requiredKeys: [] },
+      ),
+    }),
+    fc.record(
+      {
+        type: fc.constant('image'),
+        source: mediaInput,
+        duration: fc.oneof(fc.double({ min: -1, max: 400 }), anyJson),
+      },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record(
+      { type: fc.constant('video'), source: mediaInput, playback: anyJson },
+      { requiredKeys: ['type'] },
+    ),
+    anyJson,
+  );
+  const studioBody = fc.record(
+    {
+      type: fc.constant('studio'),
+      scenes: fc.oneof(fc.array(studioScene, { maxLength: 4 }), anyJson),
+      title: presenter.title,
+    },
+    { requiredKeys: ['type'] },
+  );
+  const cinematicBody = fc.record(
+    {
+      type: fc.constant('cinematic_avatar'),
+      prompt: script,
+      avatar_id: fc.oneof(fc.array(anyString, { maxLength: 4 }), anyJson),
+      duration: fc.oneof(fc.integer({ min: 0, max: 20 }), anyJson),
+    },
+    { requiredKeys: ['type'] },
+  );
+  const videoBody = fc.oneof(
+    { weight: 3, arbitrary: avatarBody },
+    { weight: 2, arbitrary: imageBody },
+    { weight: 2, arbitrary: studioBody },
+    { weight: 1, arbitrary: cinematicBody },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+  const cases = [
+    { label: 'POST /v3/videos', path: '/v3/videos', body: videoBody, passed: 402 },
+    {
+      label: 'POST /v3/videos/batches',
+      path: '/v3/videos/batches',
+      body: fc.record(
+        {
+          videos: fc.oneof(fc.array(fc.oneof(avatarBody, cinematicBody), { maxLength: 3 }), anyJson),
+          title: presenter.title,
+          callback_url: plausibleUrl,
+        },
+        { requiredKeys: [] },
+      ),
+      passed: 202,
+    },
+  ] as const;
+
+  it.each(cases.map((route) => [route.label, route] as const))('%s: any body', async (_label, route) => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(route.body as fc.Arbitrary<unknown>, async (body) => {
+        const attempt = {
+          method: 'POST',
+          path: route.path,
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': brokeKey },
+        };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        seen.add(reply.status);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    expect([...seen]).toContain(route.passed);
+    expect([...seen]).toContain(400);
+  });
+});
+
 describe('POST /v3/assets never fails with 5xx', () => {
   const part = fc.record({
     field: fc.oneof(fc.constant('file'), anyString),
@@ -495,7 +634,15 @@ describe('POST /v3/assets never fails with 5xx', () => {
 });
 
 describe('list query strings never fail with 5xx', () => {
-  const LIST_ROUTES = ['/v3/folders', '/v3/webhooks/endpoints', '/v3/webhooks/event-types', '/v3/assets'];
+  const LIST_ROUTES = [
+    '/v3/folders',
+    '/v3/webhooks/endpoints',
+    '/v3/webhooks/event-types',
+    '/v3/assets',
+    '/v3/avatars',
+    '/v3/avatars/looks',
+    '/v3/voices',
+  ];
   let realTokens: string[] = [];
 
   beforeAll(async () => {
@@ -557,7 +704,22 @@ describe('list query strings never fail with 5xx', () => {
   const parameter = fc.oneof(
     fc.tuple(fc.constant('limit'), limit),
     fc.tuple(fc.constant('token'), token),
-    fc.tuple(fc.constantFrom('parent_id', 'type', 'cursor', 'page', 'limit[]'), anyString),
+    fc.tuple(
+      fc.constantFrom(
+        'parent_id',
+        'type',
+        'cursor',
+        'page',
+        'limit[]',
+        'ownership',
+        'group_id',
+        'avatar_type',
+        'language',
+        'gender',
+        'engine',
+      ),
+      anyString,
+    ),
     // Any name; fast-check also yields Object.prototype members such as `valueOf` (pinned down below).
     fc.tuple(anyString, anyString),
   );

@@ -1,0 +1,15 @@
+import { checkStatusIdCount } from '../../batches/bulk-status.js';
+import { apiHandler } from '../../core/api-handler.js';
+import { respond } from '../../core/http.js';
+import { videoStatuses } from '../../videos/video-batches.js';
+import { videoStatusesQuery } from '../../videos/video-requests.js';
+
+/** `GET /v3/videos/statuses?video_ids=…&batch_ids=…`: one entry per video, batches expanded. */
+export const handler = apiHandler(
+  'VideoStatusesList',
+  { query: videoStatusesQuery },
+  async ({ query, principal }) => {
+    checkStatusIdCount(query.video_ids, query.batch_ids, 'video_ids');
+    return respond.list(await videoStatuses(principal.workspaceId, query.video_ids, query.batch_ids), null);
+  },
+);

@@ -1,0 +1,250 @@
+/**
+ * Credits of paid jobs: reserved when the job is created, settled when it completes, refunded when it
+ * fails. Each move is one DynamoDB transaction over the job's item and its workspace, conditional on
+ * the job's `billing_state`, so a step that runs twice (a retried task, a restarted workflow) moves
+ * credits once, and a job can never exist without its reservation or the reverse.
+ *
+ * Which balance pays: `wallet_balance` for wallet billing, `remaining_credits` otherwise.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { getWorkspace, WORKSPACE_STATUS, type Workspace } from '../accounts/workspaces.js';
+import { documents } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+import { PaymentRequiredError } from '../core/errors.js';
+import type { ItemKey, StoredItem } from '../core/repository.js';
+import { keys } from '../core/table-schema.js';
+import { PLAN_ENTITLEMENTS } from './plans.js';
+
+export const BILLING_STATE = { reserved: 'reserved', settled: 'settled', refunded: 'refunded' } as const;
+export type BillingState = (typeof BILLING_STATE)[keyof typeof BILLING_STATE];
+
+type Balance = 'remaining_credits' | 'wallet_balance';
+
+/** Billing attributes stored on a paid job's item. */
+export interface JobBilling {
+  billing_state: BillingState;
+  credits_reserved: number;
+  /** What the job cost in the end; null until settled (0 once refunded). */
+  credits_charged: number | null;
+  credits_balance: Balance;
+  /** Whether the job counted against the free trial's video limit. */
+  trial_counted: boolean;
+}
+
+/** The job's item already exists with a reservation (an id collision, or a batch item admitted twice). */
+export class JobAlreadyBilledError extends Error {
+  override readonly name = 'JobAlreadyBilledError';
+  constructor(readonly jobKey: string) {
+    super(`Job ${jobKey} already exists with a reservation`);
+  }
+}
+
+function balanceOf(workspace: Workspace): Balance {
+  return workspace.billing_type === 'wallet' ? 'wallet_balance' : 'remaining_credits';
+}
+
+/**
+ * The 402 a workspace gets for a job of `credits`, or undefined when it can pay. In the order a
+ * user should hear them: a usage limit is not lifted by buying credits, the trial's end is not
+ * lifted by credits either, then the balance.
+ */
+function refusal(workspace: Workspace, credits: number): PaymentRequiredError | undefined {
+  const used = workspace.used_credits ?? 0;
+  const limit = workspace.usage_limit_credits;
+  if (typeof limit === 'number' && used + credits > limit) {
+    return new PaymentRequiredError(
+      `This workspace has used ${used} of its ${limit}-credit usage limit and this video needs ${credits}; more credits do not lift the limit, raise the workspace's usage limit.`,
+      'usage_limit_reached',
+    );
+  }
+  const trialLimit = PLAN_ENTITLEMENTS[workspace.plan].trialVideoLimit;
+  if (trialLimit !== null && (workspace.trial_videos_used ?? 0) >= trialLimit) {
+    return new PaymentRequiredError(
+      `The free trial's ${trialLimit} videos are used up; choose a plan to make more.`,
+      'trial_limit_exceeded',
+    );
+  }
+  const balance = balanceOf(workspace);
+  const have = workspace[balance];
+  if (have < credits) {
+    if (workspace.plan === 'free') {
+      return new PaymentRequiredError(
+        `The trial credits are used up (have ${have}, required ${credits}); only a plan restores access.`,
+        'subscription_required',
+      );
+    }
+    return new PaymentRequiredError(
+      `Not enough credits: have ${have}, required ${credits}.`,
+      'insufficient_credit',
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Refuses early, before any media is fetched or stored, a workspace that cannot pay even the
+ * smallest job of this kind (`credits`); the reservation checks the real amount again.
+ */
+export function assertCanPay(workspace: Workspace, credits: number): void {
+  const refused = refusal(workspace, credits);
+  if (refused) throw refused;
+}
+
+/**
+ * Writes `job` (a new item) and reserves `credits` for it in one transaction, or writes nothing and
+ * throws the 402 the workspace's state calls for. The job item gets the `JobBilling` attributes.
+ */
+export async function createJobWithReservation(
+  workspace: Workspace,
+  job: StoredItem,
+  credits: number,
+  options: {
+    /**
+     * The job's item exists as an unbilled placeholder (a batch member written when its batch was
+     * accepted) and is replaced. @default false
+     */
+    replacesPlaceholder?: boolean;
+  } = {},
+): Promise<JobBilling> {
+  let current: Workspace | undefined = workspace;
+  // A concurrent spend can change the balance between the read and the write: re-read and retry.
+  for (let attempt = 0; attempt < 3 && current; attempt += 1) {
+    const refused = refusal(current, credits);
+    if (refused) throw refused;
+    const balance = balanceOf(current);
+    const trial = PLAN_ENTITLEMENTS[current.plan].trialVideoLimit;
+    const billing: JobBilling = {
+      billing_state: BILLING_STATE.reserved,
+      credits_reserved: credits,
+      credits_charged: null,
+      credits_balance: balance,
+      trial_counted: trial !== null,
+    };
+    const conditions = ['#status = :active', '#balance >= :credits'];
+    const values: Record<string, unknown> = { ':active': WORKSPACE_STATUS.active, ':credits': credits };
+    if (typeof current.usage_limit_credits === 'number') {
+      conditions.push('(attribute_not_exists(used_credits) OR used_credits <= :maxUsed)');
+      values[':maxUsed'] = current.usage_limit_credits - credits;
+    }
+    if (trial !== null) {
+      conditions.push('(attribute_not_exists(trial_videos_used) OR trial_videos_used < :trialLimit)');
+      values[':trialLimit'] = trial;
+    }
+    try {
+      await documents().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: config().tableName,
+                Item: { ...job, ...billing },
+                ConditionExpression: options.replacesPlaceholder
+                  ? 'attribute_exists(pk) AND attribute_not_exists(billing_state)'
+                  : 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: config().tableName,
+                Key: keys.workspace(current.workspace_id),
+                UpdateExpression: `ADD #balance :spend, used_credits :credits${trial !== null ? ', trial_videos_used :one' : ''}`,
+                ConditionExpression: conditions.join(' AND '),
+                ExpressionAttributeNames: { '#status': 'status', '#balance': balance },
+                ExpressionAttributeValues: {
+                  ...values,
+                  ':spend': -credits,
+                  ...(trial !== null ? { ':one': 1 } : {}),
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return billing;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+        throw new JobAlreadyBilledError(job.sk);
+      }
+      current = await getWorkspace(current.workspace_id, true);
+    }
+  }
+  throw new PaymentRequiredError(
+    'The workspace balance changed while this video was being created; try again.',
+    'insufficient_credit',
+  );
+}
+
+/**
+ * Ends a reservation: `charged` credits are spent (at most the reservation), the rest goes back.
+ * Returns false when the job's billing was already ended (the step ran before).
+ */
+async function endReservation(
+  jobKey: ItemKey,
+  workspaceId: string,
+  billing: JobBilling,
+  charged: number,
+): Promise<boolean> {
+  const spent = Math.min(Math.max(0, charged), billing.credits_reserved);
+  const returned = billing.credits_reserved - spent;
+  const refunded = spent === 0;
+  const returnsTrial = refunded && billing.trial_counted;
+  try {
+    await documents().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: config().tableName,
+              Key: jobKey,
+              UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
+              ConditionExpression: 'billing_state = :reserved',
+              ExpressionAttributeValues: {
+                ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
+                ':spent': spent,
+                ':reserved': BILLING_STATE.reserved,
+              },
+            },
+          },
+          {
+            Update: {
+              TableName: config().tableName,
+              Key: keys.workspace(workspaceId),
+              UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
+              ExpressionAttributeNames: { '#balance': billing.credits_balance },
+              ExpressionAttributeValues: {
+                ':returned': returned,
+                ':unused': -returned,
+                ...(returnsTrial ? { ':minusOne': -1 } : {}),
+              },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
+}
+
+/** Completion: charges what the output really cost (never more than reserved), returns the rest. */
+export function settleReservation(
+  jobKey: ItemKey,
+  workspaceId: string,
+  billing: JobBilling,
+  actualCredits: number,
+): Promise<boolean> {
+  return endReservation(jobKey, workspaceId, billing, actualCredits);
+}
+
+/** Failure: every reserved credit goes back, and a trial video is given back too. */
+export function refundReservation(
+  jobKey: ItemKey,
+  workspaceId: string,
+  billing: JobBilling,
+): Promise<boolean> {
+  return endReservation(jobKey, workspaceId, billing, 0);
+}

@@ -1,0 +1,49 @@
+/**
+ * What each plan allows and what a video costs. The spec names the refusals (400
+ * `resolution_not_allowed`, 402 `trial_limit_exceeded`, `plan_upgrade_required`, ...) but not the
+ * numbers: these are this service's, documented in the README ("Credits").
+ */
+import type { Plan } from '../accounts/workspaces.js';
+
+export const RESOLUTIONS = ['720p', '1080p', '4k'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** Rank for "above the plan" comparisons. */
+const RESOLUTION_RANK: Readonly<Record<Resolution, number>> = { '720p': 0, '1080p': 1, '4k': 2 };
+
+export interface PlanEntitlements {
+  /** Highest output resolution a create may ask for. */
+  maxResolution: Resolution;
+  /** Videos the plan may make in all (the free trial), or null for no such limit. */
+  trialVideoLimit: number | null;
+  /** Custom watermarks (a premium option of the Enterprise plans). */
+  watermark: boolean;
+}
+
+export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
+  free: { maxResolution: '720p', trialVideoLimit: 3, watermark: false },
+  starter: { maxResolution: '1080p', trialVideoLimit: null, watermark: false },
+  creator: { maxResolution: '1080p', trialVideoLimit: null, watermark: false },
+  pro: { maxResolution: '4k', trialVideoLimit: null, watermark: false },
+  team: { maxResolution: '4k', trialVideoLimit: null, watermark: false },
+  enterprise: { maxResolution: '4k', trialVideoLimit: null, watermark: true },
+  business_plus: { maxResolution: '4k', trialVideoLimit: null, watermark: true },
+};
+
+export function resolutionAllowed(plan: Plan, resolution: Resolution): boolean {
+  return RESOLUTION_RANK[resolution] <= RESOLUTION_RANK[PLAN_ENTITLEMENTS[plan].maxResolution];
+}
+
+/** The lower of a resolution and the plan's highest (for defaults, which are never refused). */
+export function capResolution(plan: Plan, resolution: Resolution): Resolution {
+  return resolutionAllowed(plan, resolution) ? resolution : PLAN_ENTITLEMENTS[plan].maxResolution;
+}
+
+/** Credits per started minute of video, by output resolution. */
+export const CREDITS_PER_MINUTE: Readonly<Record<Resolution, number>> = { '720p': 1, '1080p': 1, '4k': 2 };
+
+/** What `durationSeconds` of video at `resolution` costs: every started minute, at least one. */
+export function videoCredits(durationSeconds: number, resolution: Resolution): number {
+  const minutes = Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+  return minutes * CREDITS_PER_MINUTE[resolution];
+}

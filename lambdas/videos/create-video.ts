@@ -1,0 +1,395 @@
+/**
+ * Creating a video: check what the plan allows, store the request's media, turn the request into a
+ * render spec, reserve credits and write the record in one transaction, start the render workflow.
+ * Nothing is charged or left half-written when any step refuses: media inputs are stored under
+ * fresh keys no record references yet (harmless), and the record and its reservation are one write.
+ */
+import { StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
+import { assertCanPay, createJobWithReservation, refundReservation } from '../billing/credits.js';
+import {
+  capResolution,
+  PLAN_ENTITLEMENTS,
+  type Resolution,
+  resolutionAllowed,
+  videoCredits,
+} from '../billing/plans.js';
+import { sfnClient } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+import { PaymentRequiredError, ServiceError } from '../core/errors.js';
+import { newId, nowSeconds } from '../core/ids.js';
+import { logger } from '../core/observability.js';
+import { requireUsableFolder } from '../folders/folders.js';
+import { type ResolvedMedia, resolveMediaInput } from '../media/media-inputs.js';
+import type { MediaKind } from '../media/media-types.js';
+import type { RenderScene, RenderSpec, SceneBackground, SceneSpeech } from './render-spec.js';
+import type {
+  BackgroundInput,
+  CreateVideoRequest,
+  StudioSceneInput,
+  VoiceSettings,
+  WatermarkInput,
+} from './video-requests.js';
+import { markFailed, VIDEO_FAILURE, VIDEO_STATUS, type VideoRecord, videoItem, videoKey } from './videos.js';
+
+/** Background of avatar and image videos that name none: a soft neutral studio grey. */
+export const DEFAULT_BACKGROUND_COLOR = '#e9edf2';
+
+/** Speaking rate used to estimate a script's length for the credit reservation (deliberately slow). */
+const ESTIMATE_WORDS_PER_MINUTE = 130;
+
+const DEFAULT_VOICE_SETTINGS: VoiceSettings = { speed: 1, pitch: 0, volume: 1 };
+
+export interface CreateVideoContext {
+  workspaceId: string;
+  /** Set for batch members: the batch and the item's position. */
+  batch?: { batchId: string; itemIndex: number; videoId: string };
+}
+
+/** Default resolution per type (spec: 720p for avatar and image videos, 1080p for studio). */
+function defaultResolution(request: CreateVideoRequest): Resolution {
+  return request.type === 'studio' ? '1080p' : '720p';
+}
+
+function checkEntitlements(workspace: Workspace, request: CreateVideoRequest): Resolution {
+  const plan = workspace.plan;
+  if (request.resolution !== undefined && !resolutionAllowed(plan, request.resolution)) {
+    throw new ServiceError(
+      400,
+      'resolution_not_allowed',
+      `Resolution ${request.resolution} is above what the ${plan} plan allows (at most ${PLAN_ENTITLEMENTS[plan].maxResolution}).`,
+      { param: 'resolution' },
+    );
+  }
+  if ('watermark' in request && request.watermark !== undefined && !PLAN_ENTITLEMENTS[plan].watermark) {
+    throw new PaymentRequiredError(
+      `Custom watermarks are an Enterprise option; the ${plan} plan does not include them.`,
+      'plan_upgrade_required',
+      'watermark',
+    );
+  }
+  // An omitted resolution is never refused: the type's default, capped at the plan's highest.
+  return request.resolution ?? capResolution(plan, defaultResolution(request));
+}
+
+/** Stores one media input of the request (an asset, a URL download or inline bytes). */
+function storeMedia(
+  workspaceId: string,
+  input: unknown,
+  param: string,
+  accept: readonly MediaKind[],
+  fields?: Partial<Record<'url' | 'asset_id', string>>,
+): Promise<ResolvedMedia> {
+  return resolveMediaInput(workspaceId, input, { param, accept, ...(fields ? { fields } : {}) });
+}
+
+async function backgroundOf(
+  workspaceId: string,
+  background: BackgroundInput | undefined,
+  fit: 'cover' | 'contain',
+  param: string,
+): Promise<SceneBackground> {
+  if (!background) return { type: 'color', color: DEFAULT_BACKGROUND_COLOR };
+  if (background.type === 'color') return { type: 'color', color: background.value as string };
+  const input =
+    background.url !== undefined
+      ? { type: 'url', url: background.url }
+      : { type: 'asset_id', asset_id: background.asset_id };
+  const media = await storeMedia(workspaceId, input, param, ['image'], {
+    url: `${param}.url`,
+    asset_id: `${param}.asset_id`,
+  });
+  return { type: 'image', key: media.objectKey, fit };
+}
+
+interface SpeechFields {
+  script?: string | undefined;
+  voice_id?: string | undefined;
+  voice_settings?: VoiceSettings | undefined;
+  audio_url?: string | undefined;
+  audio_asset_id?: string | undefined;
+}
+
+/** The speech of a scene, with the recording stored; `prefix` is the fields' path (`scenes[1].`). */
+async function speechOf(
+  workspaceId: string,
+  fields: SpeechFields,
+  prefix: string,
+): Promise<{ speech: SceneSpeech | null; estimateSeconds: number }> {
+  if (fields.script !== undefined) {
+    const settings = fields.voice_settings ?? DEFAULT_VOICE_SETTINGS;
+    const words = fields.script.trim().split(/\s+/).length;
+    return {
+      speech: { kind: 'script', text: fields.script, voice_id: fields.voice_id ?? null, settings },
+      estimateSeconds: ((words / ESTIMATE_WORDS_PER_MINUTE) * 60) / settings.speed + 1,
+    };
+  }
+  const source =
+    fields.audio_url !== undefined
+      ? { type: 'url', url: fields.audio_url }
+      : fields.audio_asset_id !== undefined
+        ? { type: 'asset_id', asset_id: fields.audio_asset_id }
+        : undefined;
+  if (!source) return { speech: null, estimateSeconds: 0 };
+  const media = await storeMedia(workspaceId, source, `${prefix}audio`, ['audio'], {
+    url: `${prefix}audio_url`,
+    asset_id: `${prefix}audio_asset_id`,
+  });
+  // Compressed audio runs about 16 kB a second, WAV 32 kB or more: the larger estimate wins.
+  return { speech: { kind: 'audio', key: media.objectKey }, estimateSeconds: media.sizeBytes / 16_000 };
+}
+
+async function watermarkOf(
+  workspaceId: string,
+  watermark: WatermarkInput | undefined,
+): Promise<RenderSpec['watermark']> {
+  if (!watermark) return null;
+  const media = await storeMedia(workspaceId, watermark.image, 'watermark.image', ['image']);
+  return {
+    key: media.objectKey,
+    opacity: watermark.opacity,
+    scale: watermark.scale,
+    position: watermark.placement?.position ?? 'bottom_right',
+    offset_x: watermark.placement?.offset_x ?? 0,
+    offset_y: watermark.placement?.offset_y ?? 0,
+  };
+}
+
+async function studioSceneOf(
+  workspaceId: string,
+  scene: StudioSceneInput,
+  index: number,
+): Promise<{ scene: RenderScene; estimateSeconds: number }> {
+  const prefix = `scenes[${index}].`;
+  const id = `scene_${index + 1}`;
+  switch (scene.type) {
+    case 'avatar_video': {
+      const input = scene.input;
+      const { speech, estimateSeconds } = await speechOf(workspaceId, input, `${prefix}input.`);
+      return {
+        scene: {
+          id,
+          source: 'avatar_video',
+          background: input.background
+            ? { type: 'color', color: input.background.color }
+            : { type: 'color', color: DEFAULT_BACKGROUND_COLOR },
+          presenter: {
+            kind: 'avatar',
+            avatar_id: input.avatar_id,
+            engine: input.engine?.type ?? 'avatar_iv',
+            expressiveness: input.expressiveness ?? null,
+            motion_prompt: input.motion_prompt ?? null,
+            fit: 'contain',
+          },
+          speech,
+          duration_ms: null,
+        },
+        estimateSeconds,
+      };
+    }
+    case 'image': {
+      const media = await storeMedia(workspaceId, scene.source, `${prefix}source`, ['image']);
+      const { speech, estimateSeconds } = await speechOf(workspaceId, scene, prefix);
+      return {
+        scene: {
+          id,
+          source: 'image_scene',
+          background: { type: 'image', key: media.objectKey, fit: 'cover' },
+          presenter: null,
+          speech,
+          duration_ms: scene.duration !== undefined ? Math.round(scene.duration * 1000) : null,
+        },
+        estimateSeconds: scene.duration ?? estimateSeconds,
+      };
+    }
+    case 'video': {
+      const media = await storeMedia(workspaceId, scene.source, `${prefix}source`, ['video']);
+      const { speech, estimateSeconds } = await speechOf(workspaceId, scene, prefix);
+      const muted = scene.playback?.mute === true;
+      return {
+        scene: {
+          id,
+          source: 'video_scene',
+          background: {
+            type: 'video',
+            key: media.objectKey,
+            mode: scene.playback?.mode ?? 'freeze',
+            volume: muted ? 0 : (scene.playback?.volume ?? 1),
+          },
+          presenter: null,
+          speech,
+          duration_ms: null,
+        },
+        // A clip's length is known once it is probed; reserve for about 2 Mbit/s of video.
+        estimateSeconds: Math.max(estimateSeconds, media.sizeBytes / 250_000),
+      };
+    }
+  }
+}
+
+/** The render spec of a request, with its media stored, and the seconds of video to reserve for. */
+async function renderSpecOf(
+  workspaceId: string,
+  request: CreateVideoRequest,
+): Promise<{ spec: RenderSpec; estimateSeconds: number }> {
+  const base = {
+    burn_captions: false,
+    captions_requested: false,
+    watermark: null,
+    cinematic: null,
+    brand_glossary_id: null,
+  };
+  switch (request.type) {
+    case 'cinematic_avatar': {
+      const referenceKeys: string[] = [];
+      for (const [index, reference] of (request.references ?? []).entries()) {
+        referenceKeys.push(
+          (await storeMedia(workspaceId, reference, `references[${index}]`, ['image', 'video', 'audio']))
+            .objectKey,
+        );
+      }
+      const duration = request.duration ?? 10;
+      return {
+        spec: {
+          ...base,
+          scenes: [],
+          cinematic: {
+            prompt: request.prompt,
+            avatar_ids: request.avatar_id,
+            duration_seconds: duration,
+            reference_keys: referenceKeys,
+          },
+        },
+        estimateSeconds: duration,
+      };
+    }
+    case 'studio': {
+      const scenes: RenderScene[] = [];
+      let estimateSeconds = 0;
+      for (const [index, scene] of request.scenes.entries()) {
+        const made = await studioSceneOf(workspaceId, scene, index);
+        scenes.push(made.scene);
+        estimateSeconds += made.estimateSeconds;
+      }
+      return {
+        spec: {
+          ...base,
+          scenes,
+          burn_captions: request.caption?.style !== undefined,
+          captions_requested: request.caption !== undefined,
+          watermark: await watermarkOf(workspaceId, request.watermark),
+          brand_glossary_id: request.brand_glossary_id ?? null,
+        },
+        estimateSeconds,
+      };
+    }
+    case 'avatar':
+    case 'image': {
+      const fit = request.fit ?? 'contain';
+      const background = await backgroundOf(workspaceId, request.background, 'cover', 'background');
+      const presenter: RenderScene['presenter'] =
+        request.type === 'avatar'
+          ? {
+              kind: 'avatar',
+              avatar_id: request.avatar_id,
+              engine: request.engine?.type ?? 'avatar_iv',
+              expressiveness: request.expressiveness ?? null,
+              motion_prompt: request.motion_prompt ?? null,
+              fit,
+            }
+          : {
+              kind: 'image',
+              key: (await storeMedia(workspaceId, request.image, 'image', ['image'])).objectKey,
+              fit,
+            };
+      const { speech, estimateSeconds } = await speechOf(workspaceId, request, '');
+      return {
+        spec: {
+          ...base,
+          scenes: [{ id: 'scene_1', source: request.type, background, presenter, speech, duration_ms: null }],
+          burn_captions: request.caption?.style !== undefined,
+          captions_requested: request.caption !== undefined,
+          watermark: await watermarkOf(workspaceId, request.watermark),
+          brand_glossary_id: request.brand_glossary_id ?? null,
+        },
+        estimateSeconds,
+      };
+    }
+  }
+}
+
+/** Starts the render workflow of a video; the execution is named after the video (one per video). */
+export async function startRender(video: VideoRecord): Promise<void> {
+  await sfnClient().send(
+    new StartExecutionCommand({
+      stateMachineArn: config().videoRenderStateMachineArn,
+      name: video.video_id,
+      input: JSON.stringify({ workspace_id: video.workspace_id, video_id: video.video_id }),
+    }),
+  );
+}
+
+/**
+ * Creates a video (or, for a batch member, fills in its placeholder) and starts its render.
+ * @throws ServiceError 400/402/404 for what the request or the workspace's plan refuses
+ */
+export async function createVideo(
+  context: CreateVideoContext,
+  request: CreateVideoRequest,
+): Promise<VideoRecord> {
+  const workspace = await getWorkspace(context.workspaceId, true);
+  if (!workspace) throw new Error(`Workspace ${context.workspaceId} vanished`);
+  const resolution = checkEntitlements(workspace, request);
+  assertCanPay(workspace, videoCredits(0, resolution));
+  if (request.folder_id !== undefined) {
+    await requireUsableFolder(context.workspaceId, request.folder_id, 'folder_id', 'video');
+  }
+  const { spec, estimateSeconds } = await renderSpecOf(context.workspaceId, request);
+  const record: Omit<
+    VideoRecord,
+    'billing_state' | 'credits_reserved' | 'credits_charged' | 'credits_balance' | 'trial_counted'
+  > = {
+    video_id: context.batch?.videoId ?? newId(),
+    workspace_id: context.workspaceId,
+    type: request.type,
+    status: VIDEO_STATUS.pending,
+    title: request.title ?? null,
+    folder_id: request.folder_id ?? null,
+    callback_url: request.callback_url ?? null,
+    callback_id: request.callback_id ?? null,
+    output_format: 'output_format' in request ? request.output_format : 'mp4',
+    resolution,
+    aspect_ratio: request.aspect_ratio,
+    render: spec,
+    progress: 0,
+    scenes_ready: false,
+    outputs: null,
+    duration: null,
+    failure_code: null,
+    failure_message: null,
+    batch_id: context.batch?.batchId ?? null,
+    item_index: context.batch?.itemIndex ?? null,
+    engines: { speech: null, composition: null },
+    created_at: nowSeconds(),
+    completed_at: null,
+  };
+  const credits = videoCredits(estimateSeconds, resolution);
+  const billing = await createJobWithReservation(workspace, videoItem(record), credits, {
+    replacesPlaceholder: context.batch !== undefined,
+  });
+  const video: VideoRecord = { ...record, ...billing };
+  try {
+    await startRender(video);
+  } catch (error) {
+    // Without a workflow the video would wait forever: end it now and give the credits back.
+    logger.error('Could not start a video render', { videoId: video.video_id, error });
+    await markFailed(
+      video,
+      VIDEO_FAILURE.internalError,
+      'The render could not be started; nothing was charged. Create the video again.',
+    );
+    await refundReservation(videoKey(video.workspace_id, video.video_id), video.workspace_id, billing);
+    throw error;
+  }
+  return video;
+}

@@ -1,0 +1,63 @@
+/**
+ * Deleting a video removes its record, its outputs and the media its request brought in (URL
+ * downloads and inline files; assets it used stay). A video deleted before it finished gets its
+ * reserved credits back and counts as failed in its batch, so the batch still closes; its workflow
+ * finds no record at its next step and stops, removing anything it had already written.
+ */
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { recordBatchItemOutcome } from '../batches/batches.js';
+import { refundReservation } from '../billing/credits.js';
+import { s3Client } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+import { deleteExistingItem } from '../core/repository.js';
+import { mediaKeys } from '../media/media-keys.js';
+import { deleteMediaObject } from '../media/media-store.js';
+import { videoMediaKeys } from './render-steps.js';
+import { getVideo, hasReservation, isTerminal, type VideoRecord, videoKey } from './videos.js';
+
+/** Objects the request stored for this video (not assets: those belong to the workspace). */
+function requestInputKeys(video: VideoRecord): string[] {
+  const inputsPrefix = mediaKeys.input(video.workspace_id, '');
+  const keys = [
+    ...video.render.scenes.flatMap((scene) => [
+      scene.background.type === 'color' ? undefined : scene.background.key,
+      scene.presenter?.kind === 'image' ? scene.presenter.key : undefined,
+      scene.speech?.kind === 'audio' ? scene.speech.key : undefined,
+    ]),
+    video.render.watermark?.key,
+    ...(video.render.cinematic?.reference_keys ?? []),
+  ];
+  return keys.filter((key): key is string => key?.startsWith(inputsPrefix) === true);
+}
+
+async function videoObjectKeys(video: VideoRecord): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3Client().send(
+      new ListObjectsV2Command({
+        Bucket: config().bucketName,
+        Prefix: videoMediaKeys.prefix(video),
+        ContinuationToken: token,
+      }),
+    );
+    keys.push(...(page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : [])));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}
+
+/** @returns false when there is no such video */
+export async function deleteVideo(workspaceId: string, videoId: string): Promise<boolean> {
+  const video = await getVideo(workspaceId, videoId, true);
+  if (!video) return false;
+  const key = videoKey(workspaceId, videoId);
+  if (hasReservation(video)) await refundReservation(key, workspaceId, video);
+  // The record goes first: a crash leaves unreferenced objects at worst, never a video without media.
+  if (!(await deleteExistingItem(key))) return false;
+  if (video.batch_id && !isTerminal(video))
+    await recordBatchItemOutcome(workspaceId, video.batch_id, videoId, 'failed');
+  const objects = [...requestInputKeys(video), ...(await videoObjectKeys(video))];
+  await Promise.all(objects.map((objectKey) => deleteMediaObject(objectKey)));
+  return true;
+}

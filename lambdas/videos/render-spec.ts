@@ -1,0 +1,103 @@
+/**
+ * The render spec: what a video's workflow makes, decided when the video is created. Media inputs
+ * are already stored in the bucket (their keys are here); avatar looks and voices are named by id
+ * and resolved when the render starts, so a look or voice deleted in between fails the video with a
+ * reason instead of rendering something else. Every type of `POST /v3/videos` becomes a list of
+ * scenes: an avatar or image video is one scene, a studio video one per requested scene.
+ */
+import type { Resolution } from '../billing/plans.js';
+import type { AspectRatio, VoiceSettings } from './video-requests.js';
+
+export type SceneBackground =
+  | { type: 'color'; color: string }
+  | { type: 'image'; key: string; fit: 'cover' | 'contain' }
+  | { type: 'video'; key: string; mode: 'freeze' | 'loop' | 'fit_to_scene'; volume: number };
+
+/** Who speaks: a stock or own avatar look, or an arbitrary image animated as the presenter. */
+export type ScenePresenter =
+  | {
+      kind: 'avatar';
+      avatar_id: string;
+      engine: string;
+      expressiveness: string | null;
+      motion_prompt: string | null;
+      fit: 'contain' | 'cover';
+    }
+  | { kind: 'image'; key: string; fit: 'contain' | 'cover' };
+
+export type SceneSpeech =
+  | {
+      kind: 'script';
+      text: string;
+      /** Null: the avatar look's default voice (resolved when the render starts). */
+      voice_id: string | null;
+      settings: VoiceSettings;
+    }
+  | { kind: 'audio'; key: string };
+
+export interface RenderScene {
+  /** Scene id within the video (`scene_1`, ...), used by the scenes document. */
+  id: string;
+  /** The request's scene type, for the scenes document. */
+  source: 'avatar' | 'image' | 'avatar_video' | 'image_scene' | 'video_scene' | 'cinematic';
+  background: SceneBackground;
+  presenter: ScenePresenter | null;
+  speech: SceneSpeech | null;
+  /** Length of a silent scene, in ms (a narrated scene lasts as long as its speech). */
+  duration_ms: number | null;
+}
+
+export interface RenderSpec {
+  scenes: RenderScene[];
+  /** Burn captions into `video_url` (a caption style was requested). */
+  burn_captions: boolean;
+  /** Whether the request asked for captions at all (`caption` given). */
+  captions_requested: boolean;
+  watermark: {
+    key: string;
+    opacity: number;
+    scale: number;
+    position: 'top_left' | 'top_right' | 'bottom_left' | 'bottom_right';
+    offset_x: number;
+    offset_y: number;
+  } | null;
+  /** Set for `cinematic_avatar`: what a generative video model would need. */
+  cinematic: {
+    prompt: string;
+    avatar_ids: string[];
+    duration_seconds: number;
+    reference_keys: string[];
+  } | null;
+  brand_glossary_id: string | null;
+}
+
+/** Short edge in pixels of each resolution tier, and the longest edge it allows. */
+const TIERS: Readonly<Record<Resolution, { short: number; long: number }>> = {
+  '720p': { short: 720, long: 1280 },
+  '1080p': { short: 1080, long: 1920 },
+  '4k': { short: 2160, long: 3840 },
+};
+
+const even = (value: number) => Math.max(2, Math.round(value / 2) * 2);
+
+/**
+ * Frame size of a resolution and aspect ratio: the short edge is the tier's, the long edge follows
+ * the ratio (at most the tier's long edge). `auto` follows `source` (the presenter's own width and
+ * height) and falls back to 16:9 without one.
+ */
+export function frameSize(
+  resolution: Resolution,
+  aspectRatio: AspectRatio,
+  source?: { width: number; height: number },
+): { width: number; height: number } {
+  const tier = TIERS[resolution];
+  let ratio: number;
+  if (aspectRatio === 'auto')
+    ratio = source && source.width > 0 && source.height > 0 ? source.width / source.height : 16 / 9;
+  else {
+    const [w, h] = aspectRatio.split(':').map(Number) as [number, number];
+    ratio = w / h;
+  }
+  if (ratio >= 1) return { width: even(Math.min(tier.long, tier.short * ratio)), height: tier.short };
+  return { width: tier.short, height: even(Math.min(tier.long, tier.short / ratio)) };
+}

@@ -1,0 +1,509 @@
+/**
+ * The steps of the video render workflow (`state-machines/video-render.asl.json`):
+ *
+ * prepare → synthesize speech → compose → finalize, and record-failure from any Catch.
+ *
+ * Steps hand each other small JSON (keys of files in the bucket, never media), read the video fresh
+ * and stop quietly when it is gone (deleted mid-render) or already terminal, so a retried or
+ * restarted step is harmless. A job that cannot succeed throws `JobFailure` with the user-facing
+ * reason; credits are refunded by record-failure, settled by finalize, each exactly once.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { recordBatchItemOutcome } from '../batches/batches.js';
+import { refundReservation, settleReservation } from '../billing/credits.js';
+import { videoCredits } from '../billing/plans.js';
+import { findStockLook } from '../catalog/stock-avatars.js';
+import { findStockVoice } from '../catalog/stock-voices.js';
+import { s3Client } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+import { logger } from '../core/observability.js';
+import {
+  type CaptionCue,
+  CompositionError,
+  type CompositionScene,
+  captionCuesFromWords,
+  createFfmpegCompositionEngine,
+  probeMedia,
+  toSrt,
+  wordsWithPunctuation,
+} from '../engines/composition/index.js';
+import { speechEngine } from '../engines/speech/index.js';
+import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
+import { publishEvent } from '../events/domain-events.js';
+import { encryptionForMediaWrite } from '../media/encryption-policy.js';
+import { deleteMediaObject, presignMediaDownload } from '../media/media-store.js';
+import { JobFailure, type JobFailureDetails } from '../workflows/job-failure.js';
+import { frameSize, type RenderScene } from './render-spec.js';
+import {
+  getVideo,
+  isTerminal,
+  markCompleted,
+  markFailed,
+  markProcessing,
+  updateProcessing,
+  VIDEO_FAILURE,
+  VIDEO_STATUS,
+  type VideoOutputs,
+  type VideoRecord,
+  videoKey,
+} from './videos.js';
+
+/** Input of every step: which video. */
+export interface VideoRef {
+  workspace_id: string;
+  video_id: string;
+}
+
+/** What prepare resolved per scene: the presenter's portrait and the engine voice. */
+export interface PreparedScene {
+  scene_id: string;
+  portrait_key: string | null;
+  voice_id: string | null;
+  engine_voice_id: string | null;
+}
+
+export interface PrepareResult {
+  /** False when the video is gone or already terminal: the workflow ends without doing anything. */
+  proceed: boolean;
+  scenes: PreparedScene[];
+}
+
+export interface SpeechResult {
+  scenes: {
+    scene_id: string;
+    audio_key: string | null;
+    timings_key: string | null;
+    duration_ms: number | null;
+  }[];
+}
+
+export interface ComposeResult {
+  outputs: VideoOutputs;
+  duration: number;
+}
+
+/** Keys of a video's files: `work/` holds what steps hand each other and is removed at the end. */
+export const videoMediaKeys = {
+  prefix: (ref: VideoRef) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/`,
+  work: (ref: VideoRef, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/work/${name}`,
+  output: (ref: VideoRef, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/${name}`,
+};
+
+async function liveVideo(ref: VideoRef): Promise<VideoRecord | undefined> {
+  const video = await getVideo(ref.workspace_id, ref.video_id, true);
+  return video && !isTerminal(video) ? video : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// prepare
+
+function resolveScene(scene: RenderScene, speechEngineName: string): PreparedScene {
+  let portraitKey: string | null = null;
+  let defaultVoiceId: string | null = null;
+  if (scene.presenter?.kind === 'avatar') {
+    const look = findStockLook(scene.presenter.avatar_id);
+    if (!look) {
+      throw new JobFailure(
+        VIDEO_FAILURE.avatarNotFound,
+        `Avatar ${scene.presenter.avatar_id} (${scene.id}) does not exist or was deleted; pick a look from GET /v3/avatars/looks.`,
+      );
+    }
+    portraitKey = look.portraitKey;
+    defaultVoiceId = look.defaultVoiceId;
+  } else if (scene.presenter?.kind === 'image') {
+    portraitKey = scene.presenter.key;
+  }
+  if (scene.speech?.kind !== 'script') {
+    return { scene_id: scene.id, portrait_key: portraitKey, voice_id: null, engine_voice_id: null };
+  }
+  const voiceId = scene.speech.voice_id ?? defaultVoiceId;
+  const voice = voiceId ? findStockVoice(voiceId) : undefined;
+  if (!voiceId || !voice) {
+    throw new JobFailure(
+      VIDEO_FAILURE.voiceNotFound,
+      `Voice ${voiceId ?? '(none)'} (${scene.id}) does not exist or was deleted; pick a voice from GET /v3/voices.`,
+    );
+  }
+  const engineVoiceId = voice.engineVoices[speechEngineName];
+  if (!engineVoiceId) {
+    throw new JobFailure(
+      VIDEO_FAILURE.voiceNotUsable,
+      `Voice ${voiceId} (${scene.id}) is not available on this deployment's speech engine (${speechEngineName}); choose another voice.`,
+    );
+  }
+  return { scene_id: scene.id, portrait_key: portraitKey, voice_id: voiceId, engine_voice_id: engineVoiceId };
+}
+
+export async function prepare(ref: VideoRef): Promise<PrepareResult> {
+  const found = await liveVideo(ref);
+  if (!found) return { proceed: false, scenes: [] };
+  const video = await markProcessing(found);
+  if (!video) return { proceed: false, scenes: [] };
+  if (video.render.cinematic) {
+    throw new JobFailure(
+      VIDEO_FAILURE.engineUnavailable,
+      'cinematic_avatar videos need a generative video model; this deployment has none configured (the reference engine composes scenes with ffmpeg and cannot generate footage from a prompt). Nothing was charged.',
+    );
+  }
+  const engine = speechEngine();
+  const scenes = video.render.scenes.map((scene) => resolveScene(scene, engine.name));
+  if (video.render.burn_captions && video.render.scenes.some((scene) => scene.speech?.kind === 'audio')) {
+    throw new JobFailure(
+      VIDEO_FAILURE.engineUnavailable,
+      'Burned captions need the words of the speech: for a recording (audio_url or audio_asset_id) that takes speech recognition, which this deployment does not have. Use script, or omit caption.style.',
+    );
+  }
+  // The scenes document names the voice each script is spoken with, the look's default included.
+  const render = {
+    ...video.render,
+    scenes: video.render.scenes.map((scene, index) =>
+      scene.speech?.kind === 'script'
+        ? { ...scene, speech: { ...scene.speech, voice_id: scenes[index]?.voice_id ?? null } }
+        : scene,
+    ),
+  };
+  await updateProcessing(video, {
+    progress: 10,
+    render,
+    scenes_ready: true,
+    engines: { speech: engine.name, composition: null },
+  });
+  return { proceed: true, scenes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// synthesize speech
+
+async function putWork(
+  ref: VideoRef,
+  name: string,
+  body: Uint8Array | string,
+  contentType: string,
+): Promise<string> {
+  const key = videoMediaKeys.work(ref, name);
+  await s3Client().send(
+    new PutObjectCommand({
+      Bucket: config().bucketName,
+      Key: key,
+      Body: body,
+      ContentType: contentType,
+      ...(await encryptionForMediaWrite(ref.workspace_id)),
+    }),
+  );
+  return key;
+}
+
+export async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promise<SpeechResult> {
+  const video = await liveVideo(ref);
+  if (!video) return { scenes: [] };
+  const engine = speechEngine();
+  const results: SpeechResult['scenes'] = [];
+  for (const scene of video.render.scenes) {
+    const resolved = prepared.find((entry) => entry.scene_id === scene.id);
+    if (scene.speech?.kind !== 'script' || !resolved?.engine_voice_id) {
+      results.push({ scene_id: scene.id, audio_key: null, timings_key: null, duration_ms: null });
+      continue;
+    }
+    let synthesis: Awaited<ReturnType<typeof engine.synthesize>>;
+    try {
+      synthesis = await engine.synthesize({
+        text: scene.speech.text,
+        voiceId: resolved.engine_voice_id,
+        speed: scene.speech.settings.speed,
+        pitch: scene.speech.settings.pitch,
+        volume: scene.speech.settings.volume,
+      });
+    } catch (error) {
+      if (isSpeechEngineError(error)) {
+        throw new JobFailure(
+          error.failureCode,
+          `Speech for ${scene.id} could not be made: ${error.message}`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    results.push({
+      scene_id: scene.id,
+      audio_key: await putWork(ref, `${scene.id}.wav`, synthesis.audio, 'audio/wav'),
+      timings_key: await putWork(
+        ref,
+        `${scene.id}.words.json`,
+        JSON.stringify(synthesis.words),
+        'application/json',
+      ),
+      duration_ms: synthesis.durationMs,
+    });
+  }
+  await updateProcessing(video, { progress: 35 });
+  return { scenes: results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// compose
+
+async function download(key: string, path: string): Promise<string> {
+  const result = await s3Client().send(new GetObjectCommand({ Bucket: config().bucketName, Key: key }));
+  if (!result.Body) throw new Error(`Empty object ${key}`);
+  await writeFile(path, result.Body as NodeJS.ReadableStream);
+  return path;
+}
+
+async function probeSeconds(path: string, what: string): Promise<number> {
+  try {
+    const probe = await probeMedia(path);
+    if (!(probe.durationSeconds > 0)) throw new CompositionError('invalid_media', `${what} has no duration`);
+    return probe.durationSeconds;
+  } catch (error) {
+    if (error instanceof CompositionError)
+      throw new JobFailure(VIDEO_FAILURE.invalidMedia, `${what} cannot be read: ${error.message}`, {
+        cause: error,
+      });
+    throw error;
+  }
+}
+
+const OUTPUT_TYPES = { mp4: 'video/mp4', webm: 'video/webm' } as const;
+
+export async function compose(
+  ref: VideoRef,
+  prepared: PreparedScene[],
+  speech: SpeechResult,
+): Promise<ComposeResult | null> {
+  const video = await liveVideo(ref);
+  if (!video) return null;
+  await mkdir(config().mediaWorkDir, { recursive: true });
+  const workDir = await mkdtemp(join(config().mediaWorkDir, `video-${video.video_id}-`));
+  try {
+    const scenes: CompositionScene[] = [];
+    const cues: CaptionCue[] = [];
+    let offsetMs = 0;
+    let presenterSize: { width: number; height: number } | undefined;
+    for (const scene of video.render.scenes) {
+      const resolved = prepared.find((entry) => entry.scene_id === scene.id);
+      const spoken = speech.scenes.find((entry) => entry.scene_id === scene.id);
+      const file = (name: string) => join(workDir, `${scene.id}-${name}`);
+      let narration: CompositionScene['narration'];
+      let durationMs = scene.duration_ms ?? 0;
+      if (spoken?.audio_key && spoken.duration_ms) {
+        narration = { path: await download(spoken.audio_key, file('speech.wav')), volume: 1 };
+        durationMs = spoken.duration_ms;
+        const words = JSON.parse(
+          await readFile(await download(spoken.timings_key as string, file('words.json')), 'utf8'),
+        ) as WordTiming[];
+        const text = scene.speech?.kind === 'script' ? scene.speech.text : '';
+        for (const cue of captionCuesFromWords(wordsWithPunctuation(text, words)))
+          cues.push({ ...cue, startMs: cue.startMs + offsetMs, endMs: cue.endMs + offsetMs });
+      } else if (scene.speech?.kind === 'audio') {
+        const path = await download(scene.speech.key, file('audio'));
+        durationMs = Math.round((await probeSeconds(path, `The audio of ${scene.id}`)) * 1000);
+        narration = { path, volume: 1 };
+      }
+      let background: CompositionScene['background'];
+      if (scene.background.type === 'color') background = scene.background;
+      else if (scene.background.type === 'image')
+        background = {
+          type: 'image',
+          path: await download(scene.background.key, file('background')),
+          fit: scene.background.fit,
+        };
+      else {
+        const path = await download(scene.background.key, file('clip'));
+        const clipMs = Math.round((await probeSeconds(path, `The video of ${scene.id}`)) * 1000);
+        if (!narration) durationMs = clipMs;
+        background = { type: 'video', path, mode: scene.background.mode, volume: scene.background.volume };
+      }
+      let avatar: CompositionScene['avatar'];
+      if (resolved?.portrait_key && scene.presenter) {
+        const path = await download(resolved.portrait_key, file('presenter'));
+        avatar = { imagePath: path, fit: scene.presenter.fit };
+        if (!presenterSize) {
+          const probe = await probeMedia(path).catch(() => undefined);
+          const stream = probe?.streams.find((entry) => entry.width && entry.height);
+          if (stream?.width && stream.height) presenterSize = { width: stream.width, height: stream.height };
+        }
+      }
+      if (!(durationMs > 0))
+        throw new JobFailure(
+          VIDEO_FAILURE.invalidMedia,
+          `${scene.id} has nothing to last for: give it speech or a duration.`,
+        );
+      scenes.push({
+        durationMs,
+        background,
+        ...(avatar ? { avatar } : {}),
+        ...(narration ? { narration } : {}),
+      });
+      offsetMs += durationMs;
+    }
+    await updateProcessing(video, { progress: 45 });
+    const engine = createFfmpegCompositionEngine();
+    const size = frameSize(video.resolution, video.aspect_ratio, presenterSize);
+    let result: Awaited<ReturnType<typeof engine.compose>>;
+    try {
+      result = await engine.compose({
+        workDir,
+        width: size.width,
+        height: size.height,
+        format: video.output_format,
+        scenes,
+        captions: cues,
+        // Without words there is nothing to caption: one plain encode serves both renders.
+        burnCaptions: video.render.burn_captions || cues.length === 0,
+      });
+    } catch (error) {
+      if (error instanceof CompositionError) {
+        throw new JobFailure(error.failureCode, `The video could not be composed: ${error.message}`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    await updateProcessing(video, { progress: 90, engines: { ...video.engines, composition: engine.name } });
+    const encryption = await encryptionForMediaWrite(ref.workspace_id);
+    const put = async (path: string, name: string, contentType: string) => {
+      const key = videoMediaKeys.output(ref, name);
+      await s3Client().send(
+        new PutObjectCommand({
+          Bucket: config().bucketName,
+          Key: key,
+          Body: await readFile(path),
+          ContentType: contentType,
+          ...encryption,
+        }),
+      );
+      return key;
+    };
+    const extension = video.output_format;
+    const hasCaptions = cues.length > 0;
+    const srtPath = join(workDir, 'captions.srt');
+    if (hasCaptions) await writeFile(srtPath, toSrt(cues));
+    const [videoKey_, captionedKey, subtitleKey, thumbnailKey, gifKey] = await Promise.all([
+      put(result.videoPath, `video.${extension}`, OUTPUT_TYPES[extension]),
+      hasCaptions && result.captionedVideoPath !== result.videoPath
+        ? put(result.captionedVideoPath, `captioned.${extension}`, OUTPUT_TYPES[extension])
+        : Promise.resolve(null),
+      hasCaptions ? put(srtPath, 'captions.srt', 'application/x-subrip') : Promise.resolve(null),
+      put(result.thumbnailPath, 'thumbnail.jpg', 'image/jpeg'),
+      put(result.gifPath, 'preview.gif', 'image/gif'),
+    ]);
+    return {
+      outputs: {
+        video_key: videoKey_,
+        // Burned into the main video already: the captioned render is the same file.
+        captioned_video_key: hasCaptions ? (captionedKey ?? videoKey_) : null,
+        subtitle_key: subtitleKey,
+        thumbnail_key: thumbnailKey,
+        gif_key: gifKey,
+      },
+      duration: Math.round(result.durationSeconds * 1000) / 1000,
+    };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// finalize and record-failure
+
+async function removeWorkFiles(speech: SpeechResult | undefined): Promise<void> {
+  const keys = (speech?.scenes ?? [])
+    .flatMap((scene) => [scene.audio_key, scene.timings_key])
+    .filter((key): key is string => key !== null);
+  await Promise.all(
+    keys.map((key) =>
+      deleteMediaObject(key).catch((error: unknown) =>
+        logger.warn('Could not remove a work file', { key, error }),
+      ),
+    ),
+  );
+}
+
+async function removeOutputs(outputs: VideoOutputs): Promise<void> {
+  const keys = new Set(Object.values(outputs).filter((key): key is string => typeof key === 'string'));
+  await Promise.all([...keys].map((key) => deleteMediaObject(key)));
+}
+
+export async function finalize(
+  ref: VideoRef,
+  speech: SpeechResult,
+  composed: ComposeResult | null,
+): Promise<void> {
+  await removeWorkFiles(speech);
+  if (!composed) return;
+  const video = await getVideo(ref.workspace_id, ref.video_id, true);
+  // A repeated step finds the video completed already and only repeats what follows (all idempotent).
+  const done =
+    video?.status === VIDEO_STATUS.completed
+      ? video
+      : video && !isTerminal(video)
+        ? await markCompleted(video, composed.outputs, composed.duration)
+        : undefined;
+  if (!done) {
+    // Deleted (or failed) while rendering: nothing may keep its files.
+    await removeOutputs(composed.outputs);
+    return;
+  }
+  await settleReservation(
+    videoKey(done.workspace_id, done.video_id),
+    done.workspace_id,
+    done,
+    videoCredits(composed.duration, done.resolution),
+  );
+  await publishEvent({
+    event_id: `avatar_video.success:${done.video_id}`,
+    event_type: 'avatar_video.success',
+    workspace_id: done.workspace_id,
+    entity_id: done.video_id,
+    ...(done.callback_url ? { callback: { url: done.callback_url, id: done.callback_id } } : {}),
+    event_data: {
+      video_id: done.video_id,
+      url: await presignMediaDownload(composed.outputs.video_key, {
+        contentType: OUTPUT_TYPES[done.output_format],
+      }),
+      gif_download_url: await presignMediaDownload(composed.outputs.gif_key, { contentType: 'image/gif' }),
+      video_page_url: null,
+      video_share_page_url: null,
+      folder_id: done.folder_id,
+      callback_id: done.callback_id,
+    },
+  });
+  if (done.batch_id)
+    await recordBatchItemOutcome(done.workspace_id, done.batch_id, done.video_id, 'succeeded');
+}
+
+export async function recordFailure(
+  ref: VideoRef,
+  failure: JobFailureDetails,
+  speech?: SpeechResult,
+): Promise<void> {
+  await removeWorkFiles(speech);
+  const video = await getVideo(ref.workspace_id, ref.video_id, true);
+  if (!video) return;
+  const failed = isTerminal(video)
+    ? video.status === 'failed'
+      ? video
+      : undefined
+    : await markFailed(video, failure.code, failure.message);
+  if (!failed) return;
+  await refundReservation(videoKey(failed.workspace_id, failed.video_id), failed.workspace_id, failed);
+  await publishEvent({
+    event_id: `avatar_video.fail:${failed.video_id}`,
+    event_type: 'avatar_video.fail',
+    workspace_id: failed.workspace_id,
+    entity_id: failed.video_id,
+    ...(failed.callback_url ? { callback: { url: failed.callback_url, id: failed.callback_id } } : {}),
+    event_data: {
+      video_id: failed.video_id,
+      failure_code: failed.failure_code,
+      failure_message: failed.failure_message,
+      msg: failed.failure_message,
+      folder_id: failed.folder_id,
+      callback_id: failed.callback_id,
+    },
+  });
+  if (failed.batch_id)
+    await recordBatchItemOutcome(failed.workspace_id, failed.batch_id, failed.video_id, 'failed');
+}

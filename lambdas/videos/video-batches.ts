@@ -1,0 +1,253 @@
+/**
+ * Video batches: up to 100 videos accepted by one request. Accepting writes the request's payloads
+ * to the bucket, a placeholder video per item (so every item has its `video_id` from the start), the
+ * batch, and one queue message per item. The batch worker admits each item exactly as
+ * `POST /v3/videos` would create it (media, plan, credits, render); an item the create refuses
+ * (bad media, not enough credits) ends `failed` with that error's code and message, so the batch
+ * always closes and fires its callback once.
+ */
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { z } from 'zod';
+import { enqueueBatchItems } from '../batches/batch-queue.js';
+import {
+  BATCH_KINDS,
+  type BatchRecord,
+  batchNotFound,
+  createBatch,
+  getBatch,
+  newBatchId,
+  recordBatchItemOutcome,
+} from '../batches/batches.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, notFoundEntry } from '../batches/bulk-status.js';
+import { JobAlreadyBilledError } from '../billing/credits.js';
+import { s3Client } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+import { ServiceError } from '../core/errors.js';
+import { newId, nowSeconds } from '../core/ids.js';
+import { putItem } from '../core/repository.js';
+import { requireUsableFolder } from '../folders/folders.js';
+import { mediaKeys } from '../media/media-keys.js';
+import { putMediaObject } from '../media/media-store.js';
+import { createVideo } from './create-video.js';
+import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
+import {
+  allBatchVideos,
+  getVideo,
+  isTerminal,
+  listBatchVideos,
+  markFailed,
+  VIDEO_STATUS,
+  type VideoRecord,
+  videoItem,
+} from './videos.js';
+
+const payloadKey = (workspaceId: string, batchId: string) =>
+  mediaKeys.input(workspaceId, `video-batch-${batchId}.json`);
+
+export async function createVideoBatch(workspaceId: string, request: CreateVideoBatchRequest) {
+  if (request.folder_id !== undefined)
+    await requireUsableFolder(workspaceId, request.folder_id, 'folder_id', 'video');
+  const batchId = newBatchId();
+  // The payloads may carry inline media far larger than a queue message: the bucket keeps them.
+  await putMediaObject(
+    workspaceId,
+    payloadKey(workspaceId, batchId),
+    Buffer.from(JSON.stringify(request.videos)),
+    'application/json',
+  );
+  const items = request.videos.map((video, itemIndex) => ({
+    item_index: itemIndex,
+    video_id: newId(),
+    title: video.title ?? null,
+  }));
+  for (const item of items) {
+    const request_ = request.videos[item.item_index] as CreateVideoBatchRequest['videos'][number];
+    await putItem(
+      videoItem({
+        video_id: item.video_id,
+        workspace_id: workspaceId,
+        type: request_.type,
+        status: VIDEO_STATUS.pending,
+        title: item.title ?? request.title ?? null,
+        folder_id: request.folder_id ?? null,
+        callback_url: request_.callback_url ?? null,
+        callback_id: request_.callback_id ?? null,
+        output_format: 'output_format' in request_ ? request_.output_format : 'mp4',
+        resolution: request_.resolution ?? '720p',
+        aspect_ratio: request_.aspect_ratio,
+        render: {
+          scenes: [],
+          burn_captions: false,
+          captions_requested: false,
+          watermark: null,
+          cinematic: null,
+          brand_glossary_id: null,
+        },
+        progress: 0,
+        scenes_ready: false,
+        outputs: null,
+        duration: null,
+        failure_code: null,
+        failure_message: null,
+        batch_id: batchId,
+        item_index: item.item_index,
+        engines: { speech: null, composition: null },
+        created_at: nowSeconds(),
+        completed_at: null,
+      }),
+    );
+  }
+  const batch = await createBatch(workspaceId, batchId, {
+    kind: BATCH_KINDS.videos,
+    totalItems: items.length,
+    title: request.title,
+    callbackUrl: request.callback_url,
+  });
+  await enqueueBatchItems(
+    items.map((item) => ({
+      kind: 'video.create' as const,
+      workspace_id: workspaceId,
+      batch_id: batchId,
+      item_index: item.item_index,
+      video_id: item.video_id,
+    })),
+  );
+  return { batch, items };
+}
+
+async function readPayloads(workspaceId: string, batchId: string): Promise<unknown[]> {
+  const result = await s3Client().send(
+    new GetObjectCommand({ Bucket: config().bucketName, Key: payloadKey(workspaceId, batchId) }),
+  );
+  return z.array(z.unknown()).parse(JSON.parse((await result.Body?.transformToString()) ?? '[]'));
+}
+
+/**
+ * The batch worker's step for one item: create the video in its placeholder. Safe to repeat: an
+ * item already admitted or terminal is only (re)counted when terminal.
+ */
+export async function admitBatchVideo(message: {
+  workspace_id: string;
+  batch_id: string;
+  item_index: number;
+  video_id: string;
+}): Promise<void> {
+  const placeholder = await getVideo(message.workspace_id, message.video_id, true);
+  if (!placeholder) return; // deleted before it was admitted
+  if (isTerminal(placeholder)) {
+    await recordBatchItemOutcome(
+      message.workspace_id,
+      message.batch_id,
+      message.video_id,
+      placeholder.status === VIDEO_STATUS.completed ? 'succeeded' : 'failed',
+    );
+    return;
+  }
+  if (placeholder.billing_state !== undefined) return; // admitted: its render reports the outcome
+  const payload = (await readPayloads(message.workspace_id, message.batch_id))[message.item_index];
+  const request = createVideoBody.parse(payload);
+  try {
+    await createVideo(
+      {
+        workspaceId: message.workspace_id,
+        batch: { batchId: message.batch_id, itemIndex: message.item_index, videoId: message.video_id },
+      },
+      { ...request, folder_id: placeholder.folder_id ?? undefined },
+    );
+  } catch (error) {
+    if (error instanceof JobAlreadyBilledError) return;
+    if (!(error instanceof ServiceError) || error.status >= 500) throw error; // transient: retried
+    const failed = await markFailed(
+      placeholder,
+      error.code,
+      error.param ? `${error.message} (${error.param})` : error.message,
+    );
+    if (failed)
+      await recordBatchItemOutcome(message.workspace_id, message.batch_id, message.video_id, 'failed');
+  }
+}
+
+export function bulkStatusOf(video: VideoRecord): BulkStatus {
+  switch (video.status) {
+    case VIDEO_STATUS.pending:
+      return BULK_STATUS.queued;
+    case VIDEO_STATUS.processing:
+      return BULK_STATUS.processing;
+    case VIDEO_STATUS.completed:
+      return BULK_STATUS.completed;
+    case VIDEO_STATUS.failed:
+      return BULK_STATUS.failed;
+  }
+}
+
+export function bulkEntry(video: VideoRecord): BulkStatusEntry {
+  return {
+    video_id: video.video_id,
+    status: bulkStatusOf(video),
+    batch_id: video.batch_id,
+    item_index: video.item_index,
+    error:
+      video.status === VIDEO_STATUS.failed
+        ? { code: video.failure_code ?? 'failed', message: video.failure_message ?? '' }
+        : null,
+  };
+}
+
+async function requireVideoBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
+  const batch = await getBatch(workspaceId, batchId);
+  if (!batch || batch.kind !== BATCH_KINDS.videos) throw batchNotFound(batchId);
+  return batch;
+}
+
+export async function videoBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
+  const batch = await requireVideoBatch(workspaceId, batchId);
+  const page = await listBatchVideos(workspaceId, batchId, limit, token);
+  const members = batch.status === 'processing' ? await allBatchVideos(workspaceId, batchId) : [];
+  const counts = { queued: 0, processing: 0, completed: batch.succeeded, failed: batch.failed };
+  if (batch.status === 'processing') {
+    // Counters know only terminal items; the members say which of the rest are queued or running.
+    for (const member of members) {
+      const status = bulkStatusOf(member);
+      if (status === BULK_STATUS.queued || status === BULK_STATUS.processing) counts[status] += 1;
+    }
+  }
+  return {
+    batch_id: batch.batch_id,
+    title: batch.title,
+    status: batch.status,
+    total_items: batch.total_items,
+    counts_by_status: counts,
+    created_at: batch.created_at,
+    completed_at: batch.completed_at,
+    items: page.items.map((video) => {
+      const { batch_id: _batchId, ...entry } = bulkEntry(video);
+      return entry;
+    }),
+    has_more: page.nextToken !== null,
+    next_token: page.nextToken,
+  };
+}
+
+export async function videoStatuses(
+  workspaceId: string,
+  videoIds: readonly string[],
+  batchIds: readonly string[],
+): Promise<BulkStatusEntry[]> {
+  const [videos, batches] = await Promise.all([
+    Promise.all(videoIds.map((videoId) => getVideo(workspaceId, videoId))),
+    Promise.all(
+      batchIds.map(async (batchId) => {
+        const batch = await getBatch(workspaceId, batchId);
+        return batch?.kind === BATCH_KINDS.videos ? allBatchVideos(workspaceId, batchId) : undefined;
+      }),
+    ),
+  ]);
+  return [
+    ...videos.map((video, index) =>
+      video ? bulkEntry(video) : notFoundEntry(videoIds[index] ?? null, null),
+    ),
+    ...batches.flatMap((members, index) =>
+      members ? members.map(bulkEntry) : [notFoundEntry(null, batchIds[index] ?? null)],
+    ),
+  ];
+}
