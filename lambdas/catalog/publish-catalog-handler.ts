@@ -11,11 +11,9 @@
  * so that CloudFormation sends an Update exactly when the catalog changed.
  */
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { espeakEngine } from '../engines/speech/espeak-engine.js';
-import type { SpeechEngine } from '../engines/speech/speech-engine.js';
+import { speechEngine } from '../engines/speech/index.js';
 import { catalogMediaVersion } from './catalog-media.js';
 import { publishCatalogMedia } from './publish-catalog-media.js';
-import { deploymentSpeechEngine } from './stock-voices.js';
 
 export const CATALOG_MEDIA_RESOURCE_ID = 'video-service-catalog-media';
 
@@ -24,16 +22,10 @@ export interface CatalogResourceResponse {
   Data?: { CatalogVersion: string; Uploaded: number; Generated: number };
 }
 
-/** The speech engine a deployment names in `SPEECH_ENGINE`. */
-async function speechEngineNamed(name: string): Promise<SpeechEngine> {
-  if (name === 'espeak') return espeakEngine();
-  // The Amazon Polly engine registers here once it exists.
-  throw new Error(`This build has no speech engine named ${name}`);
-}
-
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<CatalogResourceResponse> {
   if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
-  const engine = await speechEngineNamed(deploymentSpeechEngine());
+  // The deployment's engine (`SPEECH_ENGINE`): previews sound like the videos made with the voice.
+  const engine = speechEngine();
   // A function's file system is read-only outside /tmp, and a custom resource runs too rarely to
   // profit from a cache.
   const result = await publishCatalogMedia({ speechEngine: engine, cacheDirectory: false });

@@ -8,11 +8,8 @@
  * Pure data: no I/O, safe to import from any handler. Preview clips are made by
  * `publish-catalog-media.ts` with the deployment's engine and stored at `previewKey`.
  */
+import { config } from '../core/config.js';
 import { catalogKeys } from './catalog-keys.js';
-
-/** Engine names of `SpeechEngine.name` that catalog voices map to. */
-export const SPEECH_ENGINE_NAMES = ['espeak', 'polly'] as const;
-export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
 
 export interface StockVoice {
   /** Stable public id: `<language in lower case>-<name>`, e.g. `en-us-olivia`. */
@@ -273,15 +270,7 @@ export function engineVoiceOf(voice: StockVoice, engineName: string): string | u
   return Object.hasOwn(voice.engineVoices, engineName) ? voice.engineVoices[engineName] : undefined;
 }
 
-/**
- * The speech engine of this deployment: `SPEECH_ENGINE`, set by the CDK stack on every function
- * (`polly` by default); the local stack runs eSpeak. @default 'espeak'
- */
-export function deploymentSpeechEngine(): string {
-  return process.env.SPEECH_ENGINE || 'espeak';
-}
-
-/** The stock voices this deployment's engine can speak, in catalog order. */
-export function availableStockVoices(engineName = deploymentSpeechEngine()): StockVoice[] {
+/** The stock voices a speech engine can speak (by default this deployment's), in catalog order. */
+export function availableStockVoices(engineName: string = config().speechEngine): StockVoice[] {
   return STOCK_VOICES.filter((voice) => engineVoiceOf(voice, engineName) !== undefined);
 }

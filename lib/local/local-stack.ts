@@ -29,7 +29,7 @@ import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
 import { config, resetConfig } from '../../lambdas/core/config.js';
 import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
-import { espeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
+import { speechEngine } from '../../lambdas/engines/speech/index.js';
 import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import {
@@ -270,7 +270,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // Stock avatar portraits and voice previews: generated once per machine (disk cache), uploaded
     // when the bucket lacks them.
-    await publishCatalogMedia({ speechEngine: espeakEngine() });
+    await publishCatalogMedia({ speechEngine: speechEngine() });
 
     const access = await ensureDevelopmentAccess(options.dataDir);
     api = await startLocalApiServer({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SPEECH_ENGINE_NAMES } from '../../catalog/stock-voices.js';
+import { SPEECH_ENGINE_NAMES } from '../../core/config.js';
 import { limitParam, tokenParam } from '../../core/validation.js';
 import { VOICE_GENDERS, VOICE_TYPES } from '../../voices/voice-views.js';
 
