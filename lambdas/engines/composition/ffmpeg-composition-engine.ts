@@ -49,8 +49,9 @@ export interface FfmpegCompositionEngineOptions {
   /** Input files probed at once. @default 4 */
   probeConcurrency?: number;
   /**
-   * x264 preset for mp4. `veryfast` is about twice as fast as `medium` for a few percent more bytes at
-   * equal quality; `superfast` saves about another 15% of CPU. @default 'veryfast'
+   * x264 preset for mp4. Measured on this engine's 720p avatar videos (two encodes per video):
+   * `superfast` takes about 20% less CPU than `veryfast` and, at the same CRF, looks as good or better
+   * (higher SSIM) in larger files, since it skips macroblock-tree rate control. @default 'superfast'
    */
   x264Preset?: string;
   /** x264 constant rate factor (lower is better and bigger; 18 to 28 is sensible). @default 23 */
@@ -151,7 +152,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     this.probeTimeoutMs = options.probeTimeoutMs ?? 30_000;
     this.probeConcurrency = Math.max(1, options.probeConcurrency ?? 4);
     this.encoding = {
-      x264Preset: options.x264Preset ?? 'veryfast',
+      x264Preset: options.x264Preset ?? 'superfast',
       x264Crf: options.x264Crf ?? 23,
       x264Tune: options.x264Tune,
       vp9CpuUsed: options.vp9CpuUsed ?? 6,
