@@ -497,6 +497,12 @@ describe('video creates never fail with 5xx', () => {
     callback_url: plausibleUrl,
   };
   const avatarBody = fc.record({ type: fc.constant('avatar'), ...presenter }, { requiredKeys: ['type'] });
+  // Valid more often than the fully random bodies, so that fuzzing also reaches past validation.
+  const simpleAvatarBody = fc.record({
+    type: fc.constant('avatar'),
+    avatar_id: fc.constantFrom('maya-office', 'no-such-look'),
+    script,
+  });
   const imageBody = fc.record(
     { type: fc.constant('image'), image: mediaInput, ...presenter },
     { requiredKeys: ['type'] },
@@ -541,6 +547,7 @@ describe('video creates never fail with 5xx', () => {
     { requiredKeys: ['type'] },
   );
   const videoBody = fc.oneof(
+    { weight: 2, arbitrary: simpleAvatarBody },
     { weight: 3, arbitrary: avatarBody },
     { weight: 2, arbitrary: imageBody },
     { weight: 2, arbitrary: studioBody },
@@ -555,7 +562,10 @@ describe('video creates never fail with 5xx', () => {
       path: '/v3/videos/batches',
       body: fc.record(
         {
-          videos: fc.oneof(fc.array(fc.oneof(avatarBody, cinematicBody), { maxLength: 3 }), anyJson),
+          videos: fc.oneof(
+            fc.array(fc.oneof(simpleAvatarBody, avatarBody, cinematicBody), { maxLength: 3 }),
+            anyJson,
+          ),
           title: presenter.title,
           callback_url: plausibleUrl,
         },
