@@ -18,6 +18,7 @@
  * so they never need filter-graph escaping; inputs and outputs are `file:` arguments.
  */
 import type { CompositionScene } from './composition-engine.js';
+import { orientationFilters } from './image-orientation.js';
 import type { MediaInfo } from './probe.js';
 import { fileInput } from './probe.js';
 
@@ -49,6 +50,9 @@ export interface PlannedScene {
   background?: MediaInfo;
   /** Whether the background clip's sound is mixed in (it has audio and a volume above 0). */
   backgroundAudio: boolean;
+  /** EXIF orientations (1 = as stored) of a still background and of the presenter's portrait. */
+  backgroundOrientation: number;
+  avatarOrientation: number;
 }
 
 export interface CompositionPlan {
@@ -132,7 +136,8 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
   const amplitude = Math.max(2, 2 * Math.round((height * encoding.motionAmplitude) / 2));
   const graph: string[] = [];
 
-  plan.scenes.forEach(({ scene, frames, background, backgroundAudio }, index) => {
+  plan.scenes.forEach((planned, index) => {
+    const { scene, frames, background, backgroundAudio } = planned;
     const durationSeconds = frames / fps;
     const samples = Math.round((frames * AUDIO_SAMPLE_RATE) / fps);
     const bg = scene.background;
@@ -148,6 +153,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
       graph.push(
         [
           `[${input}:v:0]trim=end_frame=1`,
+          ...orientationFilters(planned.backgroundOrientation),
           ...fitFilters(bg.fit, width, height),
           'format=yuv420p',
           // Every frame is a reference to the one scaled picture: no per-frame work.
@@ -215,7 +221,14 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
         x = `-${a}+${a}*sin(2*PI*t/7)`;
         y = `-${a}+${a}*sin(2*PI*t/4)`;
       }
-      graph.push([`[${input}:v:0]trim=end_frame=1`, ...fit, `setsar=1[av${index}]`].join(','));
+      graph.push(
+        [
+          `[${input}:v:0]trim=end_frame=1`,
+          ...orientationFilters(planned.avatarOrientation),
+          ...fit,
+          `setsar=1[av${index}]`,
+        ].join(','),
+      );
       // The single portrait frame is repeated by overlay (eof_action=repeat) for the whole scene.
       graph.push(`[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420[v${index}]`);
     }

@@ -3,7 +3,8 @@
  * see ffmpeg-binaries.ts), one ffmpeg run per video (see ffmpeg-arguments.ts for the graph).
  *
  * Steps: validate the request, probe every input file once (in parallel) so unreadable media fails early
- * with `invalid_media` naming the file, write the captions as an ASS script, run ffmpeg, probe the result.
+ * with `invalid_media` naming the file, read still images' EXIF orientation (image-orientation.ts), write
+ * the captions as an ASS script, run ffmpeg, probe the result.
  *
  * Captions are burned with libass (the `ass` filter), which centres each line, wraps lines wider than
  * the frame and draws outlines and shadows; the 2018 build's `drawtext` can do none of that per line.
@@ -37,6 +38,7 @@ import {
   sceneFrameCounts,
 } from './ffmpeg-arguments.js';
 import { ensureExecutable, ffmpegPath, lastLine, ProcessError, runProcess } from './ffmpeg-binaries.js';
+import { imageOrientation } from './image-orientation.js';
 import { type MediaInfo, probeMedia } from './probe.js';
 
 export const FFMPEG_ENGINE_NAME = 'ffmpeg';
@@ -212,6 +214,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     const workDir = path.resolve(request.workDir);
     try {
       await access(workDir, constants.W_OK);
+      if (!(await stat(workDir)).isDirectory()) throw new Error('not a directory');
     } catch (error) {
       throw new CompositionError('composition_failed', `workDir ${workDir} is not a writable directory`, {
         cause: error,
@@ -221,6 +224,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     await ensureExecutable(command);
 
     const media = await this.probeInputs(request);
+    const orientations = await this.stillOrientations(request);
     const frames = sceneFrameCounts(
       request.scenes.map((scene) => scene.durationMs),
       fps,
@@ -266,7 +270,14 @@ class FfmpegEngine implements FfmpegCompositionEngine {
         }
         if (scene.narration.volume > 0 && (audio.channels ?? 1) > 1) stereo = true;
       }
-      return { scene, frames: frames[index] as number, background: backgroundInfo, backgroundAudio };
+      return {
+        scene,
+        frames: frames[index] as number,
+        background: backgroundInfo,
+        backgroundAudio,
+        backgroundOrientation: background.type === 'image' ? (orientations.get(background.path) ?? 1) : 1,
+        avatarOrientation: scene.avatar ? (orientations.get(scene.avatar.imagePath) ?? 1) : 1,
+      };
     });
 
     const extension = request.format;
@@ -322,6 +333,18 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       probeMedia(file, { timeoutMs: this.probeTimeoutMs }),
     );
     return new Map(list.map((file, index) => [file, infos[index] as MediaInfo]));
+  }
+
+  /** EXIF orientations of the still images (backgrounds and portraits), read once per file. */
+  private async stillOrientations(request: CompositionRequest): Promise<Map<string, number>> {
+    const files = new Set<string>();
+    for (const scene of request.scenes) {
+      if (scene.background.type === 'image') files.add(scene.background.path);
+      if (scene.avatar) files.add(scene.avatar.imagePath);
+    }
+    const list = [...files];
+    const orientations = await Promise.all(list.map((file) => imageOrientation(file)));
+    return new Map(list.map((file, index) => [file, orientations[index] as number]));
   }
 
   /** A fonts folder holding only the caption font, and a fontconfig file naming only that folder. */

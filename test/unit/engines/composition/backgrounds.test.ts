@@ -7,7 +7,15 @@ import type {
 } from '../../../../lambdas/engines/composition/composition-engine.js';
 import { createFfmpegCompositionEngine } from '../../../../lambdas/engines/composition/ffmpeg-composition-engine.js';
 import { probeMedia } from '../../../../lambdas/engines/composition/probe.js';
-import { frameAt, meanColor, nearestColor, redThenBlueClip, scratchDir, solidPng } from './media-fixtures.js';
+import {
+  frameAt,
+  meanColor,
+  nearestColor,
+  redThenBlueClip,
+  scratchDir,
+  sidewaysJpeg,
+  solidPng,
+} from './media-fixtures.js';
 
 const engine = createFfmpegCompositionEngine();
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
@@ -54,6 +62,15 @@ describe('image backgrounds', () => {
     const result = await render({ background: { type: 'image', path: wideGreen, fit: 'cover' } }, 'cover');
     expect(await colorAt(result, 1, TOP_STRIP)).toBe('green');
     expect(await colorAt(result, 1, CENTRE)).toBe('green');
+  });
+
+  it('shows phone photos the right way up (EXIF orientation)', async () => {
+    const photo = await sidewaysJpeg(path.join(scratch.dir, 'sideways.jpg'));
+    const result = await render({ background: { type: 'image', path: photo, fit: 'contain' } }, 'upright');
+    // Upright the photo is tall (20x60): bars left and right, red above blue.
+    expect(await colorAt(result, 1, { left: 2, top: 80, width: 20, height: 20 })).toBe('black');
+    expect(await colorAt(result, 1, { left: 150, top: 10, width: 20, height: 30 })).toBe('red');
+    expect(await colorAt(result, 1, { left: 150, top: 130, width: 20, height: 30 })).toBe('blue');
   });
 
   it('contain shows the whole image on black bars', async () => {

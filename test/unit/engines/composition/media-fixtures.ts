@@ -138,3 +138,14 @@ export function nearestColor(color: Rgb): 'red' | 'green' | 'blue' | 'black' | '
   }
   return best;
 }
+
+/**
+ * A JPEG stored 60x20 (left third red, the rest blue) with EXIF orientation 6: shown upright it is
+ * 20x60, red at the top.
+ */
+export async function sidewaysJpeg(file: string): Promise<string> {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="20"><rect width="60" height="20" fill="#0000ff"/><rect width="20" height="20" fill="#ff0000"/></svg>';
+  await sharp(Buffer.from(svg)).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toFile(file);
+  return file;
+}

@@ -182,6 +182,19 @@ describe('composition errors', () => {
     expect(noPicture.message).toMatch(/scene 1 background .* has no picture/);
   });
 
+  it('fails with composition_failed when ffmpeg does not finish in time', async () => {
+    const impatient = createFfmpegCompositionEngine({ timeoutMs: 1 });
+    const error = await failure(impatient.compose(request()));
+    expect(error.failureCode).toBe('composition_failed');
+    expect(error.message).toMatch(/did not finish within 1 ms/);
+  });
+
+  it('fails with composition_failed when workDir is not a directory', async () => {
+    const error = await failure(engine.compose(request({ workDir: tone })));
+    expect(error.failureCode).toBe('composition_failed');
+    expect(error.message).toMatch(/not a writable directory/);
+  });
+
   it.each([
     ['an odd width', { width: 321 }, /width must be an even/],
     ['a huge frame', { height: 8192 }, /height must be/],
