@@ -142,6 +142,36 @@ describe('ffmpeg composition engine: mp4', () => {
     expect(metadata.width).toBe(WIDTH);
   });
 
+  it('joins 50 scenes of odd lengths in order without drifting', async () => {
+    const dir = await scratchDir('fifty');
+    try {
+      // 333 ms is not a whole number of 40 ms frames: per-scene rounding would drift by 7 frames.
+      const scenes = Array.from({ length: 50 }, (_, index) => ({
+        durationMs: 333,
+        background: { type: 'color' as const, color: index % 2 === 0 ? '#ff0000' : '#0000ff' },
+      }));
+      const result = await engine.compose({
+        ...request(dir.dir),
+        width: 64,
+        height: 36,
+        scenes,
+        captions: [],
+      });
+      expect(result.durationSeconds).toBeGreaterThan(16.65 * 0.99);
+      expect(result.durationSeconds).toBeLessThan(16.65 * 1.01);
+      const region = { left: 8, top: 8, width: 16, height: 16 };
+      // The middle of scene 42 (index 41, blue) and of scene 49 (index 48, red).
+      expect(nearestColor(meanColor(await frameAt(result.videoPath, 41.5 * 0.333, dir.dir), region))).toBe(
+        'blue',
+      );
+      expect(nearestColor(meanColor(await frameAt(result.videoPath, 48.5 * 0.333, dir.dir), region))).toBe(
+        'red',
+      );
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('writes WebM as VP9 and Opus', async () => {
     const dir = await scratchDir('webm');
     try {
