@@ -6,8 +6,9 @@
  * with `invalid_media` naming the file, read still images' EXIF orientation (image-orientation.ts), write
  * the captions as an ASS script, run ffmpeg, probe the result.
  *
- * Captions are burned with libass (the `ass` filter), which centres each line, wraps lines wider than
- * the frame and draws outlines and shadows; the 2018 build's `drawtext` can do none of that per line.
+ * Captions are burned with libass (the `ass` filter): one filter for all cues, each line centred, lines
+ * wider than the frame wrapped, outline and shadow drawn. The 2018 build's `drawtext` would need one
+ * filter per cue line and can neither centre the lines of a block nor wrap them.
  * libass finds fonts through fontconfig, whose system configuration may be missing (a Lambda image) or
  * newer than this build understands: each run gets a private fontconfig file naming a folder that holds
  * only the caption font, so rendering never depends on the host's fonts.
