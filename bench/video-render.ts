@@ -9,13 +9,24 @@
  * warm-up run, so neither gets a quieter machine or a warmer disk cache; the best round of each counts.
  * Targets: pipeline ≥ 4x realtime, pipeline ≤ 1.25x bare.
  *
+ * Then the same three scenes through the service: the local stack in memory, `POST /v3/videos`
+ * (a 720p studio video of a stock look and voice, captions on), polled until completed: Step
+ * Functions, DynamoDB, S3 and the render steps included. Its bare command is the ffmpeg run of the
+ * same composition (the same speech, the stock portrait, the same scene colours), built the way the
+ * compose step builds it.
+ *
  *   npm run bench -- video-render     (BENCH_ROUNDS to tune, BENCH_KEEP=1 keeps the files)
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { catalogKeys } from '../lambdas/catalog/catalog-keys.js';
+import { findStockVoice } from '../lambdas/catalog/stock-voices.js';
+import { s3Client } from '../lambdas/core/aws-clients.js';
+import { config } from '../lambdas/core/config.js';
 import {
   type CaptionCue,
   type CompositionRequest,
@@ -28,6 +39,7 @@ import {
 } from '../lambdas/engines/composition/index.js';
 import { createEspeakEngine } from '../lambdas/engines/speech/espeak-engine.js';
 import type { SpeechEngine } from '../lambdas/engines/speech/speech-engine.js';
+import { startLocalStack } from '../lib/local/local-stack.js';
 
 const WIDTH = 1280;
 const HEIGHT = 720;
@@ -51,6 +63,9 @@ const SCENE_SCRIPTS = [
 ].map((text) => text.replace(/\s+/g, ' ').trim());
 
 const SCENE_COLORS = ['#1d3557', '#2a4d3e', '#3d2c5c'];
+/** The stock look and voice of the run through the service. */
+const SERVICE_LOOK = 'maya-office';
+const SERVICE_VOICE = 'en-us-olivia';
 
 /** A stylized head-and-shoulders portrait with a transparent background. */
 async function drawPortrait(file: string): Promise<string> {
@@ -184,8 +199,118 @@ try {
   console.log(
     `  all rounds: pipeline ${pipelineRuns.map((run) => run.wallSeconds.toFixed(2)).join(', ')} s; bare ${bareRuns.map((seconds) => seconds.toFixed(2)).join(', ')} s`,
   );
+
+  await benchThroughService(root, speech);
 } finally {
   await speech.close();
   if (process.env.BENCH_KEEP === '1') console.log(`  files kept in ${root}`);
   else await rm(root, { recursive: true, force: true });
+}
+
+/** The 60 s video as a `POST /v3/videos` body, and the bare ffmpeg run of the same composition. */
+async function benchThroughService(root: string, engine: SpeechEngine): Promise<void> {
+  const stack = await startLocalStack({ stepFunctionsTimeScale: 0.001 });
+  try {
+    const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+      const response = await fetch(`${stack.baseUrl}${url}`, {
+        method,
+        headers: { 'X-Api-Key': stack.apiKey, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    };
+    const render = async () => {
+      const started = performance.now();
+      const created = await call<{ data: { video_id: string } }>('POST', '/v3/videos', {
+        type: 'studio',
+        resolution: '720p',
+        caption: { file_format: 'srt' },
+        scenes: SCENE_SCRIPTS.map((script, index) => ({
+          type: 'avatar_video',
+          input: {
+            type: 'avatar',
+            avatar_id: SERVICE_LOOK,
+            voice_id: SERVICE_VOICE,
+            script,
+            background: { type: 'color', color: SCENE_COLORS[index] },
+          },
+        })),
+      });
+      for (;;) {
+        const video = await call<{
+          data: { status: string; duration: number; failure_message: string | null };
+        }>('GET', `/v3/videos/${created.data.video_id}`);
+        if (video.data.status === 'failed')
+          throw new Error(`The video failed: ${video.data.failure_message}`);
+        if (video.data.status === 'completed') {
+          return { wallSeconds: (performance.now() - started) / 1000, videoSeconds: video.data.duration };
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+
+    // The same composition, built as the compose step builds it (no pauses between scenes).
+    const bareDir = path.join(root, 'service-bare');
+    await mkdir(bareDir);
+    const portrait = path.join(bareDir, 'portrait.png');
+    const object = await s3Client().send(
+      new GetObjectCommand({ Bucket: config().bucketName, Key: catalogKeys.portrait(SERVICE_LOOK) }),
+    );
+    await writeFile(
+      portrait,
+      await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+    );
+    const voiceId = findStockVoice(SERVICE_VOICE)?.engineVoices.espeak as string;
+    const scenes: CompositionScene[] = [];
+    const captions: CaptionCue[] = [];
+    let offsetMs = 0;
+    for (const [index, text] of SCENE_SCRIPTS.entries()) {
+      const spoken = await engine.synthesize({ text, voiceId });
+      const narration = path.join(bareDir, `scene-${index + 1}.wav`);
+      await writeFile(narration, spoken.audio);
+      for (const cue of captionCuesFromWords(wordsWithPunctuation(text, spoken.words))) {
+        captions.push({ ...cue, startMs: cue.startMs + offsetMs, endMs: cue.endMs + offsetMs });
+      }
+      scenes.push({
+        durationMs: spoken.durationMs,
+        background: { type: 'color', color: SCENE_COLORS[index] as string },
+        avatar: { imagePath: portrait, fit: 'contain' },
+        narration: { path: narration, volume: 1 },
+      });
+      offsetMs += spoken.durationMs;
+    }
+    const bare = await createFfmpegCompositionEngine().prepare({
+      workDir: bareDir,
+      width: WIDTH,
+      height: HEIGHT,
+      format: 'mp4',
+      scenes,
+      captions,
+      burnCaptions: false,
+    });
+
+    await render(); // warm-up: catalog, modules, the workflow's first run
+    const serviceRuns: { wallSeconds: number; videoSeconds: number }[] = [];
+    const bareRuns: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      serviceRuns.push(await render());
+      bareRuns.push(await runBare(bare));
+    }
+    const best = serviceRuns.reduce((top, run) => (run.wallSeconds < top.wallSeconds ? run : top));
+    const bestBare = Math.min(...bareRuns);
+    console.log(
+      `\nthrough the service (local stack, POST /v3/videos → completed), best of ${rounds} rounds after a warm-up`,
+    );
+    console.log(
+      `  service: ${best.videoSeconds.toFixed(1)} s video in ${best.wallSeconds.toFixed(2)} s wall, ${(best.videoSeconds / best.wallSeconds).toFixed(2)}x realtime`,
+    );
+    console.log(`  bare ffmpeg (same composition): ${bestBare.toFixed(2)} s wall`);
+    console.log(`  ratio service/bare: ${(best.wallSeconds / bestBare).toFixed(2)}`);
+    console.log(
+      `  all rounds: service ${serviceRuns.map((run) => run.wallSeconds.toFixed(2)).join(', ')} s; bare ${bareRuns.map((seconds) => seconds.toFixed(2)).join(', ')} s`,
+    );
+  } finally {
+    await stack.stop();
+  }
 }

@@ -86,10 +86,16 @@ function storeMedia(
 async function backgroundOf(
   workspaceId: string,
   background: BackgroundInput | undefined,
-  fit: 'cover' | 'contain',
+  outputFormat: 'mp4' | 'webm',
   param: string,
 ): Promise<SceneBackground> {
-  if (!background) return { type: 'color', color: DEFAULT_BACKGROUND_COLOR };
+  // A webm video is the presenter on a transparent background (reference: background is then refused).
+  if (!background)
+    return {
+      type: 'color',
+      color: DEFAULT_BACKGROUND_COLOR,
+      ...(outputFormat === 'webm' ? { transparent: true } : {}),
+    };
   if (background.type === 'color') return { type: 'color', color: background.value as string };
   const input =
     background.url !== undefined
@@ -99,7 +105,7 @@ async function backgroundOf(
     url: `${param}.url`,
     asset_id: `${param}.asset_id`,
   });
-  return { type: 'image', key: media.objectKey, fit };
+  return { type: 'image', key: media.objectKey, fit: 'cover' };
 }
 
 interface SpeechFields {
@@ -286,7 +292,12 @@ async function renderSpecOf(
     case 'avatar':
     case 'image': {
       const fit = request.fit ?? 'contain';
-      const background = await backgroundOf(workspaceId, request.background, 'cover', 'background');
+      const background = await backgroundOf(
+        workspaceId,
+        request.background,
+        request.output_format,
+        'background',
+      );
       const presenter: RenderScene['presenter'] =
         request.type === 'avatar'
           ? {

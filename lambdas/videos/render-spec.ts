@@ -9,7 +9,8 @@ import type { Resolution } from '../billing/plans.js';
 import type { AspectRatio, VoiceSettings } from './video-requests.js';
 
 export type SceneBackground =
-  | { type: 'color'; color: string }
+  /** `transparent`: a webm video's alpha background; `color` is what the thumbnail and GIF show. */
+  | { type: 'color'; color: string; transparent?: boolean }
   | { type: 'image'; key: string; fit: 'cover' | 'contain' }
   | { type: 'video'; key: string; mode: 'freeze' | 'loop' | 'fit_to_scene'; volume: number };
 

@@ -339,6 +339,17 @@ export async function compose(
       offsetMs += durationMs;
     }
     await updateProcessing(video, { progress: 45 });
+    const mark = video.render.watermark;
+    const watermark = mark
+      ? {
+          imagePath: await download(mark.key, join(workDir, 'watermark')),
+          opacity: mark.opacity,
+          scale: mark.scale,
+          position: mark.position,
+          offsetX: mark.offset_x,
+          offsetY: mark.offset_y,
+        }
+      : undefined;
     const engine = createFfmpegCompositionEngine();
     const size = frameSize(video.resolution, video.aspect_ratio, presenterSize);
     let result: Awaited<ReturnType<typeof engine.compose>>;
@@ -352,6 +363,7 @@ export async function compose(
         captions: cues,
         // Without words there is nothing to caption: one plain encode serves both renders.
         burnCaptions: video.render.burn_captions || cues.length === 0,
+        ...(watermark ? { watermark } : {}),
       });
     } catch (error) {
       if (error instanceof CompositionError) {

@@ -341,6 +341,41 @@ describe('image and studio videos', () => {
   }, 120_000);
 });
 
+describe('watermarks (Enterprise plans)', () => {
+  it('lays the watermark over the video in the chosen corner', async () => {
+    const enterprise = await api.newWorkspace({ plan: 'enterprise', included_credits: 10 });
+    const videoId = await createVideo(
+      {
+        type: 'avatar',
+        avatar_id: lookId,
+        script: 'Branded.',
+        background: { type: 'color', value: '#0000ff' },
+        watermark: {
+          image: {
+            type: 'base64',
+            media_type: 'image/png',
+            data: png(96, 48, [255, 0, 0]).toString('base64'),
+          },
+          placement: { position: 'top_left' },
+        },
+      },
+      enterprise.apiKey,
+    );
+    const video = await waitForVideo(videoId, enterprise.apiKey);
+    expect(video.failure_message).toBeNull();
+    const thumbnail = await download(video.thumbnail_url, 'watermarked.jpg');
+    const { data, info } = await sharp(thumbnail).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) =>
+      Array.from(data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3));
+    const [red, , blue] = pixel(60, 40) as [number, number, number];
+    expect(red).toBeGreaterThan(200);
+    expect(blue).toBeLessThan(60);
+    const [farRed, , farBlue] = pixel(info.width - 40, 40) as [number, number, number];
+    expect(farRed).toBeLessThan(60);
+    expect(farBlue).toBeGreaterThan(200);
+  }, 120_000);
+});
+
 describe('failures end failed with a reason and give the credits back', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     [

@@ -50,6 +50,22 @@ export interface CompositionRequest {
    * `false`: the main video is clean and a second, captioned video is written too.
    */
   burnCaptions: boolean;
+  /** An image laid over every frame of every output (a brand mark). @default none */
+  watermark?: Watermark;
+}
+
+export interface Watermark {
+  /** PNG (transparency kept) or JPEG. */
+  imagePath: string;
+  /** 0 (invisible) to 1 (opaque). */
+  opacity: number;
+  /** Multiplier of the image's own size: 1 = native pixels. */
+  scale: number;
+  /** Corner it is anchored to, a small margin (3 % of the shorter side) in from the edges. */
+  position: 'top_left' | 'top_right' | 'bottom_left' | 'bottom_right';
+  /** Shifts as fractions of the frame's width and height (0.05 = 5 % right or down). */
+  offsetX: number;
+  offsetY: number;
 }
 
 export type SceneBackground =
@@ -57,6 +73,11 @@ export type SceneBackground =
       type: 'color';
       /** `#rrggbb`. */
       color: string;
+      /**
+       * Fully transparent instead (an alpha channel: `webm` only). `color` is then only what the
+       * thumbnail and GIF, which have no alpha, show behind the presenter. @default false
+       */
+      transparent?: boolean;
     }
   | {
       type: 'image';
@@ -205,6 +226,9 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
         if (typeof background.color !== 'string' || !COLOR_PATTERN.test(background.color)) {
           throw invalid(`${what} background color must look like #rrggbb`);
         }
+        if (background.transparent === true && request.format !== 'webm') {
+          throw invalid(`${what} background can only be transparent in a webm video`);
+        }
         break;
       case 'image':
         checkPath(background.path, `${what} background image`);
@@ -248,5 +272,15 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
     if (typeof cue.text !== 'string') throw invalid(`caption ${index + 1} text must be a string`);
   });
   if (typeof request.burnCaptions !== 'boolean') throw invalid('burnCaptions must be true or false');
+  const mark = request.watermark;
+  if (mark !== undefined) {
+    if (typeof mark.imagePath !== 'string' || mark.imagePath === '')
+      throw invalid('watermark imagePath must be a file path');
+    if (!isNumberIn(mark.opacity, 0, 1)) throw invalid('watermark opacity must be from 0 to 1');
+    if (!isNumberIn(mark.scale, 0.01, 10)) throw invalid('watermark scale must be from 0.01 to 10');
+    if (!isNumberIn(mark.offsetX, -1, 1) || !isNumberIn(mark.offsetY, -1, 1)) {
+      throw invalid('watermark offsets must be fractions from -1 to 1');
+    }
+  }
   return { fps };
 }

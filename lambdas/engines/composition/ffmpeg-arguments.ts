@@ -17,7 +17,7 @@
  * Paths the filters read (captions, fonts) are relative to the working directory the command runs in,
  * so they never need filter-graph escaping; inputs and outputs are `file:` arguments.
  */
-import type { CompositionScene } from './composition-engine.js';
+import type { CompositionScene, Watermark } from './composition-engine.js';
 import { orientationFilters } from './image-orientation.js';
 import type { MediaInfo } from './probe.js';
 import { fileInput } from './probe.js';
@@ -66,6 +66,7 @@ export interface CompositionPlan {
   /** ASS script and fonts directory, relative to the working directory; absent when nothing is burned. */
   captions?: { assFile: string; fontsDir: string };
   burnCaptions: boolean;
+  watermark?: Watermark;
   outputs: { video: string; captionedVideo: string; thumbnail: string; gif: string };
   encoding: EncodingSettings;
 }
@@ -145,8 +146,10 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
     const audioSources: string[] = [];
 
     if (bg.type === 'color') {
+      // A transparent background keeps its colour under alpha 0: outputs without alpha show that.
+      const [alpha, pixelFormat] = bg.transparent ? ['@0', 'yuva420p'] : ['', 'yuv420p'];
       graph.push(
-        `color=c=0x${bg.color.slice(1)}:s=${width}x${height}:r=${fps},format=yuv420p,trim=end_frame=${frames}[${bgLabel}]`,
+        `color=c=0x${bg.color.slice(1)}${alpha}:s=${width}x${height}:r=${fps},format=${pixelFormat},trim=end_frame=${frames}[${bgLabel}]`,
       );
     } else if (bg.type === 'image') {
       const input = addInput(bg.path);
@@ -266,15 +269,39 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
     graph.push('[v0]null[vjoined]', '[a0]anull[ajoined]');
   }
 
+  if (plan.watermark) {
+    // Over the joined video, before the outputs split: every output carries it, captions stay on top.
+    const mark = plan.watermark;
+    const input = addInput(mark.imagePath);
+    const margin = 2 * Math.round(Math.min(width, height) * 0.015);
+    const shift = (fraction: number, size: number) => {
+      const pixels = Math.round(fraction * size);
+      return pixels >= 0 ? `+${pixels}` : `${pixels}`;
+    };
+    const x = mark.position.endsWith('left') ? `${margin}` : `W-w-${margin}`;
+    const y = mark.position.startsWith('top') ? `${margin}` : `H-h-${margin}`;
+    graph.push(
+      [
+        `[${input}:v:0]trim=end_frame=1`,
+        `scale=w='max(2,2*trunc(iw*${mark.scale}/2))':h='max(2,2*trunc(ih*${mark.scale}/2))':flags=lanczos`,
+        'format=rgba',
+        `colorchannelmixer=aa=${mark.opacity}[watermark]`,
+      ].join(','),
+      `[vjoined][watermark]overlay=x='${x}${shift(mark.offsetX, width)}':y='${y}${shift(mark.offsetY, height)}':format=yuv420[vmarked]`,
+    );
+  } else {
+    graph.push('[vjoined]null[vmarked]');
+  }
+
   const totalFrames = plan.scenes.reduce((sum, scene) => sum + scene.frames, 0);
   const burn = plan.captions ? `ass=${plan.captions.assFile}:fontsdir=${plan.captions.fontsDir}` : undefined;
   const separateCaptioned = burn !== undefined && !plan.burnCaptions;
   if (burn && plan.burnCaptions) {
-    graph.push(`[vjoined]${burn},split=3[vmain][vthumb][vgif]`);
+    graph.push(`[vmarked]${burn},split=3[vmain][vthumb][vgif]`);
   } else if (separateCaptioned) {
-    graph.push(`[vjoined]split=4[vmain][vclean][vthumb][vgif]`, `[vclean]${burn}[vcaptioned]`);
+    graph.push(`[vmarked]split=4[vmain][vclean][vthumb][vgif]`, `[vclean]${burn}[vcaptioned]`);
   } else {
-    graph.push('[vjoined]split=3[vmain][vthumb][vgif]');
+    graph.push('[vmarked]split=3[vmain][vthumb][vgif]');
   }
   graph.push(separateCaptioned ? '[ajoined]asplit=2[amain][acaptioned]' : '[ajoined]anull[amain]');
 
@@ -292,6 +319,9 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
   );
 
   const threads = ['-threads', String(encoding.threads)];
+  const withAlpha = plan.scenes.some(
+    ({ scene }) => scene.background.type === 'color' && scene.background.transparent,
+  );
   const audioBitrate = `${encoding.audioBitrateKbps}k`;
   const codecs =
     plan.format === 'mp4'
@@ -328,7 +358,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
           '-crf',
           String(encoding.vp9Crf),
           '-pix_fmt',
-          'yuv420p',
+          withAlpha ? 'yuva420p' : 'yuv420p',
           ...threads,
           '-c:a',
           'libopus',

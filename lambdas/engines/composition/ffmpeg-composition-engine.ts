@@ -310,6 +310,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       audioChannels: stereo ? 2 : 1,
       captions,
       burnCaptions: request.burnCaptions,
+      ...(request.watermark ? { watermark: request.watermark } : {}),
       outputs: {
         video: outputs.videoPath,
         captionedVideo: outputs.captionedVideoPath,

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   CompositionResult,
@@ -8,6 +9,7 @@ import type {
 import { createFfmpegCompositionEngine } from '../../../../lambdas/engines/composition/ffmpeg-composition-engine.js';
 import { probeMedia } from '../../../../lambdas/engines/composition/probe.js';
 import {
+  ffmpeg,
   frameAt,
   meanColor,
   nearestColor,
@@ -158,3 +160,75 @@ describe('presenter', () => {
     }
   });
 });
+
+describe('watermark', () => {
+  it('lays the image over every frame in the chosen corner, at its opacity', async () => {
+    const mark = await solidPng(path.join(scratch.dir, 'mark.png'), 40, 20, '#ff0000');
+    const workDir = path.join(scratch.dir, 'watermark');
+    await mkdir(workDir);
+    const request = {
+      workDir,
+      width: 320,
+      height: 180,
+      format: 'mp4' as const,
+      scenes: [{ durationMs: 2000, background: { type: 'color' as const, color: '#0000ff' } }],
+      captions: [],
+      burnCaptions: false,
+    };
+    const result = await engine.compose({
+      ...request,
+      watermark: { imagePath: mark, opacity: 1, scale: 1, position: 'top_right', offsetX: 0, offsetY: 0 },
+    });
+    // Margin: 3 % of the shorter side (6 px, even): the mark covers x 274–314, y 6–26.
+    const inMark = { left: 280, top: 10, width: 20, height: 10 };
+    const otherCorner = { left: 10, top: 10, width: 20, height: 10 };
+    for (const seconds of [0.2, 1.8]) {
+      expect(await colorAt(result, seconds, inMark)).toBe('red');
+      expect(await colorAt(result, seconds, otherCorner)).toBe('blue');
+    }
+    await mkdir(path.join(workDir, 'faint'));
+    const faint = await engine.compose({
+      ...request,
+      workDir: path.join(workDir, 'faint'),
+      watermark: { imagePath: mark, opacity: 0, scale: 1, position: 'top_right', offsetX: 0, offsetY: 0 },
+    });
+    expect(await colorAt(faint, 1, inMark)).toBe('blue');
+  });
+});
+
+describe('transparent background (webm)', () => {
+  it('keeps an alpha channel around the presenter; the thumbnail shows the colour behind it', async () => {
+    const presenter = await solidPng(path.join(scratch.dir, 'presenter.png'), 60, 90, '#ff0000');
+    const workDir = path.join(scratch.dir, 'transparent');
+    await mkdir(workDir);
+    const result = await engine.compose({
+      workDir,
+      width: 320,
+      height: 180,
+      format: 'webm',
+      scenes: [
+        {
+          durationMs: 1000,
+          background: { type: 'color', color: '#00ff00', transparent: true },
+          avatar: { imagePath: presenter, fit: 'contain' },
+        },
+      ],
+      captions: [{ startMs: 0, endMs: 900, text: 'Hello' }],
+      burnCaptions: false,
+    });
+    const frame = path.join(workDir, 'frame.png');
+    // libvpx decodes VP9's alpha; ffmpeg's own decoder would drop it.
+    await ffmpeg(['-c:v', 'libvpx-vp9', '-i', result.videoPath, '-frames:v', '1', frame]);
+    const { data, info } = await sharp(frame).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    const alphaAt = (x: number, y: number) => data[(y * info.width + x) * 4 + 3];
+    expect(alphaAt(5, 5)).toBe(0);
+    expect(alphaAt(160, 150)).toBe(255);
+    expect(await colorOf(result.thumbnailPath, { left: 5, top: 5, width: 20, height: 20 })).toBe('green');
+  });
+});
+
+async function colorOf(image: string, region: Parameters<typeof meanColor>[1]) {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return nearestColor(meanColor({ data, width: info.width }, region));
+}
