@@ -13,7 +13,7 @@ import {
   getBatch,
   newBatchId,
 } from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, notFoundEntry } from '../batches/bulk-status.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { queryPage } from '../core/repository.js';
 import { encryptionForMediaWrite } from '../media/encryption-policy.js';
@@ -157,26 +157,17 @@ export async function assetBatchView(workspaceId: string, batchId: string, limit
   };
 }
 
-export async function assetStatuses(
-  workspaceId: string,
-  assetIds: readonly string[],
-  batchIds: readonly string[],
-) {
-  const [assets, batches] = await Promise.all([
-    Promise.all(assetIds.map((assetId) => getAsset(workspaceId, assetId))),
-    Promise.all(
-      batchIds.map(async (batchId) => {
+export function assetStatuses(workspaceId: string, assetIds: readonly string[], batchIds: readonly string[]) {
+  return bulkStatuses(
+    {
+      get: (assetId) => getAsset(workspaceId, assetId),
+      members: async (batchId) => {
         const batch = await getBatch(workspaceId, batchId);
         return batch?.kind === BATCH_KINDS.assetUploads ? allBatchMembers(workspaceId, batchId) : undefined;
-      }),
-    ),
-  ]);
-  return [
-    ...assets.map((asset, index) =>
-      asset ? bulkEntry(asset) : notFoundEntry(assetIds[index] ?? null, null),
-    ),
-    ...batches.flatMap((members, index) =>
-      members ? members.map(bulkEntry) : [notFoundEntry(null, batchIds[index] ?? null)],
-    ),
-  ];
+      },
+      entry: bulkEntry,
+    },
+    assetIds,
+    batchIds,
+  );
 }

@@ -38,10 +38,37 @@ export function checkStatusIdCount(
   }
 }
 
-export const notFoundEntry = (id: string | null, batchId: string | null): BulkStatusEntry => ({
+const notFoundEntry = (id: string | null, batchId: string | null): BulkStatusEntry => ({
   video_id: id,
   status: BULK_STATUS.notFound,
   batch_id: batchId,
   item_index: null,
   error: null,
 });
+
+/** How one job family answers a statuses request. */
+export interface BulkStatusSource<Job> {
+  /** The job of the caller's workspace with this id, if any. */
+  get(id: string): Promise<Job | undefined>;
+  /** Every member of the caller's batch of this family, or undefined when there is none. */
+  members(batchId: string): Promise<Job[] | undefined>;
+  entry(job: Job): BulkStatusEntry;
+}
+
+/** One entry per id (in order), then every member of each batch; `not_found` for what does not exist. */
+export async function bulkStatuses<Job>(
+  source: BulkStatusSource<Job>,
+  ids: readonly string[],
+  batchIds: readonly string[],
+): Promise<BulkStatusEntry[]> {
+  const [jobs, batches] = await Promise.all([
+    Promise.all(ids.map((id) => source.get(id))),
+    Promise.all(batchIds.map((batchId) => source.members(batchId))),
+  ]);
+  return [
+    ...jobs.map((job, index) => (job ? source.entry(job) : notFoundEntry(ids[index] ?? null, null))),
+    ...batches.flatMap((members, index) =>
+      members ? members.map(source.entry) : [notFoundEntry(null, batchIds[index] ?? null)],
+    ),
+  ];
+}

@@ -86,5 +86,16 @@ export const outboundUrlParam = z
     }
   });
 
+/** A comma-separated list of ids in a query parameter (`video_ids=a,b`), blanks dropped. */
+export const idListParam = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  );
+
 /** `token` query parameter: an opaque cursor, at least one character. */
 export const tokenParam = z.string().min(1, { error: 'must not be empty' }).optional();

@@ -17,7 +17,7 @@ import {
 import { sfnClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { PaymentRequiredError, ServiceError } from '../core/errors.js';
-import { newId, nowSeconds } from '../core/ids.js';
+import { newId } from '../core/ids.js';
 import { logger } from '../core/observability.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { type ResolvedMedia, resolveMediaInput } from '../media/media-inputs.js';
@@ -30,7 +30,7 @@ import type {
   VoiceSettings,
   WatermarkInput,
 } from './video-requests.js';
-import { markFailed, VIDEO_FAILURE, VIDEO_STATUS, type VideoRecord, videoItem, videoKey } from './videos.js';
+import { markFailed, pendingVideo, VIDEO_FAILURE, type VideoRecord, videoItem, videoKey } from './videos.js';
 
 /** Background of avatar and image videos that name none: a soft neutral studio grey. */
 export const DEFAULT_BACKGROUND_COLOR = '#e9edf2';
@@ -356,14 +356,10 @@ export async function createVideo(
     await requireUsableFolder(context.workspaceId, request.folder_id, 'folder_id', 'video');
   }
   const { spec, estimateSeconds } = await renderSpecOf(context.workspaceId, request);
-  const record: Omit<
-    VideoRecord,
-    'billing_state' | 'credits_reserved' | 'credits_charged' | 'credits_balance' | 'trial_counted'
-  > = {
+  const record = pendingVideo({
     video_id: context.batch?.videoId ?? newId(),
     workspace_id: context.workspaceId,
     type: request.type,
-    status: VIDEO_STATUS.pending,
     title: request.title ?? null,
     folder_id: request.folder_id ?? null,
     callback_url: request.callback_url ?? null,
@@ -372,18 +368,9 @@ export async function createVideo(
     resolution,
     aspect_ratio: request.aspect_ratio,
     render: spec,
-    progress: 0,
-    scenes_ready: false,
-    outputs: null,
-    duration: null,
-    failure_code: null,
-    failure_message: null,
     batch_id: context.batch?.batchId ?? null,
     item_index: context.batch?.itemIndex ?? null,
-    engines: { speech: null, composition: null },
-    created_at: nowSeconds(),
-    completed_at: null,
-  };
+  });
   const credits = videoCredits(estimateSeconds, resolution);
   const billing = await createJobWithReservation(workspace, videoItem(record), credits, {
     replacesPlaceholder: context.batch !== undefined,

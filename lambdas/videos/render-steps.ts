@@ -10,13 +10,11 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { recordBatchItemOutcome } from '../batches/batches.js';
 import { refundReservation, settleReservation } from '../billing/credits.js';
 import { videoCredits } from '../billing/plans.js';
 import { findStockLook } from '../catalog/stock-avatars.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
-import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { logger } from '../core/observability.js';
 import {
@@ -32,8 +30,12 @@ import {
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
 import { publishEvent } from '../events/domain-events.js';
-import { encryptionForMediaWrite } from '../media/encryption-policy.js';
-import { deleteMediaObject, presignMediaDownload } from '../media/media-store.js';
+import {
+  deleteMediaObject,
+  presignMediaDownload,
+  putMediaObject,
+  readMediaStream,
+} from '../media/media-store.js';
 import { JobFailure, type JobFailureDetails } from '../workflows/job-failure.js';
 import { frameSize, type RenderScene } from './render-spec.js';
 import {
@@ -176,22 +178,9 @@ export async function prepare(ref: VideoRef): Promise<PrepareResult> {
 // ---------------------------------------------------------------------------------------------
 // synthesize speech
 
-async function putWork(
-  ref: VideoRef,
-  name: string,
-  body: Uint8Array | string,
-  contentType: string,
-): Promise<string> {
+async function putWork(ref: VideoRef, name: string, body: Uint8Array, contentType: string): Promise<string> {
   const key = videoMediaKeys.work(ref, name);
-  await s3Client().send(
-    new PutObjectCommand({
-      Bucket: config().bucketName,
-      Key: key,
-      Body: body,
-      ContentType: contentType,
-      ...(await encryptionForMediaWrite(ref.workspace_id)),
-    }),
-  );
+  await putMediaObject(ref.workspace_id, key, body, contentType);
   return key;
 }
 
@@ -231,7 +220,7 @@ export async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[])
       timings_key: await putWork(
         ref,
         `${scene.id}.words.json`,
-        JSON.stringify(synthesis.words),
+        Buffer.from(JSON.stringify(synthesis.words)),
         'application/json',
       ),
       duration_ms: synthesis.durationMs,
@@ -245,9 +234,7 @@ export async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[])
 // compose
 
 async function download(key: string, path: string): Promise<string> {
-  const result = await s3Client().send(new GetObjectCommand({ Bucket: config().bucketName, Key: key }));
-  if (!result.Body) throw new Error(`Empty object ${key}`);
-  await writeFile(path, result.Body as NodeJS.ReadableStream);
+  await writeFile(path, await readMediaStream(key));
   return path;
 }
 
@@ -374,18 +361,9 @@ export async function compose(
       throw error;
     }
     await updateProcessing(video, { progress: 90, engines: { ...video.engines, composition: engine.name } });
-    const encryption = await encryptionForMediaWrite(ref.workspace_id);
     const put = async (path: string, name: string, contentType: string) => {
       const key = videoMediaKeys.output(ref, name);
-      await s3Client().send(
-        new PutObjectCommand({
-          Bucket: config().bucketName,
-          Key: key,
-          Body: await readFile(path),
-          ContentType: contentType,
-          ...encryption,
-        }),
-      );
+      await putMediaObject(ref.workspace_id, key, await readFile(path), contentType);
       return key;
     };
     const extension = video.output_format;

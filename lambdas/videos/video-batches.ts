@@ -6,7 +6,6 @@
  * (bad media, not enough credits) ends `failed` with that error's code and message, so the batch
  * always closes and fires its callback once.
  */
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { enqueueBatchItems } from '../batches/batch-queue.js';
 import {
@@ -18,16 +17,14 @@ import {
   newBatchId,
   recordBatchItemOutcome,
 } from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, notFoundEntry } from '../batches/bulk-status.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
 import { JobAlreadyBilledError } from '../billing/credits.js';
-import { s3Client } from '../core/aws-clients.js';
-import { config } from '../core/config.js';
 import { ServiceError } from '../core/errors.js';
-import { newId, nowSeconds } from '../core/ids.js';
+import { newId } from '../core/ids.js';
 import { putItem } from '../core/repository.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { mediaKeys } from '../media/media-keys.js';
-import { putMediaObject } from '../media/media-store.js';
+import { putMediaObject, readMediaStream } from '../media/media-store.js';
 import { createVideo } from './create-video.js';
 import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
 import {
@@ -36,6 +33,7 @@ import {
   isTerminal,
   listBatchVideos,
   markFailed,
+  pendingVideo,
   VIDEO_STATUS,
   type VideoRecord,
   videoItem,
@@ -61,40 +59,33 @@ export async function createVideoBatch(workspaceId: string, request: CreateVideo
     title: video.title ?? null,
   }));
   for (const item of items) {
-    const request_ = request.videos[item.item_index] as CreateVideoBatchRequest['videos'][number];
+    const video = request.videos[item.item_index] as CreateVideoBatchRequest['videos'][number];
     await putItem(
-      videoItem({
-        video_id: item.video_id,
-        workspace_id: workspaceId,
-        type: request_.type,
-        status: VIDEO_STATUS.pending,
-        title: item.title ?? request.title ?? null,
-        folder_id: request.folder_id ?? null,
-        callback_url: request_.callback_url ?? null,
-        callback_id: request_.callback_id ?? null,
-        output_format: 'output_format' in request_ ? request_.output_format : 'mp4',
-        resolution: request_.resolution ?? '720p',
-        aspect_ratio: request_.aspect_ratio,
-        render: {
-          scenes: [],
-          burn_captions: false,
-          captions_requested: false,
-          watermark: null,
-          cinematic: null,
-          brand_glossary_id: null,
-        },
-        progress: 0,
-        scenes_ready: false,
-        outputs: null,
-        duration: null,
-        failure_code: null,
-        failure_message: null,
-        batch_id: batchId,
-        item_index: item.item_index,
-        engines: { speech: null, composition: null },
-        created_at: nowSeconds(),
-        completed_at: null,
-      }),
+      videoItem(
+        pendingVideo({
+          video_id: item.video_id,
+          workspace_id: workspaceId,
+          type: video.type,
+          title: item.title ?? request.title ?? null,
+          folder_id: request.folder_id ?? null,
+          callback_url: video.callback_url ?? null,
+          callback_id: video.callback_id ?? null,
+          output_format: 'output_format' in video ? video.output_format : 'mp4',
+          resolution: video.resolution ?? '720p',
+          aspect_ratio: video.aspect_ratio,
+          // Filled in when the batch worker creates it.
+          render: {
+            scenes: [],
+            burn_captions: false,
+            captions_requested: false,
+            watermark: null,
+            cinematic: null,
+            brand_glossary_id: null,
+          },
+          batch_id: batchId,
+          item_index: item.item_index,
+        }),
+      ),
     );
   }
   const batch = await createBatch(workspaceId, batchId, {
@@ -116,10 +107,9 @@ export async function createVideoBatch(workspaceId: string, request: CreateVideo
 }
 
 async function readPayloads(workspaceId: string, batchId: string): Promise<unknown[]> {
-  const result = await s3Client().send(
-    new GetObjectCommand({ Bucket: config().bucketName, Key: payloadKey(workspaceId, batchId) }),
-  );
-  return z.array(z.unknown()).parse(JSON.parse((await result.Body?.transformToString()) ?? '[]'));
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await readMediaStream(payloadKey(workspaceId, batchId))) chunks.push(chunk);
+  return z.array(z.unknown()).parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
 }
 
 /**
@@ -152,7 +142,12 @@ export async function admitBatchVideo(message: {
         workspaceId: message.workspace_id,
         batch: { batchId: message.batch_id, itemIndex: message.item_index, videoId: message.video_id },
       },
-      { ...request, folder_id: placeholder.folder_id ?? undefined },
+      // The batch's folder and title, unless the item names its own title.
+      {
+        ...request,
+        title: request.title ?? placeholder.title ?? undefined,
+        folder_id: placeholder.folder_id ?? undefined,
+      },
     );
   } catch (error) {
     if (error instanceof JobAlreadyBilledError) return;
@@ -228,26 +223,17 @@ export async function videoBatchView(workspaceId: string, batchId: string, limit
   };
 }
 
-export async function videoStatuses(
-  workspaceId: string,
-  videoIds: readonly string[],
-  batchIds: readonly string[],
-): Promise<BulkStatusEntry[]> {
-  const [videos, batches] = await Promise.all([
-    Promise.all(videoIds.map((videoId) => getVideo(workspaceId, videoId))),
-    Promise.all(
-      batchIds.map(async (batchId) => {
+export function videoStatuses(workspaceId: string, videoIds: readonly string[], batchIds: readonly string[]) {
+  return bulkStatuses(
+    {
+      get: (videoId) => getVideo(workspaceId, videoId),
+      members: async (batchId) => {
         const batch = await getBatch(workspaceId, batchId);
         return batch?.kind === BATCH_KINDS.videos ? allBatchVideos(workspaceId, batchId) : undefined;
-      }),
-    ),
-  ]);
-  return [
-    ...videos.map((video, index) =>
-      video ? bulkEntry(video) : notFoundEntry(videoIds[index] ?? null, null),
-    ),
-    ...batches.flatMap((members, index) =>
-      members ? members.map(bulkEntry) : [notFoundEntry(null, batchIds[index] ?? null)],
-    ),
-  ];
+      },
+      entry: bulkEntry,
+    },
+    videoIds,
+    batchIds,
+  );
 }

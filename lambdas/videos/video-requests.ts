@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { RESOLUTIONS } from '../billing/plans.js';
-import { limitParam, outboundUrlParam, tokenParam } from '../core/validation.js';
+import { idListParam, limitParam, outboundUrlParam, tokenParam } from '../core/validation.js';
 import { mediaInputSchema } from '../media/media-inputs.js';
 
 export const VIDEO_TYPES = ['avatar', 'image', 'studio', 'cinematic_avatar'] as const;
@@ -464,18 +464,8 @@ export const listVideosQuery = z.strictObject({
 
 export const batchItemsQuery = z.strictObject({ limit: limitParam(100, 100), token: tokenParam });
 
-const idList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  );
-
 export const videoStatusesQuery = z
-  .strictObject({ video_ids: idList, batch_ids: idList })
+  .strictObject({ video_ids: idListParam, batch_ids: idListParam })
   .refine((query) => query.video_ids.length + query.batch_ids.length > 0, {
     error: 'name at least one id in video_ids or batch_ids',
     path: ['video_ids'],

@@ -75,6 +75,43 @@ export interface VideoRecord extends JobBilling {
   completed_at: number | null;
 }
 
+/** A video before its credits are reserved (the reservation adds the `JobBilling` fields). */
+export type UnbilledVideo = Omit<VideoRecord, keyof JobBilling>;
+
+/** A video just accepted: pending, nothing rendered yet. */
+export function pendingVideo(
+  fields: Pick<
+    VideoRecord,
+    | 'video_id'
+    | 'workspace_id'
+    | 'type'
+    | 'title'
+    | 'folder_id'
+    | 'callback_url'
+    | 'callback_id'
+    | 'output_format'
+    | 'resolution'
+    | 'aspect_ratio'
+    | 'render'
+    | 'batch_id'
+    | 'item_index'
+  >,
+): UnbilledVideo {
+  return {
+    ...fields,
+    status: VIDEO_STATUS.pending,
+    progress: 0,
+    scenes_ready: false,
+    outputs: null,
+    duration: null,
+    failure_code: null,
+    failure_message: null,
+    engines: { speech: null, composition: null },
+    created_at: nowSeconds(),
+    completed_at: null,
+  };
+}
+
 export type VideoItem = VideoRecord & { pk: string; sk: string; gsi1pk?: string; gsi1sk?: string };
 
 export const videoKey = (workspaceId: string, videoId: string) =>
@@ -83,9 +120,7 @@ export const videoKey = (workspaceId: string, videoId: string) =>
 export const videoNotFound = () => new NotFoundError('Video not found.', 'video_not_found', 'video_id');
 
 /** The item for a new video (batch members are also indexed under their batch, in item order). */
-export function videoItem(
-  record: Omit<VideoRecord, keyof JobBilling>,
-): Record<string, unknown> & { pk: string; sk: string } {
+export function videoItem(record: UnbilledVideo): Record<string, unknown> & { pk: string; sk: string } {
   return {
     ...videoKey(record.workspace_id, record.video_id),
     ...(record.batch_id !== null && record.item_index !== null

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitParam, outboundUrlParam, tokenParam } from '../../core/validation.js';
+import { idListParam, limitParam, outboundUrlParam, tokenParam } from '../../core/validation.js';
 import { directUploadFile } from './schemas.js';
 
 export const directUploadBatchBody = z.strictObject({
@@ -17,18 +17,8 @@ export const batchIdPath = z.strictObject({ batch_id: z.string().min(1) });
 
 export const batchItemsQuery = z.strictObject({ limit: limitParam(100, 100), token: tokenParam });
 
-const idList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean),
-  );
-
 export const statusesQuery = z
-  .strictObject({ asset_ids: idList, batch_ids: idList })
+  .strictObject({ asset_ids: idListParam, batch_ids: idListParam })
   .refine((query) => query.asset_ids.length + query.batch_ids.length > 0, {
     error: 'name at least one id in asset_ids or batch_ids',
     path: ['asset_ids'],
