@@ -164,10 +164,19 @@ export async function createJobWithReservation(
       return billing;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-        throw new JobAlreadyBilledError(job.sk);
+      const [jobReason, workspaceReason] = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+      if (jobReason === 'ConditionalCheckFailed') throw new JobAlreadyBilledError(job.sk);
+      // A refused condition (the balance moved) or a conflicting transaction: re-read and decide again.
+      if (
+        workspaceReason !== 'ConditionalCheckFailed' &&
+        workspaceReason !== 'TransactionConflict' &&
+        jobReason !== 'TransactionConflict'
+      ) {
+        throw error;
       }
       current = await getWorkspace(current.workspace_id, true);
+      if (current?.status !== WORKSPACE_STATUS.active)
+        throw new Error(`Workspace ${workspace.workspace_id} is not active`);
     }
   }
   throw new PaymentRequiredError(
@@ -176,9 +185,14 @@ export async function createJobWithReservation(
   );
 }
 
+/** Attempts of a settle or refund that meets conflicting transactions on the workspace item. */
+const END_RESERVATION_ATTEMPTS = 5;
+
 /**
  * Ends a reservation: `charged` credits are spent (at most the reservation), the rest goes back.
- * Returns false when the job's billing was already ended (the step ran before).
+ * Returns false when the job's billing was already ended (the step ran before). Concurrent
+ * transactions on the workspace item (jobs ending together) are retried; any other refusal throws,
+ * so the workflow's Retry and Catch see it instead of the credits staying reserved unnoticed.
  */
 async function endReservation(
   jobKey: ItemKey,
@@ -190,43 +204,48 @@ async function endReservation(
   const returned = billing.credits_reserved - spent;
   const refunded = spent === 0;
   const returnsTrial = refunded && billing.trial_counted;
-  try {
-    await documents().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: config().tableName,
-              Key: jobKey,
-              UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
-              ConditionExpression: 'billing_state = :reserved',
-              ExpressionAttributeValues: {
-                ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
-                ':spent': spent,
-                ':reserved': BILLING_STATE.reserved,
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documents().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: config().tableName,
+                Key: jobKey,
+                UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
+                ConditionExpression: 'billing_state = :reserved',
+                ExpressionAttributeValues: {
+                  ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
+                  ':spent': spent,
+                  ':reserved': BILLING_STATE.reserved,
+                },
               },
             },
-          },
-          {
-            Update: {
-              TableName: config().tableName,
-              Key: keys.workspace(workspaceId),
-              UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
-              ExpressionAttributeNames: { '#balance': billing.credits_balance },
-              ExpressionAttributeValues: {
-                ':returned': returned,
-                ':unused': -returned,
-                ...(returnsTrial ? { ':minusOne': -1 } : {}),
+            {
+              Update: {
+                TableName: config().tableName,
+                Key: keys.workspace(workspaceId),
+                UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
+                ExpressionAttributeNames: { '#balance': billing.credits_balance },
+                ExpressionAttributeValues: {
+                  ':returned': returned,
+                  ':unused': -returned,
+                  ...(returnsTrial ? { ':minusOne': -1 } : {}),
+                },
               },
             },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+      if (reasons[0] === 'ConditionalCheckFailed') return false;
+      if (!reasons.includes('TransactionConflict') || attempt >= END_RESERVATION_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+    }
   }
 }
 

@@ -106,13 +106,31 @@ export async function updateExistingItem<T extends ItemKey>(
 }
 
 /** Deletes an item; returns false when there was none. */
-export async function deleteExistingItem(key: ItemKey): Promise<boolean> {
+/**
+ * Deletes an item; false when it does not exist, or when an `unlessEquals` attribute has that value
+ * (the item is then left as it is).
+ */
+export async function deleteExistingItem(
+  key: ItemKey,
+  unlessEquals: Record<string, unknown> = {},
+): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const conditions = ['attribute_exists(pk)'];
+  Object.entries(unlessEquals).forEach(([attribute, value], index) => {
+    names[`#u${index}`] = attribute;
+    values[`:u${index}`] = value;
+    conditions.push(`(attribute_not_exists(#u${index}) OR #u${index} <> :u${index})`);
+  });
   try {
     await documents().send(
       new DeleteCommand({
         TableName: config().tableName,
         Key: key,
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: conditions.join(' AND '),
+        ...(Object.keys(names).length > 0
+          ? { ExpressionAttributeNames: names, ExpressionAttributeValues: values }
+          : {}),
       }),
     );
     return true;

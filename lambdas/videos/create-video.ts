@@ -4,7 +4,7 @@
  * Nothing is charged or left half-written when any step refuses: media inputs are stored under
  * fresh keys no record references yet (harmless), and the record and its reservation are one write.
  */
-import { StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { assertCanPay, createJobWithReservation, refundReservation } from '../billing/credits.js';
 import {
@@ -141,8 +141,9 @@ async function speechOf(
     url: `${prefix}audio_url`,
     asset_id: `${prefix}audio_asset_id`,
   });
-  // Compressed audio runs about 16 kB a second, WAV 32 kB or more: the larger estimate wins.
-  return { speech: { kind: 'audio', key: media.objectKey }, estimateSeconds: media.sizeBytes / 16_000 };
+  // The length is known once the render probes it. A video never costs more than its reservation,
+  // so the estimate errs long: as if the recording were 64 kbit/s (WAV and most MP3s are denser).
+  return { speech: { kind: 'audio', key: media.objectKey }, estimateSeconds: media.sizeBytes / 8_000 };
 }
 
 async function watermarkOf(
@@ -226,8 +227,8 @@ async function studioSceneOf(
           speech,
           duration_ms: null,
         },
-        // A clip's length is known once it is probed; reserve for about 2 Mbit/s of video.
-        estimateSeconds: Math.max(estimateSeconds, media.sizeBytes / 250_000),
+        // A clip's length is known once it is probed; reserve as if it were 500 kbit/s (errs long).
+        estimateSeconds: Math.max(estimateSeconds, media.sizeBytes / 62_500),
       };
     }
   }
@@ -329,15 +330,22 @@ async function renderSpecOf(
   }
 }
 
-/** Starts the render workflow of a video; the execution is named after the video (one per video). */
+/**
+ * Starts the render workflow of a video; the execution is named after the video, so a second start
+ * (a retried batch message) finds the first and does nothing.
+ */
 export async function startRender(video: VideoRecord): Promise<void> {
-  await sfnClient().send(
-    new StartExecutionCommand({
-      stateMachineArn: config().videoRenderStateMachineArn,
-      name: video.video_id,
-      input: JSON.stringify({ workspace_id: video.workspace_id, video_id: video.video_id }),
-    }),
-  );
+  try {
+    await sfnClient().send(
+      new StartExecutionCommand({
+        stateMachineArn: config().videoRenderStateMachineArn,
+        name: video.video_id,
+        input: JSON.stringify({ workspace_id: video.workspace_id, video_id: video.video_id }),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ExecutionAlreadyExists)) throw error;
+  }
 }
 
 /**

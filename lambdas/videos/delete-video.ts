@@ -6,7 +6,7 @@
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { recordBatchItemOutcome } from '../batches/batches.js';
-import { refundReservation } from '../billing/credits.js';
+import { BILLING_STATE, refundReservation } from '../billing/credits.js';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { deleteExistingItem } from '../core/repository.js';
@@ -47,17 +47,25 @@ async function videoObjectKeys(video: VideoRecord): Promise<string[]> {
   return keys;
 }
 
+/** Attempts when a batch worker reserves credits for the video while it is being deleted. */
+const DELETE_ATTEMPTS = 3;
+
 /** @returns false when there is no such video */
 export async function deleteVideo(workspaceId: string, videoId: string): Promise<boolean> {
-  const video = await getVideo(workspaceId, videoId, true);
-  if (!video) return false;
   const key = videoKey(workspaceId, videoId);
-  if (hasReservation(video)) await refundReservation(key, workspaceId, video);
-  // The record goes first: a crash leaves unreferenced objects at worst, never a video without media.
-  if (!(await deleteExistingItem(key))) return false;
-  if (video.batch_id && !isTerminal(video))
-    await recordBatchItemOutcome(workspaceId, video.batch_id, videoId, 'failed');
-  const objects = [...requestInputKeys(video), ...(await videoObjectKeys(video))];
-  await Promise.all(objects.map((objectKey) => deleteMediaObject(objectKey)));
-  return true;
+  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
+    const video = await getVideo(workspaceId, videoId, true);
+    if (!video) return false;
+    if (hasReservation(video)) await refundReservation(key, workspaceId, video);
+    // The record goes first (a crash leaves unreferenced objects at worst, never a video without
+    // media), and only while no reservation is held: one made meanwhile is refunded on the next pass.
+    if (!(await deleteExistingItem(key, { billing_state: BILLING_STATE.reserved }))) continue;
+    if (video.batch_id && !isTerminal(video)) {
+      await recordBatchItemOutcome(workspaceId, video.batch_id, videoId, 'failed');
+    }
+    const objects = [...requestInputKeys(video), ...(await videoObjectKeys(video))];
+    await Promise.all(objects.map((objectKey) => deleteMediaObject(objectKey)));
+    return true;
+  }
+  throw new Error(`Video ${videoId} kept being admitted while it was deleted`);
 }

@@ -9,7 +9,7 @@ import type { Resolution } from '../billing/plans.js';
 import type { AspectRatio, VoiceSettings } from './video-requests.js';
 
 export type SceneBackground =
-  /** `transparent`: a webm video's alpha background; `color` is what the thumbnail and GIF show. */
+  /** `transparent`: a webm video's alpha background; `color` is what the thumbnail (no alpha) shows. */
   | { type: 'color'; color: string; transparent?: boolean }
   | { type: 'image'; key: string; fit: 'cover' | 'contain' }
   | { type: 'video'; key: string; mode: 'freeze' | 'loop' | 'fit_to_scene'; volume: number };

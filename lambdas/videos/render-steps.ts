@@ -10,11 +10,8 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordBatchItemOutcome } from '../batches/batches.js';
-import { refundReservation, settleReservation } from '../billing/credits.js';
-import { videoCredits } from '../billing/plans.js';
 import { findStockLook } from '../catalog/stock-avatars.js';
-import { findStockVoice } from '../catalog/stock-voices.js';
+import { engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { logger } from '../core/observability.js';
 import {
@@ -29,17 +26,13 @@ import {
 } from '../engines/composition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
-import { publishEvent } from '../events/domain-events.js';
-import {
-  deleteMediaObject,
-  presignMediaDownload,
-  putMediaObject,
-  readMediaStream,
-} from '../media/media-store.js';
+import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
 import { JobFailure, type JobFailureDetails } from '../workflows/job-failure.js';
 import { frameSize, type RenderScene } from './render-spec.js';
+import { announceOutcome, VIDEO_CONTENT_TYPES } from './video-outcomes.js';
 import {
   getVideo,
+  hasReservation,
   isTerminal,
   markCompleted,
   markFailed,
@@ -49,7 +42,6 @@ import {
   VIDEO_STATUS,
   type VideoOutputs,
   type VideoRecord,
-  videoKey,
 } from './videos.js';
 
 /** Input of every step: which video. */
@@ -128,7 +120,7 @@ function resolveScene(scene: RenderScene, speechEngineName: string): PreparedSce
       `Voice ${voiceId ?? '(none)'} (${scene.id}) does not exist or was deleted; pick a voice from GET /v3/voices.`,
     );
   }
-  const engineVoiceId = voice.engineVoices[speechEngineName];
+  const engineVoiceId = engineVoiceOf(voice, speechEngineName);
   if (!engineVoiceId) {
     throw new JobFailure(
       VIDEO_FAILURE.voiceNotUsable,
@@ -139,8 +131,13 @@ function resolveScene(scene: RenderScene, speechEngineName: string): PreparedSce
 }
 
 export async function prepare(ref: VideoRef): Promise<PrepareResult> {
-  const found = await liveVideo(ref);
+  const found = await getVideo(ref.workspace_id, ref.video_id, true);
   if (!found) return { proceed: false, scenes: [] };
+  if (isTerminal(found)) {
+    // A workflow started again after a crash (local restart, redrive): finish what the crash cut off.
+    if (hasReservation(found)) await announceOutcome(found);
+    return { proceed: false, scenes: [] };
+  }
   const video = await markProcessing(found);
   if (!video) return { proceed: false, scenes: [] };
   if (video.render.cinematic) {
@@ -251,8 +248,6 @@ async function probeSeconds(path: string, what: string): Promise<number> {
     throw error;
   }
 }
-
-const OUTPUT_TYPES = { mp4: 'video/mp4', webm: 'video/webm' } as const;
 
 export async function compose(
   ref: VideoRef,
@@ -370,10 +365,10 @@ export async function compose(
     const hasCaptions = cues.length > 0;
     const srtPath = join(workDir, 'captions.srt');
     if (hasCaptions) await writeFile(srtPath, toSrt(cues));
-    const [videoKey_, captionedKey, subtitleKey, thumbnailKey, gifKey] = await Promise.all([
-      put(result.videoPath, `video.${extension}`, OUTPUT_TYPES[extension]),
+    const [mainKey, captionedKey, subtitleKey, thumbnailKey, gifKey] = await Promise.all([
+      put(result.videoPath, `video.${extension}`, VIDEO_CONTENT_TYPES[extension]),
       hasCaptions && result.captionedVideoPath !== result.videoPath
-        ? put(result.captionedVideoPath, `captioned.${extension}`, OUTPUT_TYPES[extension])
+        ? put(result.captionedVideoPath, `captioned.${extension}`, VIDEO_CONTENT_TYPES[extension])
         : Promise.resolve(null),
       hasCaptions ? put(srtPath, 'captions.srt', 'application/x-subrip') : Promise.resolve(null),
       put(result.thumbnailPath, 'thumbnail.jpg', 'image/jpeg'),
@@ -381,15 +376,21 @@ export async function compose(
     ]);
     return {
       outputs: {
-        video_key: videoKey_,
+        video_key: mainKey,
         // Burned into the main video already: the captioned render is the same file.
-        captioned_video_key: hasCaptions ? (captionedKey ?? videoKey_) : null,
+        captioned_video_key: hasCaptions ? (captionedKey ?? mainKey) : null,
         subtitle_key: subtitleKey,
         thumbnail_key: thumbnailKey,
         gif_key: gifKey,
       },
       duration: Math.round(result.durationSeconds * 1000) / 1000,
     };
+  } catch (error) {
+    // Engines name the files they were given; the user knows scenes, not this step's scratch paths.
+    if (error instanceof JobFailure) {
+      throw new JobFailure(error.failureCode, error.reason.replaceAll(`${workDir}/`, ''), { cause: error });
+    }
+    throw error;
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -436,34 +437,13 @@ export async function finalize(
     await removeOutputs(composed.outputs);
     return;
   }
-  await settleReservation(
-    videoKey(done.workspace_id, done.video_id),
-    done.workspace_id,
-    done,
-    videoCredits(composed.duration, done.resolution),
-  );
-  await publishEvent({
-    event_id: `avatar_video.success:${done.video_id}`,
-    event_type: 'avatar_video.success',
-    workspace_id: done.workspace_id,
-    entity_id: done.video_id,
-    ...(done.callback_url ? { callback: { url: done.callback_url, id: done.callback_id } } : {}),
-    event_data: {
-      video_id: done.video_id,
-      url: await presignMediaDownload(composed.outputs.video_key, {
-        contentType: OUTPUT_TYPES[done.output_format],
-      }),
-      gif_download_url: await presignMediaDownload(composed.outputs.gif_key, { contentType: 'image/gif' }),
-      video_page_url: null,
-      video_share_page_url: null,
-      folder_id: done.folder_id,
-      callback_id: done.callback_id,
-    },
-  });
-  if (done.batch_id)
-    await recordBatchItemOutcome(done.workspace_id, done.batch_id, done.video_id, 'succeeded');
+  await announceOutcome(done);
 }
 
+/**
+ * The Catch path. A video that completed before a later part of finalize failed is not failed: what
+ * finalize did not finish (settle, event, batch count) is finished here instead.
+ */
 export async function recordFailure(
   ref: VideoRef,
   failure: JobFailureDetails,
@@ -472,28 +452,6 @@ export async function recordFailure(
   await removeWorkFiles(speech);
   const video = await getVideo(ref.workspace_id, ref.video_id, true);
   if (!video) return;
-  const failed = isTerminal(video)
-    ? video.status === 'failed'
-      ? video
-      : undefined
-    : await markFailed(video, failure.code, failure.message);
-  if (!failed) return;
-  await refundReservation(videoKey(failed.workspace_id, failed.video_id), failed.workspace_id, failed);
-  await publishEvent({
-    event_id: `avatar_video.fail:${failed.video_id}`,
-    event_type: 'avatar_video.fail',
-    workspace_id: failed.workspace_id,
-    entity_id: failed.video_id,
-    ...(failed.callback_url ? { callback: { url: failed.callback_url, id: failed.callback_id } } : {}),
-    event_data: {
-      video_id: failed.video_id,
-      failure_code: failed.failure_code,
-      failure_message: failed.failure_message,
-      msg: failed.failure_message,
-      folder_id: failed.folder_id,
-      callback_id: failed.callback_id,
-    },
-  });
-  if (failed.batch_id)
-    await recordBatchItemOutcome(failed.workspace_id, failed.batch_id, failed.video_id, 'failed');
+  const ended = isTerminal(video) ? video : await markFailed(video, failure.code, failure.message);
+  if (ended) await announceOutcome(ended);
 }

@@ -15,7 +15,6 @@ import {
   createBatch,
   getBatch,
   newBatchId,
-  recordBatchItemOutcome,
 } from '../batches/batches.js';
 import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
 import { JobAlreadyBilledError } from '../billing/credits.js';
@@ -25,7 +24,8 @@ import { putItem } from '../core/repository.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { putMediaObject, readMediaStream } from '../media/media-store.js';
-import { createVideo } from './create-video.js';
+import { createVideo, startRender } from './create-video.js';
+import { announceOutcome } from './video-outcomes.js';
 import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
 import {
   allBatchVideos,
@@ -125,15 +125,15 @@ export async function admitBatchVideo(message: {
   const placeholder = await getVideo(message.workspace_id, message.video_id, true);
   if (!placeholder) return; // deleted before it was admitted
   if (isTerminal(placeholder)) {
-    await recordBatchItemOutcome(
-      message.workspace_id,
-      message.batch_id,
-      message.video_id,
-      placeholder.status === VIDEO_STATUS.completed ? 'succeeded' : 'failed',
-    );
+    await announceOutcome(placeholder);
     return;
   }
-  if (placeholder.billing_state !== undefined) return; // admitted: its render reports the outcome
+  if (placeholder.billing_state !== undefined) {
+    // Admitted by an earlier delivery of this message, which may have stopped before starting the
+    // render: start it (a render already running is left as it is).
+    await startRender(placeholder);
+    return;
+  }
   const payload = (await readPayloads(message.workspace_id, message.batch_id))[message.item_index];
   const request = createVideoBody.parse(payload);
   try {
@@ -152,13 +152,13 @@ export async function admitBatchVideo(message: {
   } catch (error) {
     if (error instanceof JobAlreadyBilledError) return;
     if (!(error instanceof ServiceError) || error.status >= 500) throw error; // transient: retried
+    // Refused as POST /v3/videos would refuse it: the item fails with that error, and says so.
     const failed = await markFailed(
       placeholder,
       error.code,
       error.param ? `${error.message} (${error.param})` : error.message,
     );
-    if (failed)
-      await recordBatchItemOutcome(message.workspace_id, message.batch_id, message.video_id, 'failed');
+    if (failed) await announceOutcome(failed);
   }
 }
 

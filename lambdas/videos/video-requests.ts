@@ -21,6 +21,8 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 /** Longest script of one video (or one studio scene), in characters. */
 export const MAX_SCRIPT_LENGTH = 5000;
 export const MAX_STUDIO_SCENES = 50;
+/** All scripts of a studio video together, in UTF-8 bytes. */
+export const MAX_STUDIO_SCRIPT_BYTES = 100_000;
 export const MAX_BATCH_VIDEOS = 100;
 /** Longest silent image scene, in seconds (reference: `> 0 and <= 300`). */
 export const MAX_SILENT_SCENE_SECONDS = 300;
@@ -392,16 +394,31 @@ export const studioScene = z.discriminatedUnion('type', [avatarScene, imageScene
 });
 export type StudioSceneInput = z.output<typeof studioScene>;
 
-export const studioVideoBody = z.strictObject({
-  type: z.literal('studio'),
-  scenes: z
-    .array(studioScene)
-    .min(1, { error: `must hold 1 to ${MAX_STUDIO_SCENES} scenes` })
-    .max(MAX_STUDIO_SCENES, { error: `must hold 1 to ${MAX_STUDIO_SCENES} scenes` }),
-  caption: caption.optional(),
-  watermark: watermark.optional(),
-  ...outputFields,
-});
+export const studioVideoBody = z
+  .strictObject({
+    type: z.literal('studio'),
+    scenes: z
+      .array(studioScene)
+      .min(1, { error: `must hold 1 to ${MAX_STUDIO_SCENES} scenes` })
+      .max(MAX_STUDIO_SCENES, { error: `must hold 1 to ${MAX_STUDIO_SCENES} scenes` }),
+    caption: caption.optional(),
+    watermark: watermark.optional(),
+    ...outputFields,
+  })
+  .superRefine((value, context) => {
+    // The video's record keeps every script: it must stay well inside DynamoDB's 400 KB item.
+    const bytes = value.scenes.reduce((total, scene) => {
+      const text = scene.type === 'avatar_video' ? scene.input.script : scene.script;
+      return total + Buffer.byteLength(text ?? '', 'utf8');
+    }, 0);
+    if (bytes > MAX_STUDIO_SCRIPT_BYTES) {
+      context.addIssue({
+        code: 'custom',
+        path: ['scenes'],
+        message: `hold ${bytes} bytes of script in all (UTF-8); at most ${MAX_STUDIO_SCRIPT_BYTES} per video`,
+      });
+    }
+  });
 
 export const createVideoBody = z.discriminatedUnion(
   'type',
@@ -412,12 +429,6 @@ export const createVideoBody = z.discriminatedUnion(
   },
 );
 export type CreateVideoRequest = z.output<typeof createVideoBody>;
-
-/** A batch item: one video of any type but studio, without its own folder. */
-const batchVideo = z.discriminatedUnion('type', [avatarVideoBody, imageVideoBody, cinematicAvatarBody], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? 'must be one of: avatar, image, cinematic_avatar' : undefined,
-});
 
 export const createVideoBatchBody = z
   .strictObject({
@@ -430,9 +441,11 @@ export const createVideoBatchBody = z
     callback_url: outputFields.callback_url,
   })
   .transform((value, context) => {
-    const videos: z.output<typeof batchVideo>[] = [];
+    const videos: CreateVideoRequest[] = [];
     for (const [index, video] of value.videos.entries()) {
-      if (video && typeof video === 'object' && 'folder_id' in video) {
+      const folder =
+        video && typeof video === 'object' ? (video as { folder_id?: unknown }).folder_id : undefined;
+      if (folder !== undefined && folder !== null && folder !== '') {
         context.addIssue({
           code: 'custom',
           path: ['videos', index, 'folder_id'],
@@ -440,7 +453,7 @@ export const createVideoBatchBody = z
         });
         return z.NEVER;
       }
-      const parsed = batchVideo.safeParse(video);
+      const parsed = createVideoBody.safeParse(video);
       if (!parsed.success) {
         for (const issue of parsed.error.issues)
           context.addIssue({ ...issue, path: ['videos', index, ...issue.path] } as never);

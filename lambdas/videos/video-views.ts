@@ -6,14 +6,13 @@
 import { ConflictError } from '../core/errors.js';
 import { presignMediaDownload } from '../media/media-store.js';
 import type { RenderScene, SceneBackground } from './render-spec.js';
+import { VIDEO_CONTENT_TYPES } from './video-outcomes.js';
 import { isTerminal, VIDEO_STATUS, type VideoRecord } from './videos.js';
-
-const VIDEO_TYPES = { mp4: 'video/mp4', webm: 'video/webm' } as const;
 
 export async function videoView(video: VideoRecord): Promise<Record<string, unknown>> {
   const outputs = video.outputs;
   const name = (suffix: string) => `${video.video_id}${suffix}`;
-  const contentType = VIDEO_TYPES[video.output_format];
+  const contentType = VIDEO_CONTENT_TYPES[video.output_format];
   const url = (key: string | null | undefined, fileName: string, type: string) =>
     key ? presignMediaDownload(key, { fileName, contentType: type }) : Promise.resolve(null);
   const [videoUrl, captionedUrl, subtitleUrl, thumbnailUrl, gifUrl] = await Promise.all([

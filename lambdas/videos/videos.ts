@@ -117,7 +117,8 @@ export type VideoItem = VideoRecord & { pk: string; sk: string; gsi1pk?: string;
 export const videoKey = (workspaceId: string, videoId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.video, videoId);
 
-export const videoNotFound = () => new NotFoundError('Video not found.', 'video_not_found', 'video_id');
+/** The spec's answer for a missing video (GET /v3/videos/{video_id}: 404 `not_found`, "Video not found."). */
+export const videoNotFound = () => new NotFoundError('Video not found.', 'not_found', 'video_id');
 
 /** The item for a new video (batch members are also indexed under their batch, in item order). */
 export function videoItem(record: UnbilledVideo): Record<string, unknown> & { pk: string; sk: string } {

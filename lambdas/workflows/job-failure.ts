@@ -34,7 +34,8 @@ const FAILURE_MESSAGE = /^([a-z][a-z0-9_]*): ([\s\S]+)$/;
 
 /** The job's failure from a caught error of step `step`. */
 export function failureOf(caught: CaughtError | undefined, step: string): JobFailureDetails {
-  if (caught?.Error === 'States.Timeout') {
+  // The state's own deadline, or the function's (Lambda reports its timeout as `Sandbox.Timedout`).
+  if (caught?.Error === 'States.Timeout' || caught?.Error === 'Sandbox.Timedout') {
     return { code: 'render_timeout', message: `The ${step} step took longer than allowed and was stopped.` };
   }
   if (caught?.Error === 'JobFailure' && caught.Cause) {

@@ -3,12 +3,14 @@
  * transactions (a job's record and its workspace's balance change together), so the local stack must
  * run the same calls.
  *
- * How: transactions are run one at a time; each reads the current image of every item it names,
- * applies its operations in order as conditional single-item writes, and on the first refusal puts
- * every item it already changed back to its image, answering `TransactionCanceledException` with one
- * cancellation reason per operation, as DynamoDB does. Guarantees: all-or-nothing, and isolation from
- * other transactions; not isolation from single-item writes made while a transaction runs (which no
- * code of this service relies on). `ClientRequestToken` idempotency is not emulated.
+ * How: writes run one at a time (transactions and single-item writes alike, in arrival order); a
+ * transaction reads the current image of every item it names, applies its operations in order as
+ * conditional single-item writes, and on the first refusal puts every item it already changed back
+ * to its image, answering `TransactionCanceledException` with one cancellation reason per operation
+ * (the refused one `ConditionalCheckFailed`, the others `None`; DynamoDB would evaluate them all).
+ * Guarantees: all-or-nothing and isolated from every other write. Not emulated: `ClientRequestToken`
+ * idempotency, the limits (100 items, one operation per item), and atomicity across a crash of the
+ * process in the middle of a transaction.
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
@@ -34,6 +36,13 @@ interface DynamoAnswer {
 }
 
 const TRANSACT_WRITE_TARGET = 'DynamoDB_20120810.TransactWriteItems';
+const INSIDE_TRANSACTION_HEADER = 'x-local-transaction';
+/** Single-item writes wait for a running transaction (and it for them), so a rollback never undoes one. */
+const WRITE_TARGETS = new Set(
+  ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map(
+    (operation) => `DynamoDB_20120810.${operation}`,
+  ),
+);
 /** dynalite checks that a request is signed, not the signature. */
 const PLACEHOLDER_AUTHORIZATION =
   'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0';
@@ -77,6 +86,8 @@ export function addTransactWriteItems(server: Server, endpoint: () => string): v
         'X-Amz-Target': `DynamoDB_20120810.${operation}`,
         Authorization: PLACEHOLDER_AUTHORIZATION,
         'X-Amz-Date': new Date().toISOString().replace(/[-:]|\.\d{3}/g, ''),
+        // The transaction's own writes: they run inside its turn, not after it.
+        [INSIDE_TRANSACTION_HEADER]: '1',
       },
       body: JSON.stringify(body),
     });
@@ -176,10 +187,20 @@ export function addTransactWriteItems(server: Server, endpoint: () => string): v
     return { status: 200, body: {} };
   }
 
-  // One transaction at a time.
+  // One write at a time.
   let queue: Promise<unknown> = Promise.resolve();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (request.headers['x-amz-target'] !== TRANSACT_WRITE_TARGET) {
+    const target = String(request.headers['x-amz-target'] ?? '');
+    if (WRITE_TARGETS.has(target) && !request.headers[INSIDE_TRANSACTION_HEADER]) {
+      const write = () =>
+        new Promise<void>((resolve) => {
+          response.on('close', resolve);
+          dynalite.call(server, request, response);
+        });
+      queue = queue.then(write, write);
+      return;
+    }
+    if (target !== TRANSACT_WRITE_TARGET) {
       dynalite.call(server, request, response);
       return;
     }

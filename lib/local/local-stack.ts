@@ -266,11 +266,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       error: 'States.Runtime',
       cause: 'The local stack restarted during the execution.',
     });
-    await restartJobExecutions(stepFunctions.endpoint, interruptedJobs);
 
     // Stock avatar portraits and voice previews: generated once per machine (disk cache), uploaded
-    // when the bucket lacks them.
+    // when the bucket lacks them. Before restarted renders, which read the portraits.
     await publishCatalogMedia({ speechEngine: speechEngine() });
+    await restartJobExecutions(stepFunctions.endpoint, interruptedJobs);
 
     const access = await ensureDevelopmentAccess(options.dataDir);
     api = await startLocalApiServer({

@@ -590,7 +590,7 @@ describe('reading, listing and deleting', () => {
     // Another workspace's video does not exist for this one.
     const foreign = await api.call('GET', `/v3/videos/${first}`);
     expect(foreign.status).toBe(404);
-    expect(errorOf(foreign)).toMatchObject({ code: 'video_not_found', message: 'Video not found.' });
+    expect(errorOf(foreign)).toMatchObject({ code: 'not_found', message: 'Video not found.' });
 
     const done = await waitForVideo(first, other.apiKey);
     const deleted = await api.call<{ data: { id: string; deleted: boolean } }>(
