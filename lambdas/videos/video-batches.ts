@@ -20,6 +20,7 @@ import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from
 import { JobAlreadyBilledError } from '../billing/credits.js';
 import { ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { logger } from '../core/observability.js';
 import { putItem } from '../core/repository.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { mediaKeys } from '../media/media-keys.js';
@@ -34,6 +35,7 @@ import {
   listBatchVideos,
   markFailed,
   pendingVideo,
+  VIDEO_FAILURE,
   VIDEO_STATUS,
   type VideoRecord,
   videoItem,
@@ -58,6 +60,31 @@ export async function createVideoBatch(workspaceId: string, request: CreateVideo
     video_id: newId(),
     title: video.title ?? null,
   }));
+  try {
+    await acceptItems(workspaceId, batchId, request, items);
+  } catch (error) {
+    // Nothing may wait forever for a batch that was not accepted: end what was written, failed.
+    await abandonItems(workspaceId, items).catch((cleanup: unknown) =>
+      logger.error('Could not end the items of a batch that failed to be accepted', { batchId, cleanup }),
+    );
+    throw error;
+  }
+  return { batch: (await getBatch(workspaceId, batchId)) as BatchRecord, items };
+}
+
+interface AcceptedItem {
+  item_index: number;
+  video_id: string;
+  title: string | null;
+}
+
+/** Placeholders, then the batch (written last: it waits only for items that exist), then the messages. */
+async function acceptItems(
+  workspaceId: string,
+  batchId: string,
+  request: CreateVideoBatchRequest,
+  items: readonly AcceptedItem[],
+): Promise<void> {
   for (const item of items) {
     const video = request.videos[item.item_index] as CreateVideoBatchRequest['videos'][number];
     await putItem(
@@ -88,7 +115,7 @@ export async function createVideoBatch(workspaceId: string, request: CreateVideo
       ),
     );
   }
-  const batch = await createBatch(workspaceId, batchId, {
+  await createBatch(workspaceId, batchId, {
     kind: BATCH_KINDS.videos,
     totalItems: items.length,
     title: request.title,
@@ -103,7 +130,23 @@ export async function createVideoBatch(workspaceId: string, request: CreateVideo
       video_id: item.video_id,
     })),
   );
-  return { batch, items };
+}
+
+/**
+ * Ends, failed, every placeholder of a batch that could not be accepted (and counts it, so a batch
+ * that was written still closes). Items already admitted by a message that did go out are left alone.
+ */
+async function abandonItems(workspaceId: string, items: readonly AcceptedItem[]): Promise<void> {
+  for (const item of items) {
+    const placeholder = await getVideo(workspaceId, item.video_id, true);
+    if (!placeholder || placeholder.billing_state !== undefined) continue;
+    const failed = await markFailed(
+      placeholder,
+      VIDEO_FAILURE.internalError,
+      'The batch could not be accepted; nothing was charged. Create the batch again.',
+    );
+    if (failed) await announceOutcome(failed);
+  }
 }
 
 async function readPayloads(workspaceId: string, batchId: string): Promise<unknown[]> {
