@@ -31,6 +31,13 @@ export interface ServiceConfig {
   eventBusName: string;
   /** The SQS queue that carries one message per batch item. */
   batchQueueUrl: string;
+  /**
+   * The webhook queue: domain events from the bus, and delivery attempts waiting for their turn.
+   * @default '' (functions that do not deliver webhooks never send to it)
+   */
+  webhookQueueUrl: string;
+  /** The webhook queue's dead-letter queue: exhausted deliveries are sent here (alarmed). @default '' */
+  webhookDeadLetterQueueUrl: string;
   /** The stack's customer-managed symmetric key (webhook secrets, media default). */
   stackKeyId: string;
   /** The stack's HMAC key: signs pagination cursors. */
@@ -93,6 +100,29 @@ export interface ServiceConfig {
   encryptionKmsTimeoutMs: number;
   /** `Retry-After` of `encryption_temporarily_unavailable`, in seconds. @default 5 */
   encryptionRetryAfterSeconds: number;
+  /**
+   * Deadline of one webhook delivery attempt (DNS, connect, TLS and the response's status line), in
+   * milliseconds: a receiver must answer 2xx within it. @default 10000
+   */
+  webhookTimeoutMs: number;
+  /**
+   * Waits before each retry of a failed webhook delivery, in milliseconds (`WEBHOOK_RETRY_SCHEDULE_MS`,
+   * comma-separated): one attempt, then one retry per entry. The default spreads ten attempts over
+   * about 23.6 hours. @default [5000, 60000, 300000, 1800000, 3600000, 7200000, 14400000, 28800000, 28800000]
+   */
+  webhookRetryScheduleMs: number[];
+  /**
+   * Jitter of every retry wait, as a fraction: each wait is shortened by a random part of up to this
+   * much, so receivers that failed together are not retried together. @default 0.2
+   */
+  webhookRetryJitter: number;
+  /**
+   * Longest wait a receiver's `Retry-After` may ask for, in milliseconds; it only ever lengthens the
+   * scheduled wait. @default 3600000 (1 hour)
+   */
+  webhookMaxRetryAfterMs: number;
+  /** How long webhook events, deliveries and their attempts are kept, in days. @default 30 */
+  webhookRetentionDays: number;
 }
 
 function numberFrom(name: string, fallback: number): number {
@@ -102,6 +132,26 @@ function numberFrom(name: string, fallback: number): number {
   if (!Number.isFinite(value)) throw new Error(`Environment variable ${name} must be a number, got "${raw}"`);
   return value;
 }
+
+/** A comma-separated list of non-negative numbers, e.g. `WEBHOOK_RETRY_SCHEDULE_MS=20,40,80`. */
+function numbersFrom(name: string, fallback: number[]): number[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  return raw.split(',').map((part) => {
+    const value = Number(part.trim());
+    if (part.trim() === '' || !Number.isFinite(value) || value < 0) {
+      throw new Error(
+        `Environment variable ${name} must be comma-separated non-negative numbers, got "${raw}"`,
+      );
+    }
+    return value;
+  });
+}
+
+/** The default webhook retry waits: 5 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
+  5_000, 60_000, 300_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000,
+];
 
 function required(name: string): string {
   const value = process.env[name];
@@ -139,6 +189,8 @@ export function config(): ServiceConfig {
     bucketName: process.env.BUCKET_NAME ?? '',
     eventBusName: process.env.EVENT_BUS_NAME ?? '',
     batchQueueUrl: process.env.BATCH_QUEUE_URL ?? '',
+    webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL ?? '',
+    webhookDeadLetterQueueUrl: process.env.WEBHOOK_DEAD_LETTER_QUEUE_URL ?? '',
     stackKeyId: process.env.STACK_KEY_ID ?? '',
     hmacKeyId: process.env.HMAC_KEY_ID ?? '',
     docBaseUrl: process.env.DOC_BASE_URL || DEFAULT_DOC_BASE_URL,
@@ -168,7 +220,16 @@ export function config(): ServiceConfig {
     encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),
     encryptionKmsTimeoutMs: numberFrom('ENCRYPTION_KMS_TIMEOUT_MS', 3000),
     encryptionRetryAfterSeconds: numberFrom('ENCRYPTION_RETRY_AFTER_SECONDS', 5),
+    webhookTimeoutMs: numberFrom('WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookRetryScheduleMs: numbersFrom('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
+    webhookRetryJitter: numberFrom('WEBHOOK_RETRY_JITTER', 0.2),
+    webhookMaxRetryAfterMs: numberFrom('WEBHOOK_MAX_RETRY_AFTER_MS', 3_600_000),
+    webhookRetentionDays: numberFrom('WEBHOOK_RETENTION_DAYS', 30),
   };
+  if (!(cached.webhookTimeoutMs > 0)) throw new Error('WEBHOOK_TIMEOUT_MS must be a positive number');
+  if (!(cached.webhookRetryJitter >= 0 && cached.webhookRetryJitter <= 1)) {
+    throw new Error('WEBHOOK_RETRY_JITTER must be a fraction from 0 to 1');
+  }
   return cached;
 }
 

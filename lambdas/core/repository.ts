@@ -140,6 +140,35 @@ export async function deleteExistingItem(
   }
 }
 
+/**
+ * Every item of a partition whose sort key starts with `sortKeyPrefix`, in key order, following
+ * DynamoDB's pages. For small, bounded sets read whole (a workspace's webhook endpoints, an event's
+ * deliveries); lists shown to clients page with `queryPage`.
+ */
+export async function queryAll<T extends ItemKey>(
+  partition: string,
+  sortKeyPrefix: string,
+  consistent = false,
+): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await documents().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': TABLE_SCHEMA.partitionKey, '#sk': TABLE_SCHEMA.sortKey },
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': sortKeyPrefix },
+        ConsistentRead: consistent,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    items.push(...((result.Items ?? []) as T[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
 export interface PageRequest {
   /** Partition to read. */
   partition: string;

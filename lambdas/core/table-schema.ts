@@ -33,5 +33,13 @@ export const RESOURCE_TYPES = {
   folder: 'FOLDER',
   video: 'VIDEO',
   webhookEndpoint: 'WEBHOOK_ENDPOINT',
+  /** A dispatched event, keyed by a time-ordered sequence id (lists newest first). */
+  webhookEvent: 'WEBHOOK_EVENT',
+  /** An event's id → its sequence id; its conditional write is the per-workspace dedupe. */
+  webhookEventId: 'WEBHOOK_EVENT_ID',
+  /** One delivery of an event to one target, with its attempts: `<event seq>#<delivery id>`. */
+  webhookDelivery: 'WEBHOOK_DELIVERY',
+  /** The workspace's secret for signing one-off callbacks (a single item). */
+  webhookCallbackSecret: 'WEBHOOK_CALLBACK_SECRET',
 } as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[keyof typeof RESOURCE_TYPES];

@@ -10,6 +10,7 @@ import {
   deleteExistingItem,
   getItem,
   putNewItem,
+  queryAll,
   queryWorkspaceResources,
   updateExistingItem,
 } from '../core/repository.js';
@@ -32,7 +33,7 @@ export interface WebhookEndpoint {
   secret: string | null;
 }
 
-interface EndpointItem extends Omit<WebhookEndpoint, 'secret'> {
+export interface EndpointItem extends Omit<WebhookEndpoint, 'secret'> {
   pk: string;
   sk: string;
   updated_at: string;
@@ -108,12 +109,37 @@ export async function revealSecretOnReplay(workspaceId: string, endpointId: stri
   return decryptSecret(workspaceId, endpointId, item.secret_ciphertext);
 }
 
+/** The stored endpoint; `consistent` for reads that must see the latest rotation (deliveries). */
 export async function getEndpointItem(
   workspaceId: string,
   endpointId: string,
+  consistent = false,
 ): Promise<EndpointItem | undefined> {
   if (!ID_PATTERN.test(endpointId)) return undefined;
-  return getItem<EndpointItem>(endpointKey(workspaceId, endpointId));
+  return getItem<EndpointItem>(endpointKey(workspaceId, endpointId), consistent);
+}
+
+/** Every endpoint of the workspace (the dispatcher's fan-out reads them all). */
+export async function listEndpointItems(workspaceId: string): Promise<EndpointItem[]> {
+  return queryAll<EndpointItem>(keys.workspacePartition(workspaceId), `${RESOURCE_TYPES.webhookEndpoint}#`);
+}
+
+/**
+ * Disables an endpoint whose receiver answered 410 Gone, unless its URL changed since that attempt
+ * (the owner already moved it). Deliveries to a disabled endpoint stop; `PATCH` with
+ * `status: enabled` turns it back on.
+ */
+export async function disableGoneEndpoint(
+  workspaceId: string,
+  endpointId: string,
+  url: string,
+): Promise<void> {
+  await updateExistingItem(
+    endpointKey(workspaceId, endpointId),
+    { status: ENDPOINT_STATUS.disabled, updated_at: new Date().toISOString() },
+    [],
+    { url },
+  );
 }
 
 export async function listEndpoints(workspaceId: string, limit: number, token?: string) {
@@ -131,6 +157,8 @@ export interface EndpointChanges {
   url?: string | undefined;
   /** Replaces the subscription entirely; null subscribes to every type. */
   events?: string[] | null | undefined;
+  /** `enabled` turns deliveries back on (after a 410 disabled the endpoint); `disabled` pauses them. */
+  status?: EndpointStatus | undefined;
 }
 
 export async function updateEndpoint(
@@ -143,6 +171,7 @@ export async function updateEndpoint(
   if (changes.url !== undefined) set.url = validateEndpointUrl(changes.url);
   if (changes.events !== undefined)
     set.events = changes.events === null ? null : [...new Set(changes.events)];
+  if (changes.status !== undefined) set.status = changes.status;
   const item = await updateExistingItem<EndpointItem>(endpointKey(workspaceId, endpointId), set);
   return item ? toEndpoint(item) : undefined;
 }

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import {
   CreateEventBusCommand,
   EventBridgeClient,
+  PutRuleCommand,
+  PutTargetsCommand,
   ResourceAlreadyExistsException,
 } from '@aws-sdk/client-eventbridge';
 import {
@@ -21,7 +23,7 @@ import {
   NotFoundException,
 } from '@aws-sdk/client-kms';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { publishCatalogMedia } from '../../lambdas/catalog/publish-catalog-media.js';
@@ -30,6 +32,7 @@ import { config, resetConfig } from '../../lambdas/core/config.js';
 import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
 import { speechEngine } from '../../lambdas/engines/speech/index.js';
+import { EVENT_SOURCE } from '../../lambdas/events/domain-events.js';
 import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import {
@@ -141,12 +144,45 @@ async function ensureKmsKey(
   return arn;
 }
 
-async function createEventBus(endpoint: string, name: string): Promise<void> {
+/**
+ * The service bus and its rules, as the CDK stack declares them: every domain event of the service
+ * goes to the webhook queue (the dispatcher's input), with the queue's dead-letter queue for events
+ * the bus cannot hand over.
+ */
+async function createEventBus(endpoint: string, name: string, webhookQueueArn: string): Promise<void> {
   const client = new EventBridgeClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   await client.send(new CreateEventBusCommand({ Name: name })).catch((error: unknown) => {
     if (!(error instanceof ResourceAlreadyExistsException)) throw error;
   });
+  await client.send(
+    new PutRuleCommand({
+      Name: 'webhook-dispatch',
+      EventBusName: name,
+      EventPattern: JSON.stringify({ source: [EVENT_SOURCE] }),
+      Description: 'Every domain event to the webhook dispatcher',
+    }),
+  );
+  await client.send(
+    new PutTargetsCommand({
+      Rule: 'webhook-dispatch',
+      EventBusName: name,
+      Targets: [
+        {
+          Id: 'webhook-queue',
+          Arn: webhookQueueArn,
+          DeadLetterConfig: { Arn: `${webhookQueueArn}-dlq` },
+        },
+      ],
+    }),
+  );
   client.destroy();
+}
+
+/** The local SQS queue named by an ARN as an EventBridge target: the event is the message body. */
+function sqsTarget(client: SQSClient, queueUrl: string): TargetFunction {
+  return async (payload) => {
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(payload) }));
+  };
 }
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
@@ -181,10 +217,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...persisted('step-functions.json'),
     });
     running.push(stepFunctions);
+    // Queue targets of the bus send to the local SQS, which starts after the bus.
+    let queueTarget: ((targetArn: string) => TargetFunction | undefined) | undefined;
     const eventBridge = await startEventBridgeEmulator({
       region: LOCAL_REGION,
       resolveTarget: (targetArn) =>
-        options.eventTargets?.[targetArn] ?? unknownFunction('event target', targetArn),
+        options.eventTargets?.[targetArn] ??
+        queueTarget?.(targetArn) ??
+        unknownFunction('event target', targetArn),
     });
     running.push(eventBridge);
     const sqs = await startSqsEmulator({
@@ -204,6 +244,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ]),
     });
     running.push(sqs);
+    const localSqs = new SQSClient({
+      endpoint: sqs.endpoint,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    running.push({ stop: async () => localSqs.destroy() });
+    const queuePrefix = sqs.queueArn('');
+    queueTarget = (targetArn) =>
+      targetArn.startsWith(queuePrefix)
+        ? sqsTarget(localSqs, sqs.queueUrl(targetArn.slice(queuePrefix.length)))
+        : undefined;
 
     const kmsClient = new KMSClient({
       endpoint: kms.endpoint,
@@ -230,6 +281,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       BATCH_QUEUE_URL: sqs.queueUrl(LOCAL_RESOURCE_NAMES.batchQueue),
+      WEBHOOK_QUEUE_URL: sqs.queueUrl(LOCAL_RESOURCE_NAMES.webhookQueue),
+      WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(`${LOCAL_RESOURCE_NAMES.webhookQueue}-dlq`),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: LOCAL_RESOURCE_NAMES.table,
@@ -254,7 +307,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     resetRateLimitLeases();
     clearKeyUsabilityCache();
 
-    await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus);
+    await createEventBus(
+      eventBridge.endpoint,
+      LOCAL_RESOURCE_NAMES.eventBus,
+      sqs.queueArn(LOCAL_RESOURCE_NAMES.webhookQueue),
+    );
     await loadStateMachines(stepFunctions);
     // Executions that were running when the stack last stopped cannot resume mid-task. Jobs start
     // again from the top (their steps are idempotent: conditional writes, billing moved once), so a
@@ -288,6 +345,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       pollIntervalMs: 50,
     });
     running.push(batchWorker);
+    // The webhook dispatcher consumes the webhook queue, as the stack's event source mapping does.
+    // Several loops, so a receiver that makes an attempt wait for its deadline holds up only its batch.
+    const webhookDispatcher = await startSqsPoller({
+      client: localSqs,
+      queueUrl: environment.WEBHOOK_QUEUE_URL ?? '',
+      consumer: (await import('../../lambdas/workers/webhook-dispatcher.js')).handler,
+      waitTimeSeconds: 1,
+      pollIntervalMs: 20,
+      concurrency: 4,
+    });
+    running.push(webhookDispatcher);
     const server = api;
     return {
       baseUrl: server.url,

@@ -55,7 +55,10 @@ export class Messaging extends Construct {
     // Visibility timeouts: longer than the consumer's function timeout, so a message is never handed
     // to a second consumer while the first still works on it.
     this.batch = queueWithDeadLetters('Batch', Duration.minutes(6));
-    this.webhook = queueWithDeadLetters('Webhook', Duration.minutes(1));
+    // Webhooks: six times the dispatcher's timeout (30 s), as Lambda recommends for SQS sources. The
+    // dispatcher's own claims (15 s leases) let a crashed attempt be taken over when its message
+    // returns after this timeout.
+    this.webhook = queueWithDeadLetters('Webhook', Duration.minutes(3));
 
     this.eventBus = new EventBus(this, 'DomainEventBus', {
       eventBusName: props.eventBusName,

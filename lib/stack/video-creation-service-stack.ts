@@ -21,6 +21,7 @@ import { Messaging } from './messaging.js';
 import { integrationOf, planApi } from './route-plan.js';
 import { AUTHORIZER_MODULE, ServiceApi } from './service-api.js';
 import type { ServiceOptions } from './service-options.js';
+import { WEBHOOK_DISPATCHER_MODULE, WebhookDispatcher } from './webhook-dispatcher.js';
 import { WorkflowStateMachines } from './workflow-state-machines.js';
 import {
   MEDIA_IMAGE_TASK_MODULES,
@@ -49,6 +50,7 @@ export class VideoCreationServiceStack extends Stack {
   readonly mediaImage: MediaImage;
   readonly catalogPublisher: CatalogPublisher;
   readonly batchWorker: BatchWorker;
+  readonly webhookDispatcher: WebhookDispatcher;
   readonly api: ServiceApi;
   readonly alarms: Alarms;
 
@@ -69,6 +71,7 @@ export class VideoCreationServiceStack extends Stack {
         ),
         ...TASK_FUNCTION_MODULES,
         BATCH_WORKER_MODULE,
+        WEBHOOK_DISPATCHER_MODULE,
       ],
     });
     // The entry points that need ffmpeg, fonts, sharp or the speech engines' packages: one container
@@ -164,6 +167,18 @@ export class VideoCreationServiceStack extends Stack {
       removalPolicy: options.removalPolicy,
     });
 
+    this.webhookDispatcher = new WebhookDispatcher(this, 'WebhookDispatcher', {
+      bundles,
+      eventBus: this.messaging.eventBus,
+      queue: this.messaging.webhook.queue,
+      deadLetterQueue: this.messaging.webhook.deadLetterQueue,
+      table,
+      stackKey,
+      environment: this.functionEnvironment(options),
+      logRetention: options.logRetention,
+      removalPolicy: options.removalPolicy,
+    });
+
     this.api = new ServiceApi(this, 'Api', {
       apiName: this.stackName,
       plan: planApi(ROUTES),
@@ -243,6 +258,7 @@ export class VideoCreationServiceStack extends Stack {
       BUCKET_NAME: mediaBucket.bucketName,
       EVENT_BUS_NAME: this.messaging.eventBus.eventBusName,
       BATCH_QUEUE_URL: this.messaging.batch.queue.queueUrl,
+      WEBHOOK_QUEUE_URL: this.messaging.webhook.queue.queueUrl,
       STACK_KEY_ID: stackKey.keyArn,
       HMAC_KEY_ID: cursorKey.keyArn,
       DOC_BASE_URL: options.docBaseUrl,

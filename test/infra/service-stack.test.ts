@@ -302,9 +302,9 @@ describe('functions', () => {
     expect(all.filter(isFramework)).toHaveLength(1);
     const functions = all.filter((entry) => !isFramework(entry));
     // One per route that is not a removed route, plus the authorizer, the workflow task functions,
-    // the batch worker and the catalog publisher.
+    // the batch worker, the webhook dispatcher and the catalog publisher.
     expect(functions).toHaveLength(
-      ROUTES.filter((route) => !route.removed).length + 1 + Object.keys(TASK_FUNCTIONS).length + 1 + 1,
+      ROUTES.filter((route) => !route.removed).length + 1 + Object.keys(TASK_FUNCTIONS).length + 1 + 1 + 1,
     );
     for (const [logicalId, fn] of functions) {
       expect(fn.Properties, logicalId).toMatchObject({

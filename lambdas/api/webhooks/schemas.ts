@@ -25,6 +25,7 @@ export const createEndpointBody = z.strictObject({
 export const updateEndpointBody = z.strictObject({
   url: url.optional(),
   events: eventList.optional(),
+  status: z.enum(['enabled', 'disabled']).optional(),
 });
 
 export const listEndpointsQuery = z.strictObject({
@@ -36,3 +37,17 @@ export const listEventTypesQuery = z.strictObject({
   limit: limitParam(100, 100),
   token: tokenParam,
 });
+
+/** Event ids are the service's own (`avatar_video.success:<video_id>`, UUIDs); never longer than this. */
+const eventId = z.string().min(1).max(512);
+
+export const eventIdPath = z.strictObject({ event_id: eventId });
+
+export const listEventsQuery = z.strictObject({
+  event_type: z.string().min(1).max(128).optional(),
+  entity_id: z.string().min(1).max(256).optional(),
+  limit: limitParam(100, 10),
+  token: tokenParam,
+});
+
+export const redeliverEventBody = z.strictObject({ endpoint_id: z.string().min(1).max(64) });

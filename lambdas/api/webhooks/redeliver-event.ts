@@ -1,0 +1,12 @@
+import { apiHandler } from '../../core/api-handler.js';
+import { respond } from '../../core/http.js';
+import { redeliverEvent } from '../../webhooks/dispatch.js';
+import { eventIdPath, redeliverEventBody } from './schemas.js';
+
+export const handler = apiHandler(
+  'WebhookEventRedeliver',
+  { path: eventIdPath, body: redeliverEventBody },
+  async ({ path, body, principal }) =>
+    respond.accepted(await redeliverEvent(principal.workspaceId, path.event_id, body.endpoint_id)),
+  { successStatus: 202 },
+);
