@@ -94,4 +94,9 @@ export interface RouteDefinition {
   handler?: string;
   /** A route removed from the contract: answers 410 `gone` naming what replaces it. */
   removed?: { replacement: string };
+  /**
+   * The body is sent while it is produced (API Gateway response streaming; the handler is a
+   * `streamingApiHandler`, see core/response-streaming.ts). Absent: the response is sent whole.
+   */
+  responseStreaming?: true;
 }

@@ -20,6 +20,12 @@ import { type ApiContext, lowerCaseHeaders } from './middleware/pipeline-context
 import { rateLimitMiddleware } from './middleware/rate-limiting.js';
 import { type RequestSchemas, validationMiddleware } from './middleware/validation.js';
 import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from './observability.js';
+import {
+  type ProxyResultWithStream,
+  STREAMED_BODY,
+  type StreamingLambdaHandler,
+  streamifyProxyHandler,
+} from './response-streaming.js';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -42,6 +48,9 @@ export type ApiLambdaHandler = ((
   definition: HandlerDefinition;
 };
 
+/** The handler of a route marked `responseStreaming`: the Lambda runtime's streaming signature. */
+export type StreamingApiLambdaHandler = StreamingLambdaHandler & { definition: HandlerDefinition };
+
 export interface ApiHandlerOptions {
   /** Status of a successful response, for the OpenAPI document. @default 200 */
   successStatus?: number;
@@ -61,12 +70,38 @@ function corsHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<st
   };
 }
 
-function toProxyResult(response: ApiResponse, context: ApiContext): APIGatewayProxyResult {
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+/** The proxy result of a response; a streamed body stays a stream only when `streaming`. */
+async function toProxyResult(
+  response: ApiResponse,
+  context: ApiContext,
+  streaming: boolean,
+): Promise<ProxyResultWithStream> {
   const headers: Record<string, string> = {
     'X-Request-Id': context.awsRequestId,
     ...context.pipeline.responseHeaders,
     ...response.headers,
   };
+  if (response.stream) {
+    const { contentType, chunks } = response.stream;
+    if (!streaming)
+      return toProxyResult(
+        { ...response, stream: undefined, raw: { contentType, data: await collect(chunks) } },
+        context,
+        false,
+      );
+    return {
+      statusCode: response.status,
+      headers: { ...headers, 'Content-Type': contentType },
+      body: '',
+      [STREAMED_BODY]: chunks,
+    };
+  }
   if (response.raw) {
     const isText = typeof response.raw.data === 'string';
     return {
@@ -90,8 +125,41 @@ export function apiHandler<S extends RequestSchemas>(
   options: ApiHandlerOptions = {},
 ): ApiLambdaHandler {
   const route = findRoute(operationId);
+  const lambdaHandler = pipeline(route, schemas, handle, options, false) as ApiLambdaHandler;
+  lambdaHandler.definition = { route, schemas, successStatus: options.successStatus ?? 200 };
+  return lambdaHandler;
+}
 
-  const core = async (event: APIGatewayProxyEvent, context: ApiContext): Promise<APIGatewayProxyResult> => {
+/**
+ * The handler of a route marked `responseStreaming` in the route table: the same pipeline, and a
+ * `respond.stream` body is sent as it is produced (see core/response-streaming.ts).
+ */
+export function streamingApiHandler<S extends RequestSchemas>(
+  operationId: string,
+  schemas: S,
+  handle: RouteHandler<S>,
+  options: ApiHandlerOptions = {},
+): StreamingApiLambdaHandler {
+  const route = findRoute(operationId);
+  if (!route.responseStreaming) {
+    throw new Error(`${operationId} streams its response: mark its row responseStreaming in the route table`);
+  }
+  const buffered = pipeline(route, schemas, handle, options, true);
+  const lambdaHandler = streamifyProxyHandler(buffered, (error) =>
+    logger.error('The response stream failed after it started', { error: error as Error }),
+  ) as StreamingApiLambdaHandler;
+  lambdaHandler.definition = { route, schemas, successStatus: options.successStatus ?? 200 };
+  return lambdaHandler;
+}
+
+function pipeline<S extends RequestSchemas>(
+  route: RouteDefinition,
+  schemas: S,
+  handle: RouteHandler<S>,
+  options: ApiHandlerOptions,
+  streaming: boolean,
+): (event: APIGatewayProxyEvent, context: Context) => Promise<ProxyResultWithStream> {
+  const core = async (event: APIGatewayProxyEvent, context: ApiContext): Promise<ProxyResultWithStream> => {
     const { pipeline } = context;
     const input = pipeline.input ?? { body: undefined, query: {}, path: {} };
     const request = {
@@ -110,7 +178,7 @@ export function apiHandler<S extends RequestSchemas>(
       ? await runIdempotently(request, context, key, () => handle(request), options.replayCodec)
       : await handle(request);
     countRequest(route.operationId, REQUEST_OUTCOMES.success);
-    return toProxyResult(response, context);
+    return toProxyResult(response, context, streaming);
   };
 
   const wrapped = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>(core)
@@ -125,8 +193,5 @@ export function apiHandler<S extends RequestSchemas>(
 
   if (tracingMiddleware) wrapped.use(tracingMiddleware);
 
-  const lambdaHandler = ((event: APIGatewayProxyEvent, context: Context) =>
-    wrapped(event, context as ApiContext)) as ApiLambdaHandler;
-  lambdaHandler.definition = { route, schemas, successStatus: options.successStatus ?? 200 };
-  return lambdaHandler;
+  return (event: APIGatewayProxyEvent, context: Context) => wrapped(event, context as ApiContext);
 }

@@ -23,6 +23,11 @@ export interface ApiResponse {
   body?: unknown;
   /** A body that is not JSON (audio, SRT), with its content type. */
   raw?: { contentType: string; data: string | Uint8Array };
+  /**
+   * A body sent while it is produced (chunked), for routes marked `responseStreaming` in the route
+   * table (see core/response-streaming.ts). Elsewhere it is collected and sent whole.
+   */
+  stream?: { contentType: string; chunks: AsyncIterable<Uint8Array> };
   headers?: Record<string, string>;
 }
 
@@ -39,5 +44,10 @@ export const respond = {
   raw: (contentType: string, data: string | Uint8Array, status = 200): ApiResponse => ({
     status,
     raw: { contentType, data },
+  }),
+  stream: (contentType: string, chunks: AsyncIterable<Uint8Array>, headers: Record<string, string> = {}) => ({
+    status: 200,
+    stream: { contentType, chunks },
+    headers,
   }),
 };

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import type {
   APIGatewayProxyEvent,
   APIGatewayProxyResult,
@@ -24,6 +25,12 @@ import { goneResponse } from '../../lambdas/api/removed-route.js';
 import type { RouteDefinition } from '../../lambdas/api/route-types.js';
 import { config } from '../../lambdas/core/config.js';
 import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import {
+  type HttpPrelude,
+  isStreamingHandler,
+  PRELUDE_DELIMITER,
+  type StreamingLambdaHandler,
+} from '../../lambdas/core/response-streaming.js';
 import { type LambdaProxyHandler, loadRouteHandler } from './handler-modules.js';
 import { RouteMatcher } from './route-matcher.js';
 
@@ -37,6 +44,8 @@ export interface LocalApiServerOptions {
   docBaseUrl: string;
   /** API Gateway's integration timeout. @default 29000 */
   integrationTimeoutMs?: number;
+  /** The integration timeout of streamed responses (API Gateway allows up to 15 minutes). @default 300000 */
+  streamingTimeoutMs?: number;
   /** API Gateway's payload limit (its 413 message names 10 MiB). @default 10 MiB */
   maxBodyBytes?: number;
   /** Stage name in method ARNs. @default 'local' */
@@ -123,6 +132,78 @@ function lambdaContext(functionName: string, requestId: string, deadline: number
   };
 }
 
+/** The longest prelude the gateway reads before it gives up on a streamed response. */
+const MAX_PRELUDE_BYTES = 64 * 1024;
+
+/**
+ * What a streaming handler writes to, as API Gateway's streaming integration reads it: a JSON
+ * prelude (`statusCode`, `headers`), eight NUL bytes, then the body, forwarded to the client as it
+ * arrives (chunked transfer encoding).
+ */
+class StreamedResponse extends Writable {
+  private pending: Buffer = Buffer.alloc(0);
+  /** Set once the prelude has been read and the status line sent. */
+  prelude: HttpPrelude | undefined;
+
+  constructor(private readonly response: ServerResponse) {
+    super();
+  }
+
+  /** The Lambda runtime's response stream has this; the prelude says the content type here. */
+  setContentType(_contentType: string): void {}
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.prelude) {
+      this.forward(chunk, callback);
+      return;
+    }
+    this.pending = Buffer.concat([this.pending, chunk]);
+    const end = this.pending.indexOf(PRELUDE_DELIMITER);
+    if (end === -1) {
+      callback(
+        this.pending.length > MAX_PRELUDE_BYTES ? new Error('streamed response without a prelude') : null,
+      );
+      return;
+    }
+    let prelude: HttpPrelude;
+    try {
+      prelude = JSON.parse(this.pending.subarray(0, end).toString('utf8')) as HttpPrelude;
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    const rest = this.pending.subarray(end + PRELUDE_DELIMITER.length);
+    this.pending = Buffer.alloc(0);
+    this.prelude = prelude;
+    // No Content-Length: Node sends the body with chunked transfer encoding.
+    this.response.writeHead(prelude.statusCode, prelude.headers ?? {});
+    this.response.flushHeaders();
+    this.forward(rest, callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    if (!this.prelude) callback(new Error('streamed response ended without a prelude'));
+    else this.response.end(() => callback());
+  }
+
+  private forward(chunk: Buffer, callback: (error?: Error | null) => void): void {
+    if (chunk.length === 0 || this.response.write(chunk)) {
+      callback();
+      return;
+    }
+    const onDrain = () => {
+      this.response.off('close', onClose);
+      callback();
+    };
+    const onClose = () => {
+      this.response.off('drain', onDrain);
+      callback(new Error('the client closed the connection'));
+    };
+    this.response.once('drain', onDrain);
+    this.response.once('close', onClose);
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
@@ -136,15 +217,56 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   const integrationTimeoutMs = options.integrationTimeoutMs ?? 29_000;
   const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const docBaseUrl = options.docBaseUrl;
+  const streamingTimeoutMs = options.streamingTimeoutMs ?? 300_000;
   const matcher = new RouteMatcher(options.routes);
-  const handlers = new Map<string, LambdaProxyHandler>();
+  const handlers = new Map<string, LambdaProxyHandler | StreamingLambdaHandler>();
   await Promise.all(
     options.routes
       .filter((route) => !route.removed)
-      .map(async (route) => handlers.set(route.operationId, await loadRouteHandler(route))),
+      .map(async (route) => {
+        const handler: unknown = await loadRouteHandler(route);
+        // As deployed: a route marked responseStreaming has a streaming integration, which only a
+        // streaming handler can answer (and a streaming handler needs one).
+        if (route.handler && isStreamingHandler(handler) !== (route.responseStreaming === true)) {
+          throw new Error(
+            `${route.operationId}: the route table and its handler disagree on response streaming`,
+          );
+        }
+        handlers.set(route.operationId, handler as LambdaProxyHandler | StreamingLambdaHandler);
+      }),
   );
 
-  async function handle(request: IncomingMessage): Promise<GatewayResult> {
+  /** Runs a streaming handler; the client gets the body as the handler writes it. */
+  async function stream(
+    handler: StreamingLambdaHandler,
+    event: APIGatewayProxyEvent,
+    context: Context,
+    response: ServerResponse,
+  ): Promise<GatewayResult | 'streamed'> {
+    const sink = new StreamedResponse(response);
+    const outcome = await withTimeout(
+      handler(event, sink, context).then(
+        () => ({ ok: true as const }),
+        (error: unknown) => ({ ok: false as const, error }),
+      ),
+      streamingTimeoutMs,
+    );
+    if (sink.prelude) {
+      // Too late for a status: like API Gateway, end the connection so the client sees a cut stream.
+      if (outcome === 'timeout' || !outcome.ok) response.destroy();
+      return 'streamed';
+    }
+    if (outcome === 'timeout') {
+      return envelope(504, 'gateway_timeout', 'The request took too long. Retry later.', docBaseUrl);
+    }
+    if (!outcome.ok) console.error('Local API Gateway: streaming integration failed', outcome.error);
+    return gatewayResponse(GATEWAY_RESPONSES.serverError, docBaseUrl);
+  }
+
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<GatewayResult | 'streamed'> {
     // The path as sent: API Gateway does not resolve `..` segments, so neither does this.
     const [pathname = '/', search = ''] = (request.url ?? '/').split('?', 2);
     const url = { pathname, searchParams: new URLSearchParams(search) };
@@ -252,6 +374,10 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
 
     const handler = handlers.get(route.operationId);
     if (!handler) throw new Error(`No handler loaded for ${route.operationId}`);
+    if (isStreamingHandler(handler)) {
+      const context = lambdaContext(route.operationId, requestId, Date.now() + streamingTimeoutMs);
+      return stream(handler, event, context, response);
+    }
     const deadline = Date.now() + integrationTimeoutMs;
     const result = await withTimeout(
       handler(event, lambdaContext(route.operationId, requestId, deadline)) as Promise<APIGatewayProxyResult>,
@@ -270,12 +396,17 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   }
 
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    handle(request)
+    handle(request, response)
       .catch((error: unknown) => {
         console.error('Local API Gateway: integration failed', error);
         return gatewayResponse(GATEWAY_RESPONSES.serverError, docBaseUrl);
       })
       .then((result) => {
+        if (result === 'streamed') return;
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
         response.writeHead(result.statusCode, {
           ...result.headers,
           'Content-Length': String(result.body.length),

@@ -48,7 +48,8 @@ export const AREA_CAPABILITIES: Readonly<Record<RouteArea, readonly Capability[]
   account: [tableItems],
   'ai-clipping': jobs,
   assets: [...jobs, sendBatchItems],
-  audio: [tableItems],
+  // The sound catalog's presigned URLs are signed with the function's role: it must be able to read them.
+  audio: [tableItems, media],
   avatars: jobs,
   'background-removals': jobs,
   brand: [tableItems, media],
@@ -60,7 +61,8 @@ export const AREA_CAPABILITIES: Readonly<Record<RouteArea, readonly Capability[]
   lipsyncs: [...jobs, sendBatchItems],
   // The public OpenAPI document is a static file in the bundle: no data access at all.
   meta: [],
-  models: jobs,
+  // Model audio voices train in a workflow; text to speech speaks with the deployment's engine.
+  models: [...jobs, synthesizeSpeech],
   overdubs: jobs,
   realtime: jobs,
   templates: jobs,

@@ -8,7 +8,7 @@
  * `integ.restapi-import.lit.ts`. An imported API has no deployment to track these methods, so each
  * area stack exposes `apiDescription` for the root stack's deployment (see `service-api.ts`).
  */
-import { NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AuthorizationType,
   type IAuthorizer,
@@ -17,6 +17,7 @@ import {
   type Method,
   type MethodOptions,
   Resource,
+  ResponseTransferMode,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -48,6 +49,13 @@ export interface AreaRoutesStackProps {
   /** Of the function log groups. */
   logRemovalPolicy: RemovalPolicy;
 }
+
+/**
+ * Integration timeout of a streamed route (API Gateway allows up to 15 minutes when streaming; 29 s
+ * otherwise), and its function's timeout, a little shorter so the function's own error is logged.
+ */
+export const STREAMING_INTEGRATION_TIMEOUT = Duration.minutes(5);
+export const STREAMING_FUNCTION_TIMEOUT = Duration.seconds(295);
 
 const UNAUTHENTICATED_REASONS = {
   public:
@@ -110,6 +118,9 @@ export class AreaRoutesStack extends NestedStack {
         this.addMockMethod(resource, route, removedRoute(route, props.docBaseUrl), 'removed');
         continue;
       }
+      // A streamed route (response streaming, see lambdas/core/response-streaming.ts) needs its handler:
+      // the 501 handler of a route not built yet answers whole.
+      const streaming = route.responseStreaming === true && route.handler !== undefined;
       const fn = createServiceFunction(this, `${route.operationId}Function`, {
         code: props.bundles.codeFor(this, `api/${integration.handlerModule}`),
         role: executionRole(),
@@ -117,6 +128,7 @@ export class AreaRoutesStack extends NestedStack {
         description: `${route.method} ${route.path}`,
         logRetention: props.logRetention,
         removalPolicy: props.logRemovalPolicy,
+        ...(streaming ? { timeout: STREAMING_FUNCTION_TIMEOUT } : {}),
       });
       const options: MethodOptions =
         route.auth === 'required'
@@ -124,7 +136,12 @@ export class AreaRoutesStack extends NestedStack {
           : { operationName: route.operationId, authorizationType: AuthorizationType.NONE };
       const method = resource.addMethod(
         route.method,
-        new LambdaIntegration(fn, { allowTestInvoke: false }),
+        new LambdaIntegration(fn, {
+          allowTestInvoke: false,
+          ...(streaming
+            ? { responseTransferMode: ResponseTransferMode.STREAM, timeout: STREAMING_INTEGRATION_TIMEOUT }
+            : {}),
+        }),
         options,
       );
       if (route.auth === 'none') acknowledgeUnauthenticated(method, UNAUTHENTICATED_REASONS.public);
@@ -134,6 +151,7 @@ export class AreaRoutesStack extends NestedStack {
         function: fn.node.path,
         auth: route.auth,
         operationName: route.operationId,
+        ...(streaming ? { responseTransferMode: 'STREAM' } : {}),
       });
     }
 

@@ -11,6 +11,7 @@
  * - pitch is added to eSpeak's pitch base 50 (scale 0 to 100): -50 is the lowest eSpeak pitch, +50 the
  *   highest. eSpeak's scale is roughly linear in Hz, not in semitones.
  * - volume scales the 16-bit samples (clipped).
+ * - intonation scales eSpeak's pitch range (0 to 100, normal 50): `round(50 * intonation)`.
  *
  * Audio: 22,050 Hz mono 16-bit PCM. Word timings come from eSpeak's word-boundary events, which carry
  * the exact position in the generated audio, so they match the audio to the millisecond.
@@ -44,6 +45,7 @@ import { encodeWavPcm16 } from './wav.js';
 
 export const ESPEAK_DEFAULT_WPM = 175;
 const ESPEAK_PITCH_BASE = 50;
+const ESPEAK_RANGE_BASE = 50;
 
 export interface EspeakEngineOptions {
   /** Variant files offered with every language. @default DEFAULT_ESPEAK_VARIANTS */
@@ -117,6 +119,7 @@ class EspeakEngine implements SpeechEngine {
       voice: entry.espeakVoice,
       rate: Math.round(ESPEAK_DEFAULT_WPM * settings.speed),
       pitch: Math.round(ESPEAK_PITCH_BASE + settings.pitch),
+      range: Math.round(ESPEAK_RANGE_BASE * settings.intonation),
       gain: settings.volume,
     });
     if (result.type !== 'synthesize')

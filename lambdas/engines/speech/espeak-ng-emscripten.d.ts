@@ -14,6 +14,8 @@ declare module '@echogarden/espeak-ng-emscripten' {
     set_voice(name: string): number;
     set_rate(wordsPerMinute: number): number;
     set_pitch(pitch: number): number;
+    /** Pitch range (intonation), 0 to 100; 50 is normal. */
+    set_range(range: number): number;
     get_samplerate(): number;
     /** Synthesizes SSML-enabled text; the callback gets each audio chunk and its events (return true to stop). */
     synthesize(text: string, callback: (samples: Int16Array, events: EspeakEvent[]) => unknown): void;

@@ -43,6 +43,8 @@ export type WorkerRequest =
       rate: number;
       /** eSpeak pitch, 0 to 100. */
       pitch: number;
+      /** eSpeak pitch range (intonation), 0 to 100; 50 is normal. */
+      range: number;
       /** Linear gain applied to the samples. */
       gain: number;
     };

@@ -54,6 +54,7 @@ function handle(engine: Espeak, request: WorkerRequest): { result: WorkerResult;
   if (espeak.set_voice(request.voice) !== 0) throw new Error(`eSpeak has no voice ${request.voice}`);
   espeak.set_rate(request.rate);
   espeak.set_pitch(request.pitch);
+  espeak.set_range(request.range);
   const chunks: Int16Array[] = [];
   const events: EspeakEvent[] = [];
   espeak.synthesize(request.text, (samples, chunkEvents) => {

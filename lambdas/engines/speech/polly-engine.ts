@@ -21,6 +21,7 @@
  *   +10 → `+7%`. Offsets that round to 0% leave the pitch alone.
  * - volume: gain → `round(20 * log10(gain))` dB (2 → `+6dB`, 0.5 → `-6dB`); gain 0 → `silent`.
  * Attributes at their neutral value are left out, and so is the element when all are.
+ * - intonation: Polly's SSML has no control of the pitch range; any value but 1 fails with `invalid_input`.
  *
  * Text: sent as SSML, with `&`, `<`, `>` escaped and characters XML cannot carry (control characters,
  * lone surrogates, U+FFFE/U+FFFF) replaced by spaces. Speech marks give byte offsets into the UTF-8
@@ -107,7 +108,7 @@ export interface PollyProsody {
 const signed = (value: number, unit: string) => `${value > 0 ? '+' : ''}${value}${unit}`;
 
 /** The prosody attributes for validated settings (the mapping is in the module comment). */
-export function pollyProsody(settings: NormalizedSettings): PollyProsody {
+export function pollyProsody(settings: Omit<NormalizedSettings, 'intonation'>): PollyProsody {
   const prosody: PollyProsody = {};
   const rate = Math.round(settings.speed * 100);
   if (rate !== 100) prosody.rate = `${rate}%`;
@@ -555,6 +556,12 @@ class PollyEngine implements SpeechEngine {
 
   async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
     const settings = validateSynthesisRequest(request);
+    if (settings.intonation !== 1) {
+      throw new SpeechEngineError(
+        'invalid_input',
+        'Amazon Polly cannot change the intonation (pitch range) of a voice: use intonation 1',
+      );
+    }
     const entry = await this.findVoice(request.voiceId);
     const prosody = pollyProsody(settings);
     const engine = this.engineFor(entry, prosody.pitch !== undefined);

@@ -10,6 +10,9 @@
  *   default 0). How one step maps to Hz is engine-specific and documented by each engine.
  * - `volume` is a linear gain of 0 (silence) to 2; 1 = the engine's normal level. Samples are clipped
  *   to 16 bits, so gains above 1 can clip loud passages.
+ * - `intonation` multiplies the voice's pitch range (how far its pitch moves within a sentence): 1 =
+ *   normal, 0 = monotone, 2 = twice as lively. An engine that cannot change it refuses any other
+ *   value than 1 with `invalid_input`.
  * - Times are integer milliseconds from the first sample of the returned audio.
  */
 
@@ -37,6 +40,8 @@ export interface SynthesisRequest {
   pitch?: number;
   /** Linear gain, 0 to 2. @default 1 */
   volume?: number;
+  /** Pitch-range multiplier, 0 to 2. @default 1 */
+  intonation?: number;
 }
 
 export interface WordTiming {
@@ -105,6 +110,7 @@ export interface NormalizedSettings {
   speed: number;
   pitch: number;
   volume: number;
+  intonation: number;
 }
 
 /** Checks the request's text and settings (not the voice) the same way for every engine. */
@@ -118,7 +124,12 @@ export function validateSynthesisRequest(request: SynthesisRequest): NormalizedS
       `text is ${request.text.length} characters long; at most ${MAX_SYNTHESIS_TEXT_LENGTH} are synthesized at once`,
     );
   }
-  const setting = (key: 'speed' | 'pitch' | 'volume', fallback: number, min: number, max: number) => {
+  const setting = (
+    key: 'speed' | 'pitch' | 'volume' | 'intonation',
+    fallback: number,
+    min: number,
+    max: number,
+  ) => {
     const value = request[key] ?? fallback;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
       throw new SpeechEngineError('invalid_input', `${key} must be a number from ${min} to ${max}`);
@@ -129,5 +140,6 @@ export function validateSynthesisRequest(request: SynthesisRequest): NormalizedS
     speed: setting('speed', 1, 0.5, 2),
     pitch: setting('pitch', 0, -50, 50),
     volume: setting('volume', 1, 0, 2),
+    intonation: setting('intonation', 1, 0, 2),
   };
 }
