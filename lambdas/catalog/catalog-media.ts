@@ -7,6 +7,7 @@
  * cache names files by it.
  */
 import { createHash } from 'node:crypto';
+import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from '../audio/sound-catalog.js';
 import { type PortraitCanvas, portraitSvg } from './portrait-art.js';
 import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from './stock-avatars.js';
 import { engineVoiceOf, STOCK_VOICES, type StockVoice } from './stock-voices.js';
@@ -33,6 +34,14 @@ export type CatalogMediaItem =
       voice: StockVoice;
       /** The engine's voice id for this voice. */
       engineVoiceId: string;
+    }
+  | {
+      /** Music or a sound effect of `GET /v3/audio/sounds` (lambdas/audio/). */
+      kind: 'sound';
+      key: string;
+      contentType: 'audio/mpeg';
+      version: string;
+      sound: CatalogSound;
     };
 
 const hash = (...parts: readonly unknown[]) =>
@@ -57,7 +66,8 @@ export function lookSvg(look: StockLook, kind: 'portrait' | 'look-preview'): str
 
 /**
  * Every catalog object for a deployment whose speech engine is `engineName`. Voices that engine
- * cannot speak have no preview (they are not offered there either).
+ * cannot speak have no preview (they are not offered there either). The sound catalog's music and
+ * effects are the same for every engine.
  */
 export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
   const images = STOCK_LOOKS.flatMap((look) =>
@@ -83,7 +93,14 @@ export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
       },
     ];
   });
-  return [...images, ...previews];
+  const sounds = CATALOG_SOUNDS.map((sound) => ({
+    kind: 'sound' as const,
+    key: soundKey(sound.id),
+    contentType: 'audio/mpeg' as const,
+    version: hash('sound', soundVersionInputs(sound)),
+    sound,
+  }));
+  return [...images, ...previews, ...sounds];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_SOUNDS } from '../../../lambdas/audio/sound-catalog.js';
 import { CATALOG_PREFIX } from '../../../lambdas/catalog/catalog-keys.js';
 import { catalogMediaItems, catalogMediaVersion } from '../../../lambdas/catalog/catalog-media.js';
 import {
@@ -203,10 +204,12 @@ describe('stock voices', () => {
 });
 
 describe('catalog media', () => {
-  it('lists a portrait and a preview per look and a preview per voice the engine speaks', () => {
+  it('lists a portrait and a preview per look, a preview per voice the engine speaks, and the sounds', () => {
     const espeak = catalogMediaItems('espeak');
-    expect(espeak.length).toBe(STOCK_LOOKS.length * 2 + STOCK_VOICES.length);
-    expect(catalogMediaItems('polly').length).toBe(STOCK_LOOKS.length * 2 + STOCK_VOICES.length - 2);
+    expect(espeak.length).toBe(STOCK_LOOKS.length * 2 + STOCK_VOICES.length + CATALOG_SOUNDS.length);
+    expect(catalogMediaItems('polly').length).toBe(
+      STOCK_LOOKS.length * 2 + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length,
+    );
     const keys = espeak.map((item) => item.key);
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) expect(key.startsWith(CATALOG_PREFIX)).toBe(true);

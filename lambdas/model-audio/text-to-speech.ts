@@ -1,0 +1,255 @@
+/**
+ * Text to speech with an audio voice (`POST /v3/models/audio/tts` and `/tts/stream`).
+ *
+ * The voices spoken are the workspace's audio voices (`/v3/models/audio/voices`) that are `ACTIVE`,
+ * as the reference says ("an ACTIVE voice clone in your workspace"); stock voices speak through the
+ * other speech route. A voice speaks with the engine voice and settings its training derived; the
+ * request's options move them: `speed` multiplies its pace, `pitch_shift` moves its pitch by semitones
+ * (on the engine's calibrated pitch scale), `pitch_variance` and `expressiveness_boost` scale its
+ * intonation range. `language` other than the voice's own re-derives the voice for that language
+ * from the same measures (the speaker's pitch and pace, in the other language's engine voice).
+ *
+ * Audio is produced unit by unit (sentences, see tts-text.ts), each spoken by the engine, resampled
+ * to 44.1 kHz, and handed on as soon as it is ready, with the next unit already queued at the engine:
+ * the buffered route collects them into one WAV file, the stream route sends each as it comes.
+ * Word timings are those of the engine (eSpeak: exact), shifted to their place in the whole audio.
+ */
+
+import { findStockVoice } from '../catalog/stock-voices.js';
+import { config } from '../core/config.js';
+import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
+import { POLLY_SEMITONES_PER_PITCH_STEP } from '../engines/speech/polly-engine.js';
+import { isSpeechEngineError, type SpeechEngine } from '../engines/speech/speech-engine.js';
+import { decodeWavPcm16 } from '../engines/speech/wav.js';
+import { espeakOffsetFor, espeakPitchHz } from '../voices/voice-analysis.js';
+import {
+  engineSpeaks,
+  getModelVoice,
+  MODEL_VOICE_STATUS,
+  type ModelVoiceRecord,
+  type ModelVoiceSettings,
+  primaryLanguage,
+} from './model-voices.js';
+import { resamplePcm16, silence, TTS_SAMPLE_RATE } from './pcm.js';
+import type { TtsRequestPlan } from './tts-request.js';
+import { type SynthesisUnit, synthesisUnits } from './tts-text.js';
+import { recordingAnalysisOf, voiceSettingsFor } from './voice-training.js';
+
+/** Unit sizes by model: the turbo model speaks shorter pieces, so its first audio comes sooner. */
+const UNIT_OPTIONS = {
+  'service-voice-1': { maxUnitCharacters: 300, splitClauses: false },
+  'service-voice-1-turbo': { maxUnitCharacters: 120, splitClauses: true },
+} as const;
+
+/** Units queued at the engine ahead of the one being handed on. */
+const SYNTHESIS_AHEAD = 2;
+
+/** A speakable (`ACTIVE`) audio voice of the workspace. @throws 404, 409, 400 naming `voice_id` */
+export async function requireSpeakableVoice(workspaceId: string, voiceId: string): Promise<ModelVoiceRecord> {
+  const voice = await getModelVoice(workspaceId, voiceId);
+  if (!voice) {
+    const stock = findStockVoice(voiceId)
+      ? ' It is a stock voice: stock voices speak through POST /v3/voices/speech.'
+      : '';
+    throw new NotFoundError(
+      `No audio voice ${voiceId} exists in this workspace (GET /v3/models/audio/voices lists them).${stock}`,
+      'voice_not_found',
+      'voice_id',
+    );
+  }
+  if (voice.status === MODEL_VOICE_STATUS.pending) {
+    throw new ConflictError(
+      `Audio voice ${voiceId} is still being trained; it can speak once it is ACTIVE.`,
+      'resource_not_ready',
+      { param: 'voice_id' },
+    );
+  }
+  if (voice.status === MODEL_VOICE_STATUS.failed || !voice.settings || !voice.analysis) {
+    throw new InvalidParameterError(
+      `\`voice_id\`: audio voice ${voiceId} failed (${voice.failure_reason ?? 'INTERNAL_ERROR'}) and cannot speak; ${
+        voice.mode === 'professional' ? 'retrain it' : 'create it again'
+      } with other recordings.`,
+      'voice_id',
+    );
+  }
+  return voice;
+}
+
+/** What the engine is asked for: the voice's settings moved by the request's options. */
+export interface EngineSettings {
+  engineVoiceId: string;
+  speed: number;
+  pitch: number;
+  intonation: number;
+  /** The primary language spoken (`Content-Language`). */
+  language: string;
+}
+
+const clamp = (value: number, min: number, max: number) => Math.max(min, Math.min(max, value));
+
+/** The engine pitch offset that moves a voice at `pitch` by `semitones` (the engine's own scale). */
+export function shiftedPitch(
+  settings: Pick<ModelVoiceSettings, 'engine' | 'engine_voice_id'>,
+  pitch: number,
+  semitones: number,
+): number {
+  if (semitones === 0) return pitch;
+  if (settings.engine === 'espeak') {
+    const variant = /-([mf]\d)$/.exec(settings.engine_voice_id)?.[1] ?? 'f1';
+    return espeakOffsetFor(variant, espeakPitchHz(variant, pitch) * 2 ** (semitones / 12));
+  }
+  return clamp(Math.round(pitch + semitones / POLLY_SEMITONES_PER_PITCH_STEP), -50, 50);
+}
+
+/**
+ * How `voice` speaks this request: its trained settings, re-derived when the request's language is
+ * another or the deployment's engine changed since training, then moved by the options.
+ * @throws InvalidParameterError naming `language` when the engine does not speak it
+ */
+export function engineSettingsFor(
+  voice: ModelVoiceRecord,
+  plan: TtsRequestPlan,
+  language?: string,
+): EngineSettings {
+  const trained = voice.settings as ModelVoiceSettings;
+  const engine = config().speechEngine;
+  if (language !== undefined && !engineSpeaks(language, engine)) {
+    throw new InvalidParameterError(
+      `\`language\`: this deployment's speech engine (${engine}) does not speak ${language}.`,
+      'language',
+    );
+  }
+  const wanted = language ?? voice.language_tag ?? trained.language_tag;
+  const sameLanguage =
+    language === undefined ||
+    (language.includes('-')
+      ? language.toLowerCase() === trained.language_tag.toLowerCase()
+      : primaryLanguage(language) === primaryLanguage(trained.language_tag));
+  const settings =
+    sameLanguage && trained.engine === engine
+      ? trained
+      : voiceSettingsFor(
+          recordingAnalysisOf(voice.analysis as NonNullable<ModelVoiceRecord['analysis']>),
+          voice,
+          wanted,
+          engine,
+        );
+  return {
+    engineVoiceId: settings.engine_voice_id,
+    speed: Math.round(clamp(settings.speed * plan.speed, 0.5, 2) * 100) / 100,
+    pitch: shiftedPitch(settings, settings.pitch, plan.pitchShift),
+    intonation: plan.intonation,
+    language: primaryLanguage(settings.language_tag),
+  };
+}
+
+export interface SpokenWord {
+  word: string;
+  /** Milliseconds from the start of the whole audio. */
+  startMs: number;
+  endMs: number;
+  /** Offset of the word in the request's `text`. */
+  textOffset: number;
+}
+
+/** One piece of the audio, ready to send: 44.1 kHz mono samples and the words they hold. */
+export interface SpokenChunk {
+  samples: Int16Array;
+  words: SpokenWord[];
+}
+
+type Step = { kind: 'pause'; ms: number } | { kind: 'speech'; unit: SynthesisUnit };
+
+function stepsOf(plan: TtsRequestPlan): Step[] {
+  const options = UNIT_OPTIONS[plan.model];
+  return plan.parts.flatMap((part): Step[] =>
+    part.kind === 'pause'
+      ? [{ kind: 'pause', ms: part.ms }]
+      : synthesisUnits(part, options)
+          // Punctuation alone has nothing to say (and an engine may give no audio for it).
+          .filter((unit) => /[\p{L}\p{N}]/u.test(unit.text))
+          .map((unit) => ({ kind: 'speech', unit })),
+  );
+}
+
+interface StepAudio {
+  samples: Int16Array;
+  words: { word: string; startMs: number; endMs: number; textOffset: number }[];
+}
+
+function mapEngineError(error: unknown, plan: TtsRequestPlan, settings: EngineSettings): never {
+  if (
+    isSpeechEngineError(error) &&
+    error.failureCode === 'invalid_input' &&
+    settings.intonation !== 1 &&
+    /intonation/i.test(error.message)
+  ) {
+    throw new InvalidParameterError(
+      `\`${plan.intonationField}\`: this deployment's speech engine cannot change a voice's intonation (${error.message}).`,
+      plan.intonationField,
+      { cause: error },
+    );
+  }
+  throw error;
+}
+
+/**
+ * The audio of a request, chunk by chunk, in order. The engine works ahead by `SYNTHESIS_AHEAD` units;
+ * a chunk is yielded as soon as it and those before it are ready.
+ */
+export async function* speak(
+  engine: SpeechEngine,
+  plan: TtsRequestPlan,
+  settings: EngineSettings,
+): AsyncGenerator<SpokenChunk> {
+  const steps = stepsOf(plan);
+  const run = (step: Step): Promise<StepAudio> => {
+    if (step.kind === 'pause') return Promise.resolve({ samples: silence(step.ms), words: [] });
+    return engine
+      .synthesize({
+        text: step.unit.text,
+        voiceId: settings.engineVoiceId,
+        speed: settings.speed,
+        pitch: settings.pitch,
+        intonation: settings.intonation,
+      })
+      .then(
+        (result) => ({
+          samples: resamplePcm16(decodeWavPcm16(result.audio).samples, result.sampleRate, TTS_SAMPLE_RATE),
+          words: result.words.map((word) => ({
+            word: word.word,
+            startMs: word.startMs,
+            endMs: word.endMs,
+            textOffset: step.unit.offset + word.textOffset,
+          })),
+        }),
+        (error: unknown) => mapEngineError(error, plan, settings),
+      );
+  };
+  const queued: Promise<StepAudio>[] = [];
+  const enqueue = (index: number) => {
+    const step = steps[index];
+    if (!step) return;
+    const audio = run(step);
+    // Handled where it is awaited; a consumer that stops early must not leave it unhandled.
+    audio.catch(() => undefined);
+    queued.push(audio);
+  };
+  for (let index = 0; index < SYNTHESIS_AHEAD; index++) enqueue(index);
+  let elapsedSamples = 0;
+  for (let index = 0; index < steps.length; index++) {
+    const audio = await (queued.shift() as Promise<StepAudio>);
+    enqueue(index + SYNTHESIS_AHEAD);
+    const offsetMs = (elapsedSamples * 1000) / TTS_SAMPLE_RATE;
+    elapsedSamples += audio.samples.length;
+    yield {
+      samples: audio.samples,
+      words: audio.words.map((word) => ({
+        word: word.word,
+        startMs: Math.round(offsetMs + word.startMs),
+        endMs: Math.round(offsetMs + word.endMs),
+        textOffset: word.textOffset,
+      })),
+    };
+  }
+}
