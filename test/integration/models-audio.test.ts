@@ -13,8 +13,8 @@ import { probeMedia } from '../../lambdas/engines/composition/index.js';
 import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
 import { type SpeechEngine, speechEngine } from '../../lambdas/engines/speech/index.js';
 import { decodeWavPcm16, encodeWavPcm16 } from '../../lambdas/engines/speech/wav.js';
-import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 import { png } from '../support/sample-media.js';
+import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 interface Voice {
   voice_id: string;
@@ -60,7 +60,11 @@ async function recording(text: string, voiceId = 'espeak-en-us-m1'): Promise<str
   return Buffer.from(result.audio).toString('base64');
 }
 
-const base64Audio = (data: string, mediaType = 'audio/wav') => ({ type: 'base64', media_type: mediaType, data });
+const base64Audio = (data: string, mediaType = 'audio/wav') => ({
+  type: 'base64',
+  media_type: mediaType,
+  data,
+});
 
 async function waitForVoice(id: string, key = api.apiKey): Promise<Voice> {
   for (let attempt = 0; attempt < 600; attempt++) {
@@ -136,7 +140,11 @@ describe('POST /v3/models/audio/voices', () => {
   });
 
   it('answers 202 with the voice PENDING', async () => {
-    const result = await createVoice({ mode: 'instant', name: 'Quick', audio: [base64Audio(shortRecording)] });
+    const result = await createVoice({
+      mode: 'instant',
+      name: 'Quick',
+      audio: [base64Audio(shortRecording)],
+    });
     expect(result.status).toBe(202);
     expect(result.body.data).toEqual({
       voice_id: expect.any(String),
@@ -151,7 +159,12 @@ describe('POST /v3/models/audio/voices', () => {
   });
 
   it('trains a professional voice from several recordings of one speaker', () => {
-    expect(professionalVoice).toMatchObject({ mode: 'professional', name: 'Studio', status: 'ACTIVE', language: 'en' });
+    expect(professionalVoice).toMatchObject({
+      mode: 'professional',
+      name: 'Studio',
+      status: 'ACTIVE',
+      language: 'en',
+    });
   });
 
   it.each([
@@ -159,14 +172,45 @@ describe('POST /v3/models/audio/voices', () => {
     [{ mode: 'studio', name: 'x', audio: [] }, 'mode'],
     [{ mode: 'instant', audio: [{ type: 'url', url: 'https://example.com/a.wav' }] }, 'name'],
     [{ mode: 'instant', name: 'x', audio: [] }, 'audio'],
-    [{ mode: 'instant', name: 'x', audio: [{ type: 'asset_id', asset_id: 'a' }, { type: 'asset_id', asset_id: 'b' }] }, 'audio'],
+    [
+      {
+        mode: 'instant',
+        name: 'x',
+        audio: [
+          { type: 'asset_id', asset_id: 'a' },
+          { type: 'asset_id', asset_id: 'b' },
+        ],
+      },
+      'audio',
+    ],
     [{ mode: 'instant', name: 'x', audio: [{ type: 'ftp', url: 'x' }] }, 'audio[0].type'],
-    [{ mode: 'instant', name: 'x', audio: [{ type: 'base64', media_type: 'audio/wav', data: 'not base64!' }] }, 'audio[0].data'],
-    [{ mode: 'instant', name: 'x', audio: [{ type: 'asset_id', asset_id: '0'.repeat(32) }] }, 'audio[0].asset_id'],
+    [
+      {
+        mode: 'instant',
+        name: 'x',
+        audio: [{ type: 'base64', media_type: 'audio/wav', data: 'not base64!' }],
+      },
+      'audio[0].data',
+    ],
+    [
+      { mode: 'instant', name: 'x', audio: [{ type: 'asset_id', asset_id: '0'.repeat(32) }] },
+      'audio[0].asset_id',
+    ],
     [{ mode: 'instant', name: 'x', audio: [{ type: 'url', url: 'http://127.0.0.1/a.wav' }] }, 'audio[0].url'],
-    [{ mode: 'instant', name: 'x', similarity: 'perfect', audio: [{ type: 'asset_id', asset_id: 'a' }] }, 'similarity'],
+    [
+      { mode: 'instant', name: 'x', similarity: 'perfect', audio: [{ type: 'asset_id', asset_id: 'a' }] },
+      'similarity',
+    ],
     [{ mode: 'instant', name: 'x', gender: 'other', audio: [{ type: 'asset_id', asset_id: 'a' }] }, 'gender'],
-    [{ mode: 'instant', name: 'x', language: 'Klingon language', audio: [{ type: 'asset_id', asset_id: 'a' }] }, 'language'],
+    [
+      {
+        mode: 'instant',
+        name: 'x',
+        language: 'Klingon language',
+        audio: [{ type: 'asset_id', asset_id: 'a' }],
+      },
+      'language',
+    ],
     [{ mode: 'instant', name: 'x', extra: 1, audio: [{ type: 'asset_id', asset_id: 'a' }] }, 'extra'],
   ])('refuses %j with 400 naming %s', async (body, param) => {
     const result = await createVoice(body);
@@ -175,7 +219,12 @@ describe('POST /v3/models/audio/voices', () => {
   });
 
   it('refuses a language the speech engine does not speak, and a file that is not audio', async () => {
-    const language = await createVoice({ mode: 'instant', name: 'x', language: 'tlh', audio: [base64Audio(shortRecording)] });
+    const language = await createVoice({
+      mode: 'instant',
+      name: 'x',
+      language: 'tlh',
+      audio: [base64Audio(shortRecording)],
+    });
     expect(language.status).toBe(400);
     expect(errorOf(language)).toMatchObject({ param: 'language' });
     const image = await createVoice({
@@ -222,7 +271,11 @@ describe('POST /v3/models/audio/voices', () => {
   it('fails a professional voice whose recordings are of different speakers', async () => {
     const female = await recording(SENTENCES.join(' '), 'espeak-en-us-f3');
     const result = await createVoice(
-      { mode: 'professional', name: 'Two people', audio: [base64Audio(longRecordings[0] ?? ''), base64Audio(female)] },
+      {
+        mode: 'professional',
+        name: 'Two people',
+        audio: [base64Audio(longRecordings[0] ?? ''), base64Audio(female)],
+      },
       enterprise.apiKey,
     );
     const failed = await waitForVoice(result.body.data.voice_id, enterprise.apiKey);
@@ -241,7 +294,11 @@ describe('POST /v3/models/audio/voices', () => {
       enterprise.apiKey,
     );
     expect(retrain.status).toBe(202);
-    expect(retrain.body.data).toMatchObject({ voice_id: professionalVoice.voice_id, name: 'Studio', status: 'PENDING' });
+    expect(retrain.body.data).toMatchObject({
+      voice_id: professionalVoice.voice_id,
+      name: 'Studio',
+      status: 'PENDING',
+    });
     // Training: another retrain, or a delete, must wait.
     const again = await createVoice(
       { mode: 'professional', voice_id: professionalVoice.voice_id, audio: [base64Audio(shortRecording)] },
@@ -251,7 +308,11 @@ describe('POST /v3/models/audio/voices', () => {
       key: enterprise.apiKey,
     });
     const retrained = await waitForVoice(professionalVoice.voice_id, enterprise.apiKey);
-    expect(retrained).toMatchObject({ status: 'ACTIVE', name: 'Studio', created_at: professionalVoice.created_at });
+    expect(retrained).toMatchObject({
+      status: 'ACTIVE',
+      name: 'Studio',
+      created_at: professionalVoice.created_at,
+    });
     // The second call ran while the first training was PENDING (or, on a very fast machine, after it).
     if (again.status !== 202) {
       expect(again.status).toBe(409);
@@ -330,7 +391,11 @@ describe('GET /v3/models/audio/voices and /{voice_id}', () => {
 
 describe('DELETE /v3/models/audio/voices/{voice_id}', () => {
   it('deletes a voice, again successfully, and reads then answer 404', async () => {
-    const created = await createVoice({ mode: 'instant', name: 'Short-lived', audio: [base64Audio(shortRecording)] });
+    const created = await createVoice({
+      mode: 'instant',
+      name: 'Short-lived',
+      audio: [base64Audio(shortRecording)],
+    });
     const voice = await waitForVoice(created.body.data.voice_id);
     const path = `/v3/models/audio/voices/${voice.voice_id}`;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -341,12 +406,18 @@ describe('DELETE /v3/models/audio/voices/{voice_id}', () => {
     expect((await api.call('GET', path)).status).toBe(404);
     const list = await api.call<List<Voice>>('GET', '/v3/models/audio/voices?limit=100');
     expect(list.body.data.map((item) => item.voice_id)).not.toContain(voice.voice_id);
-    const speech = await api.call('POST', '/v3/models/audio/tts', { body: { voice_id: voice.voice_id, text: 'Hi.' } });
+    const speech = await api.call('POST', '/v3/models/audio/tts', {
+      body: { voice_id: voice.voice_id, text: 'Hi.' },
+    });
     expect(speech.status).toBe(404);
   });
 
   it('cancels an instant voice still being created', async () => {
-    const created = await createVoice({ mode: 'instant', name: 'Cancelled', audio: [base64Audio(shortRecording)] });
+    const created = await createVoice({
+      mode: 'instant',
+      name: 'Cancelled',
+      audio: [base64Audio(shortRecording)],
+    });
     const deleted = await api.call('DELETE', `/v3/models/audio/voices/${created.body.data.voice_id}`);
     expect(deleted.status).toBe(200);
     // Whatever the training does afterwards, the voice stays gone.
@@ -373,7 +444,9 @@ describe('POST /v3/models/audio/tts', () => {
     const speech = result.body.data;
     const { path, bytes } = await download(speech.audio_url, 'instant.wav');
     const probed = await probeMedia(path);
-    expect(probed.streams).toEqual([expect.objectContaining({ type: 'audio', codec: 'pcm_s16le', channels: 1 })]);
+    expect(probed.streams).toEqual([
+      expect.objectContaining({ type: 'audio', codec: 'pcm_s16le', channels: 1 }),
+    ]);
     expect(decodeWavPcm16(bytes).sampleRate).toBe(44_100);
     expect(probed.durationSeconds).toBeCloseTo(speech.duration, 2);
     const words = speech.word_timestamps;
@@ -387,13 +460,23 @@ describe('POST /v3/models/audio/tts', () => {
   });
 
   it('speaks with a professional voice, with pauses, speed and pitch', async () => {
-    const plain = await tts({ voice_id: professionalVoice.voice_id, text: 'One two three. Four five six.' }, enterprise.apiKey);
+    const plain = await tts(
+      { voice_id: professionalVoice.voice_id, text: 'One two three. Four five six.' },
+      enterprise.apiKey,
+    );
     const paused = await tts(
       { voice_id: professionalVoice.voice_id, text: "One two three. <break time='2s'/>Four five six." },
       enterprise.apiKey,
     );
     const fast = await tts(
-      { voice_id: professionalVoice.voice_id, text: 'One two three. Four five six.', speed: 2, pitch_shift: 3, pitch_variance: 1.5, seed: 7 },
+      {
+        voice_id: professionalVoice.voice_id,
+        text: 'One two three. Four five six.',
+        speed: 2,
+        pitch_shift: 3,
+        pitch_variance: 1.5,
+        seed: 7,
+      },
       enterprise.apiKey,
     );
     for (const result of [plain, paused, fast]) expect(result.status, JSON.stringify(result.body)).toBe(200);
@@ -461,7 +544,11 @@ describe('POST /v3/models/audio/tts', () => {
     expect(stock.status).toBe(404);
     expect(errorOf(stock).message).toMatch(/stock voice/);
 
-    const pending = await createVoice({ mode: 'instant', name: 'Soon', audio: [base64Audio(shortRecording)] });
+    const pending = await createVoice({
+      mode: 'instant',
+      name: 'Soon',
+      audio: [base64Audio(shortRecording)],
+    });
     const early = await tts({ voice_id: pending.body.data.voice_id, text: 'Hello.' });
     if (early.status !== 200) {
       expect(early.status).toBe(409);
@@ -470,7 +557,11 @@ describe('POST /v3/models/audio/tts', () => {
     await waitForVoice(pending.body.data.voice_id);
 
     const silence = encodeWavPcm16(new Int16Array(22_050), 22_050);
-    const failed = await createVoice({ mode: 'instant', name: 'Mute', audio: [base64Audio(Buffer.from(silence).toString('base64'))] });
+    const failed = await createVoice({
+      mode: 'instant',
+      name: 'Mute',
+      audio: [base64Audio(Buffer.from(silence).toString('base64'))],
+    });
     await waitForVoice(failed.body.data.voice_id);
     const refused = await tts({ voice_id: failed.body.data.voice_id, text: 'Hello.' });
     expect(refused.status).toBe(400);
@@ -505,7 +596,9 @@ describe('POST /v3/models/audio/tts/stream', () => {
     const path = join(workDir, 'stream.wav');
     await writeFile(path, bytes);
     const probed = await probeMedia(path);
-    expect(probed.streams).toEqual([expect.objectContaining({ type: 'audio', codec: 'pcm_s16le', channels: 1 })]);
+    expect(probed.streams).toEqual([
+      expect.objectContaining({ type: 'audio', codec: 'pcm_s16le', channels: 1 }),
+    ]);
     const file = await api.call<{ data: Speech }>('POST', '/v3/models/audio/tts', {
       body: { voice_id: instantVoice.voice_id, text: LONG_TEXT },
     });
@@ -571,11 +664,14 @@ describe('POST /v3/models/audio/tts/stream', () => {
     const unknown = await stream({ voice_id: '0'.repeat(32), text: 'Hello.' });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await unknown.json()).error).toMatchObject({ code: 'voice_not_found', param: 'voice_id' });
+    expect(((await unknown.json()) as { error: unknown }).error).toMatchObject({ code: 'voice_not_found', param: 'voice_id' });
     const invalid = await stream({ voice_id: instantVoice.voice_id, text: 'Hi.', speed: 1.5 });
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).error).toMatchObject({ code: 'invalid_parameter', param: 'speed' });
-    const anonymous = await fetch(`${api.baseUrl}/v3/models/audio/tts/stream`, { method: 'POST', body: '{}' });
+    expect(((await invalid.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_parameter', param: 'speed' });
+    const anonymous = await fetch(`${api.baseUrl}/v3/models/audio/tts/stream`, {
+      method: 'POST',
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
   });
 });
