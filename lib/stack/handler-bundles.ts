@@ -99,7 +99,8 @@ export class HandlerBundles extends Construct {
     if (!Stack.of(this).bundlingRequired) return;
     const outdir = Stage.of(this)?.outdir;
     if (!outdir) throw new Error('HandlerBundles must be created inside an App or Stage');
-    this.bundleRoot = path.join(outdir, '.bundles');
+    // Absolute: the CLI passes a relative outdir (cdk.out), and esbuild's metafile paths are resolved below.
+    this.bundleRoot = path.resolve(outdir, '.bundles');
     rmSync(this.bundleRoot, { recursive: true, force: true });
     mkdirSync(this.bundleRoot, { recursive: true });
     for (const worker of BUNDLE_WORKERS) {

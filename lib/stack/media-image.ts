@@ -235,7 +235,8 @@ export class MediaImage extends Construct {
       }
     }
 
-    this.contextDirectory = path.join(outdir, '.media-image', this.node.addr);
+    // Absolute, as in HandlerBundles: the CLI passes a relative outdir, and bundle paths are compared resolved.
+    this.contextDirectory = path.resolve(outdir, '.media-image', this.node.addr);
     rmSync(this.contextDirectory, { recursive: true, force: true });
     const handlersDirectory = path.join(this.contextDirectory, 'handlers');
     mkdirSync(handlersDirectory, { recursive: true });

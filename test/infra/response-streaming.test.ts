@@ -1,0 +1,56 @@
+/**
+ * The streamed route deploys as API Gateway response streaming: its method's Lambda proxy integration
+ * has `ResponseTransferMode: STREAM`, invokes the function through `InvokeWithResponseStream`
+ * (`response-streaming-invocations`), and both the integration and the function outlast the 29 s a
+ * buffered route gets. Every other route stays buffered.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../lambdas/api/routes.js';
+import {
+  STREAMING_FUNCTION_TIMEOUT,
+  STREAMING_INTEGRATION_TIMEOUT,
+} from '../../lib/stack/area-routes-stack.js';
+import { buildService, resourcesOfType, templateJson } from './synth-helpers.js';
+
+const service = buildService({ validateTemplates: false });
+const STREAMED = ROUTES.filter((route) => route.responseStreaming && route.handler);
+
+describe('response streaming in the stack', () => {
+  it('has routes that stream', () => {
+    expect(STREAMED.map((route) => route.operationId)).toEqual(['ModelAudioTtsStreamCreate']);
+  });
+
+  it('gives exactly the streamed routes a STREAM integration and longer timeouts', () => {
+    let streamed = 0;
+    for (const areaStack of service.areaStacks) {
+      const template = templateJson(areaStack);
+      const functions = new Map(resourcesOfType(template, 'AWS::Lambda::Function'));
+      for (const [, method] of resourcesOfType(template, 'AWS::ApiGateway::Method')) {
+        const properties = method.Properties as {
+          OperationName?: string;
+          Integration?: {
+            Type?: string;
+            ResponseTransferMode?: string;
+            TimeoutInMillis?: number;
+            Uri?: unknown;
+          };
+        };
+        const route = ROUTES.find((candidate) => candidate.operationId === properties.OperationName);
+        if (!route || properties.Integration?.Type !== 'AWS_PROXY') continue;
+        const isStreamed = STREAMED.includes(route);
+        expect(properties.Integration.ResponseTransferMode === 'STREAM', route.operationId).toBe(isStreamed);
+        if (!isStreamed) continue;
+        streamed += 1;
+        expect(JSON.stringify(properties.Integration.Uri)).toContain('response-streaming-invocations');
+        expect(properties.Integration.TimeoutInMillis).toBe(STREAMING_INTEGRATION_TIMEOUT.toMilliseconds());
+        const fn = [...functions.values()].find(
+          (candidate) =>
+            (candidate.Properties as { Description?: string }).Description ===
+            `${route.method} ${route.path}`,
+        );
+        expect((fn?.Properties as { Timeout?: number }).Timeout).toBe(STREAMING_FUNCTION_TIMEOUT.toSeconds());
+      }
+    }
+    expect(streamed).toBe(STREAMED.length);
+  });
+});
