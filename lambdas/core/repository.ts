@@ -4,6 +4,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -105,7 +106,29 @@ export async function updateExistingItem<T extends ItemKey>(
   }
 }
 
-/** Deletes an item; returns false when there was none. */
+/** DynamoDB's largest BatchWriteItem. */
+const BATCH_WRITE_LIMIT = 25;
+
+/**
+ * Writes items unconditionally, 25 per BatchWriteItem call, retrying what DynamoDB leaves
+ * unprocessed (throttling) with a short backoff. For items the caller owns (no condition needed).
+ */
+export async function putItems(items: readonly ItemKey[]): Promise<void> {
+  for (let start = 0; start < items.length; start += BATCH_WRITE_LIMIT) {
+    let requests = items
+      .slice(start, start + BATCH_WRITE_LIMIT)
+      .map((item) => ({ PutRequest: { Item: item } }));
+    for (let round = 0; requests.length > 0; round++) {
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
+      if (round === 8) throw new Error(`DynamoDB left ${requests.length} batch writes unprocessed`);
+      const result = await documents().send(
+        new BatchWriteCommand({ RequestItems: { [config().tableName]: requests } }),
+      );
+      requests = (result.UnprocessedItems?.[config().tableName] ?? []) as typeof requests;
+    }
+  }
+}
+
 /**
  * Deletes an item; false when it does not exist, or when an `unlessEquals` attribute has that value
  * (the item is then left as it is).

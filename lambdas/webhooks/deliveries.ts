@@ -1,18 +1,23 @@
 /**
  * Records of webhook dispatch, all under the workspace's partition:
  *
- * | sort key                                   | what                                                        |
- * | ------------------------------------------ | ----------------------------------------------------------- |
- * | `WEBHOOK_EVENT_ID#<event_id>`              | the dedupe marker: event id → sequence id, dispatch state    |
- * | `WEBHOOK_EVENT#<seq>`                      | the event as dispatched (type, entity, data, callback)       |
- * | `WEBHOOK_DELIVERY#<seq>#<delivery_id>`     | one delivery to one target, with every attempt               |
+ * | sort key                                       | what                                                  |
+ * | ---------------------------------------------- | ----------------------------------------------------- |
+ * | `WEBHOOK_EVENT#<event_id>`                     | the event as dispatched (type, entity, data, callback) |
+ * | `WEBHOOK_DELIVERY#<event_id>#<delivery_id>`    | one delivery to one target, with every attempt         |
  *
- * `seq` is a time-ordered id (`newId()`), so events list newest first. The marker is written with a
- * condition, so an event published again (events are at least once, with stable ids) is dispatched
- * once per workspace. A delivery moves through its states with conditional writes: an attempt is
- * claimed (status `sending`, a claim token and a lease) before it is sent and its outcome recorded only
- * by the claim's holder, so duplicate queue messages, concurrent workers and crashes never send one
- * attempt twice at once or lose one.
+ * The event item is written with a condition, so an event published again (events are at least
+ * once, with stable ids) is recorded once per workspace, and the writer holds the event's fan-out
+ * (a token and a lease on the record) until it records the deliveries with their first attempts and
+ * marks the event `fanned_out`. A repeat drops the event, or, once a crashed fan-out's lease has run
+ * out, takes the fan-out over; every delivery id derives from the event and the target, so a
+ * takeover finds what was recorded and sends only what was not. Events list newest first through
+ * GSI1 (`WS#<ws>#WEBHOOK_EVENTS`, sorted by a time-ordered id).
+ *
+ * A delivery moves through its states with conditional writes: an attempt is claimed (status
+ * `sending`, a claim token and a lease) before it is sent, and its outcome recorded only by the
+ * claim's holder, so duplicate queue messages, concurrent workers and crashes never send one attempt
+ * twice at once or lose one.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -20,12 +25,16 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { newId, nowSeconds } from '../core/ids.js';
-import { getItem, putNewItem, queryAll, queryPage, updateExistingItem } from '../core/repository.js';
-import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import {
+  getItem,
+  putItems,
+  putNewItem,
+  queryAll,
+  queryPage,
+  updateExistingItem,
+} from '../core/repository.js';
+import { keys, RESOURCE_TYPES, TABLE_SCHEMA } from '../core/table-schema.js';
 import type { DomainEvent } from '../events/domain-events.js';
-
-export const DISPATCH_STATES = { dispatching: 'dispatching', dispatched: 'dispatched' } as const;
-export type DispatchState = (typeof DISPATCH_STATES)[keyof typeof DISPATCH_STATES];
 
 export const DELIVERY_STATUS = {
   /** Waiting for its next attempt (`next_attempt_at`). */
@@ -83,7 +92,10 @@ export interface DeliveryAttempt {
 export interface EventItem {
   pk: string;
   sk: string;
-  event_seq: string;
+  gsi1pk: string;
+  /** A time-ordered id: the event's place in the newest-first list. */
+  gsi1sk: string;
+  workspace_id: string;
   event_id: string;
   event_type: string;
   entity_id: string;
@@ -91,15 +103,11 @@ export interface EventItem {
   /** ISO 8601 UTC, from the domain event. */
   created_at: string;
   callback: { url: string; id: string | null } | null;
-  expires_at: number;
-}
-
-interface EventMarkerItem {
-  pk: string;
-  sk: string;
-  event_id: string;
-  event_seq: string;
-  state: DispatchState;
+  /** Whether the fan-out recorded every delivery; repeats of the event are then dropped at once. */
+  fanned_out: boolean;
+  /** The fan-out's holder and until when (epoch milliseconds) it holds it. */
+  fanout_token: string | null;
+  fanout_lease_until: number | null;
   expires_at: number;
 }
 
@@ -107,7 +115,6 @@ export interface DeliveryItem {
   pk: string;
   sk: string;
   delivery_id: string;
-  event_seq: string;
   event_id: string;
   workspace_id: string;
   target: DeliveryTarget;
@@ -133,19 +140,18 @@ export interface DeliveryItem {
 
 export interface DeliveryRef {
   workspaceId: string;
-  eventSeq: string;
+  eventId: string;
   deliveryId: string;
 }
 
-const eventKey = (workspaceId: string, eventSeq: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.webhookEvent, eventSeq);
-const markerKey = (workspaceId: string, eventId: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.webhookEventId, eventId);
+const eventKey = (workspaceId: string, eventId: string) =>
+  keys.resource(workspaceId, RESOURCE_TYPES.webhookEvent, eventId);
+const eventsPartition = (workspaceId: string) => `${keys.workspacePartition(workspaceId)}#WEBHOOK_EVENTS`;
 export const deliveryKey = (ref: DeliveryRef) =>
-  keys.resource(ref.workspaceId, RESOURCE_TYPES.webhookDelivery, `${ref.eventSeq}#${ref.deliveryId}`);
+  keys.resource(ref.workspaceId, RESOURCE_TYPES.webhookDelivery, `${ref.eventId}#${ref.deliveryId}`);
 export const refOf = (delivery: DeliveryItem): DeliveryRef => ({
   workspaceId: delivery.workspace_id,
-  eventSeq: delivery.event_seq,
+  eventId: delivery.event_id,
   deliveryId: delivery.delivery_id,
 });
 
@@ -157,55 +163,65 @@ function expiresAt(): number {
 // Events
 
 /**
- * Claims the dispatch of an event for its workspace. Returns the sequence id to dispatch under, or
- * undefined when the event was dispatched before (a repeat to drop). A marker left `dispatching` (a
- * dispatch that crashed or is still running) is resumed under its sequence id: every later step is
- * idempotent.
+ * Records an event for its workspace and takes its fan-out. `owner` is false for a repeat (the event
+ * was recorded before): the record returned is the first one.
  */
-export async function beginDispatch(event: DomainEvent): Promise<EventItem | undefined> {
-  const marker: EventMarkerItem = {
-    ...markerKey(event.workspace_id, event.event_id),
-    event_id: event.event_id,
-    event_seq: newId(),
-    state: DISPATCH_STATES.dispatching,
-    expires_at: expiresAt(),
-  };
-  let seq = marker.event_seq;
-  if (!(await putNewItem({ ...marker }))) {
-    const existing = await getItem<EventMarkerItem>(markerKey(event.workspace_id, event.event_id), true);
-    if (!existing) throw new Error(`The dispatch marker of event ${event.event_id} vanished`);
-    if (existing.state === DISPATCH_STATES.dispatched) return undefined;
-    seq = existing.event_seq;
-  }
+export async function recordEvent(
+  event: DomainEvent,
+  leaseMs: number,
+): Promise<{ event: EventItem; owner: boolean }> {
   const item: EventItem = {
-    ...eventKey(event.workspace_id, seq),
-    event_seq: seq,
+    ...eventKey(event.workspace_id, event.event_id),
+    gsi1pk: eventsPartition(event.workspace_id),
+    gsi1sk: newId(),
+    workspace_id: event.workspace_id,
     event_id: event.event_id,
     event_type: event.event_type,
     entity_id: event.entity_id,
     event_data: event.event_data,
     created_at: event.created_at,
     callback: event.callback ?? null,
-    expires_at: marker.expires_at,
+    fanned_out: false,
+    fanout_token: randomBytes(12).toString('hex'),
+    fanout_lease_until: Date.now() + leaseMs,
+    expires_at: expiresAt(),
   };
-  // A resumed dispatch keeps the record the first one wrote (the same event, perhaps older data).
-  if (!(await putNewItem({ ...item }))) {
-    return (await getItem<EventItem>(eventKey(event.workspace_id, seq), true)) ?? item;
-  }
-  return item;
+  if (await putNewItem({ ...item })) return { event: item, owner: true };
+  const existing = await getItem<EventItem>(eventKey(event.workspace_id, event.event_id), true);
+  if (!existing) throw new Error(`The record of event ${event.event_id} vanished`);
+  return { event: existing, owner: false };
 }
 
-export async function finishDispatch(workspaceId: string, eventId: string): Promise<void> {
-  await updateExistingItem(markerKey(workspaceId, eventId), { state: DISPATCH_STATES.dispatched });
+/**
+ * Takes over the fan-out of a recorded event whose holder's lease ran out before it was done (it
+ * crashed). Undefined when there is nothing to take over: done, still held, or taken by another.
+ */
+export async function takeOverFanOut(event: EventItem, leaseMs: number): Promise<EventItem | undefined> {
+  if (event.fanned_out || (event.fanout_lease_until ?? 0) > Date.now()) return undefined;
+  return updateExistingItem<EventItem>(
+    eventKey(event.workspace_id, event.event_id),
+    { fanout_token: randomBytes(12).toString('hex'), fanout_lease_until: Date.now() + leaseMs },
+    [],
+    { fanout_token: event.fanout_token, fanned_out: false },
+  );
 }
 
-export async function getEventBySeq(workspaceId: string, eventSeq: string): Promise<EventItem | undefined> {
-  return getItem<EventItem>(eventKey(workspaceId, eventSeq));
+/** Records new deliveries the caller owns (the fan-out's holder's). */
+export async function recordDeliveries(deliveries: readonly DeliveryItem[]): Promise<void> {
+  await putItems(deliveries);
+}
+
+/**
+ * Records a fan-out's deliveries (with their first attempts) and marks the event fanned out, in one
+ * batch: the holder of the fan-out owns these items, so no condition is needed.
+ */
+export async function completeFanOut(event: EventItem, deliveries: readonly DeliveryItem[]): Promise<void> {
+  const done: EventItem = { ...event, fanned_out: true, fanout_token: null, fanout_lease_until: null };
+  await putItems([...deliveries, done]);
 }
 
 export async function findEvent(workspaceId: string, eventId: string): Promise<EventItem | undefined> {
-  const marker = await getItem<EventMarkerItem>(markerKey(workspaceId, eventId));
-  return marker ? getEventBySeq(workspaceId, marker.event_seq) : undefined;
+  return getItem<EventItem>(eventKey(workspaceId, eventId));
 }
 
 export interface EventFilters {
@@ -222,8 +238,8 @@ export async function listEvents(
 ) {
   const hasFilters = filters.eventType !== undefined || filters.entityId !== undefined;
   return queryPage<EventItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.webhookEvent}#`,
+    partition: eventsPartition(workspaceId),
+    index: TABLE_SCHEMA.gsi1.indexName,
     limit,
     token,
     binding: `${workspaceId}:WebhookEventsList:${JSON.stringify([filters.eventType ?? null, filters.entityId ?? null])}`,
@@ -241,8 +257,8 @@ export async function listEvents(
 // Deliveries
 
 /** The delivery id of an event's fan-out to a target: the same on every run of the fan-out. */
-export function fanOutDeliveryId(eventSeq: string, targetKey: string): string {
-  return createHash('sha256').update(`${eventSeq}\n${targetKey}`).digest('hex').slice(0, 32);
+export function fanOutDeliveryId(eventId: string, targetKey: string): string {
+  return createHash('sha256').update(`${eventId}\n${targetKey}`).digest('hex').slice(0, 32);
 }
 
 export interface NewDelivery {
@@ -264,11 +280,10 @@ function newDeliveryItem(input: NewDelivery, now: number): DeliveryItem {
   return {
     ...deliveryKey({
       workspaceId: input.workspaceId,
-      eventSeq: input.event.event_seq,
+      eventId: input.event.event_id,
       deliveryId: input.deliveryId,
     }),
     delivery_id: input.deliveryId,
-    event_seq: input.event.event_seq,
     event_id: input.event.event_id,
     workspace_id: input.workspaceId,
     target: input.target,
@@ -286,6 +301,23 @@ function newDeliveryItem(input: NewDelivery, now: number): DeliveryItem {
     dead_lettered: false,
     expires_at: expiresAt(),
   };
+}
+
+/** A delivery whose first attempt was made (by the fan-out) with this outcome, as it is recorded. */
+export function attemptedDeliveryItem(input: NewDelivery, outcome: AttemptOutcome): DeliveryItem {
+  return {
+    ...newDeliveryItem(input, Date.parse(outcome.attempt.started_at)),
+    status: outcome.status,
+    attempt_count: outcome.attempt.attempt,
+    next_attempt_at: outcome.nextAttemptAt,
+    attempts: [outcome.attempt],
+    completed_at: TERMINAL_DELIVERY_STATUSES.has(outcome.status) ? outcome.attempt.started_at : null,
+  };
+}
+
+/** A delivery due now, to be sent through the queue. */
+export function pendingDeliveryItem(input: NewDelivery): DeliveryItem {
+  return newDeliveryItem(input, Date.now());
 }
 
 /** Records a delivery due now; false when it exists already (a resumed fan-out). */
@@ -318,10 +350,10 @@ export async function getDelivery(ref: DeliveryRef): Promise<DeliveryItem | unde
   return getItem<DeliveryItem>(deliveryKey(ref), true);
 }
 
-export async function listDeliveries(workspaceId: string, eventSeq: string): Promise<DeliveryItem[]> {
+export async function listDeliveries(workspaceId: string, eventId: string): Promise<DeliveryItem[]> {
   return queryAll<DeliveryItem>(
     keys.workspacePartition(workspaceId),
-    `${RESOURCE_TYPES.webhookDelivery}#${eventSeq}#`,
+    `${RESOURCE_TYPES.webhookDelivery}#${eventId}#`,
     true,
   );
 }

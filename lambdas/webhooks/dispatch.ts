@@ -4,9 +4,10 @@
  *
  * Fan-out: the workspace's enabled endpoints that subscribe to the event's type (`events: null` =
  * all) and whose `entity_id`, when set, is the event's, plus the job's one-off `callback_url`. An event
- * with no target is not recorded. The first attempts are sent at once by the fan-out itself (the
- * lowest latency from job completion to receipt); past `FAN_OUT_INLINE_LIMIT` targets, the rest go
- * through the queue so one invocation stays bounded.
+ * with no target is not recorded. The holder of the event's fan-out (see `deliveries.ts`) sends the
+ * first attempts itself, at once and concurrently (the lowest latency from job completion to
+ * receipt), then records every delivery with its first attempt in one batch; past
+ * `FAN_OUT_INLINE_LIMIT` targets, the rest go through the queue so one invocation stays bounded.
  *
  * Attempts: the endpoint (URL, status, secret) is read at send time with a consistent read, so a
  * rotated secret signs every attempt made after the rotation, and a deleted or disabled endpoint gets
@@ -25,10 +26,11 @@ import type { DomainEvent } from '../events/domain-events.js';
 import { CALLBACK_SECRET_CONTEXT_ID, getCallbackSecretItem } from './callback-secret.js';
 import {
   type AttemptOutcome,
-  beginDispatch,
+  attemptedDeliveryItem,
   type Claim,
   cancelDelivery,
   claimAttempt,
+  completeFanOut,
   createClaimedDelivery,
   createDelivery,
   DELIVERY_STATUS,
@@ -41,13 +43,15 @@ import {
   type EventItem,
   fanOutDeliveryId,
   findEvent,
-  finishDispatch,
   getDelivery,
-  getEventBySeq,
   markDeadLettered,
   type NewDelivery,
+  pendingDeliveryItem,
   recordAttempt,
+  recordDeliveries,
+  recordEvent,
   refOf,
+  takeOverFanOut,
   toDeliveryView,
 } from './deliveries.js';
 import { decryptSecret } from './endpoint-secrets.js';
@@ -61,7 +65,7 @@ import {
 import { nextRetryDelay, parseRetryAfter, retryPolicy } from './retry-schedule.js';
 import { SEND_OUTCOMES, sendWebhook, type WebhookSendResult } from './sender.js';
 import { deliveryHeaders } from './signatures.js';
-import { enqueueDelivery, sendToDeadLetterQueue } from './webhook-queue.js';
+import { enqueueDeliveries, enqueueDelivery, sendToDeadLetterQueue } from './webhook-queue.js';
 
 /** First attempts a fan-out sends itself; further targets are driven through the queue. */
 export const FAN_OUT_INLINE_LIMIT = 10;
@@ -120,64 +124,98 @@ export function subscribes(
 
 interface FanOutTarget {
   target: DeliveryTarget;
-  endpointId: string | null;
+  /** Endpoints: as read by the fan-out, right before their first attempts. */
+  endpoint: EndpointItem | null;
   callbackUrl: string | null;
   /** Names the target within the event: the delivery id derives from it. */
   key: string;
 }
 
-/** Dispatches one domain event (at least once from the bus; a repeat is dropped by its id). */
+/**
+ * Dispatches one domain event (at least once from the bus: a repeat sends nothing twice). The
+ * endpoints are read once, consistently, right before the first attempts, which sign with the secrets
+ * of that read; every later attempt reads its endpoint again.
+ */
 export async function dispatchEvent(event: DomainEvent): Promise<void> {
-  const endpoints = (await listEndpointItems(event.workspace_id)).filter((endpoint) =>
+  const endpoints = (await listEndpointItems(event.workspace_id, true)).filter((endpoint) =>
     subscribes(endpoint, event),
   );
   const targets: FanOutTarget[] = endpoints.map((endpoint) => ({
     target: DELIVERY_TARGETS.endpoint,
-    endpointId: endpoint.endpoint_id,
+    endpoint,
     callbackUrl: null,
     key: `endpoint:${endpoint.endpoint_id}`,
   }));
   if (event.callback) {
     targets.push({
       target: DELIVERY_TARGETS.callback,
-      endpointId: null,
+      endpoint: null,
       callbackUrl: event.callback.url,
       key: 'callback',
     });
   }
   if (targets.length === 0) return;
-  const record = await beginDispatch(event);
-  if (!record) {
-    logger.debug('Dropping an event that was dispatched before', { eventId: event.event_id });
-    return;
-  }
-  await Promise.all(
-    targets.map(async (target, index) => {
-      const input: NewDelivery = {
-        workspaceId: event.workspace_id,
-        event: record,
-        deliveryId: fanOutDeliveryId(record.event_seq, target.key),
-        target: target.target,
-        endpointId: target.endpointId,
-        callbackUrl: target.callbackUrl,
-        trigger: DELIVERY_TRIGGERS.event,
-      };
-      const ref = {
-        workspaceId: event.workspace_id,
-        eventSeq: record.event_seq,
-        deliveryId: input.deliveryId,
-      };
-      if (index < FAN_OUT_INLINE_LIMIT) {
-        const created = await createClaimedDelivery(input, leaseMs());
-        // Made by an earlier run of this fan-out (it crashed, or runs concurrently): drive it as it is.
-        if (!created) return driveDelivery(ref, record);
-        return attempt(created.delivery, created.claim, record);
-      }
-      await createDelivery(input);
-      await enqueueDelivery(ref, 0);
+  const { event: record, owner } = await recordEvent(event, leaseMs());
+  const inputs = targets.map(
+    (target): NewDelivery => ({
+      workspaceId: event.workspace_id,
+      event: record,
+      deliveryId: fanOutDeliveryId(record.event_id, target.key),
+      target: target.target,
+      endpointId: target.endpoint?.endpoint_id ?? null,
+      callbackUrl: target.callbackUrl,
+      trigger: DELIVERY_TRIGGERS.event,
     }),
   );
-  await finishDispatch(event.workspace_id, event.event_id);
+  if (!owner) {
+    const resumed = await takeOverFanOut(record, leaseMs());
+    if (resumed) await resumeFanOut(resumed, inputs);
+    else logger.debug('Dropping a repeat of an event', { eventId: event.event_id });
+    return;
+  }
+
+  const queued = inputs.slice(FAN_OUT_INLINE_LIMIT).map(pendingDeliveryItem);
+  if (queued.length > 0) {
+    await recordDeliveries(queued);
+    await enqueueDeliveries(queued.map((delivery) => ({ ref: refOf(delivery), delayMs: 0 })));
+  }
+  const attempted = await Promise.all(
+    inputs.slice(0, FAN_OUT_INLINE_LIMIT).map(async (input, index) => {
+      const result = await makeAttempt(input, 1, record, targets[index]?.endpoint ?? null);
+      return 'cancel' in result
+        ? pendingDeliveryItem(input)
+        : { item: attemptedDeliveryItem(input, result.outcome), outcome: result.outcome };
+    }),
+  );
+  const items = attempted.map((entry) => ('item' in entry ? entry.item : entry));
+  await completeFanOut(record, items);
+  // Not sent (unexpected for targets just read): the queue drives them from their records.
+  await enqueueDeliveries(
+    attempted.flatMap((entry) => ('item' in entry ? [] : [{ ref: refOf(entry), delayMs: 0 }])),
+  );
+  await followUp(
+    attempted.flatMap((entry) => ('item' in entry ? [{ delivery: entry.item, outcome: entry.outcome }] : [])),
+  );
+}
+
+/**
+ * The fan-out of an event whose first holder stopped before recording it: each target's delivery is
+ * made if it is missing, and driven on from where it is otherwise. An attempt the first holder sent
+ * but did not record is sent again (receivers de-duplicate by the event id).
+ */
+async function resumeFanOut(record: EventItem, inputs: readonly NewDelivery[]): Promise<void> {
+  logger.info('Resuming the fan-out of an event', { eventId: record.event_id });
+  await Promise.all(
+    inputs.map(async (input) => {
+      const created = await createClaimedDelivery(input, leaseMs());
+      if (created) return attempt(created.delivery, created.claim, { event: record });
+      return driveDelivery(
+        { workspaceId: input.workspaceId, eventId: record.event_id, deliveryId: input.deliveryId },
+        record,
+      );
+    }),
+  );
+  await completeFanOut(record, []);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,7 +252,7 @@ export async function driveDelivery(ref: DeliveryRef, event?: EventItem): Promis
   }
   const claimed = await claimAttempt(delivery, leaseMs());
   if (!claimed) return;
-  await attempt(claimed.delivery, claimed.claim, event);
+  await attempt(claimed.delivery, claimed.claim, { event });
 }
 
 interface ResolvedTarget {
@@ -223,7 +261,10 @@ interface ResolvedTarget {
   secret: string | null;
 }
 
-async function resolveTarget(delivery: DeliveryItem): Promise<ResolvedTarget | { cancel: string }> {
+async function resolveTarget(
+  delivery: AttemptTarget,
+  known: EndpointItem | null | undefined,
+): Promise<ResolvedTarget | { cancel: string }> {
   if (delivery.target === DELIVERY_TARGETS.callback) {
     const stored = await getCallbackSecretItem(delivery.workspace_id);
     return {
@@ -233,7 +274,7 @@ async function resolveTarget(delivery: DeliveryItem): Promise<ResolvedTarget | {
         : null,
     };
   }
-  const endpoint = await getEndpointItem(delivery.workspace_id, delivery.endpoint_id ?? '', true);
+  const endpoint = known ?? (await getEndpointItem(delivery.workspace_id, delivery.endpoint_id ?? '', true));
   if (!endpoint) return { cancel: 'the endpoint was deleted' };
   if (endpoint.status !== ENDPOINT_STATUS.enabled) return { cancel: 'the endpoint is disabled' };
   return {
@@ -243,47 +284,76 @@ async function resolveTarget(delivery: DeliveryItem): Promise<ResolvedTarget | {
 }
 
 /** The body sent: `{event_type, event_data}`; a callback's data always carries its `callback_id`. */
-function bodyOf(event: EventItem, delivery: DeliveryItem): string {
+function bodyOf(event: EventItem, target: DeliveryTarget): string {
   const eventData =
-    delivery.target === DELIVERY_TARGETS.callback && !('callback_id' in event.event_data)
+    target === DELIVERY_TARGETS.callback && !('callback_id' in event.event_data)
       ? { ...event.event_data, callback_id: event.callback?.id ?? null }
       : event.event_data;
   return JSON.stringify({ event_type: event.event_type, event_data: eventData });
 }
 
-/** Makes one claimed attempt and records it; schedules the next, or ends the delivery. */
-async function attempt(delivery: DeliveryItem, claim: Claim, known?: EventItem): Promise<void> {
-  const event = known ?? (await getEventBySeq(delivery.workspace_id, delivery.event_seq));
-  if (!event) {
-    await cancelDelivery(delivery, claim, 'the event is no longer stored');
-    return;
-  }
-  const target = await resolveTarget(delivery);
-  if ('cancel' in target) {
-    await cancelDelivery(delivery, claim, target.cancel);
-    countDelivery(DELIVERY_STATUS.cancelled);
-    return;
-  }
-  const body = bodyOf(event, delivery);
+type AttemptTarget = Pick<DeliveryItem, 'workspace_id' | 'target' | 'endpoint_id' | 'callback_url'>;
+
+/**
+ * Sends attempt `attemptNumber` of a delivery and judges it; an endpoint's 410 disables it here.
+ * `{cancel}` when it is not to be sent at all (its endpoint was deleted or disabled meanwhile).
+ */
+async function makeAttempt(
+  delivery: NewDelivery | AttemptTarget,
+  attemptNumber: number,
+  event: EventItem,
+  endpoint: EndpointItem | null | undefined,
+): Promise<{ outcome: AttemptOutcome } | { cancel: string }> {
+  const target: AttemptTarget =
+    'workspaceId' in delivery
+      ? {
+          workspace_id: delivery.workspaceId,
+          target: delivery.target,
+          endpoint_id: delivery.endpointId,
+          callback_url: delivery.callbackUrl,
+        }
+      : delivery;
+  const resolved = await resolveTarget(target, endpoint);
+  if ('cancel' in resolved) return resolved;
+  const body = bodyOf(event, target.target);
   const startedAt = new Date();
   const result = await sendWebhook({
-    url: target.url,
+    url: resolved.url,
     body,
     headers: deliveryHeaders({
       eventId: event.event_id,
       timestamp: nowSeconds(),
       body,
-      secret: target.secret,
+      secret: resolved.secret,
     }),
     timeoutMs: config().webhookTimeoutMs,
     policy: outboundPolicy(),
   });
   const gone = result.outcome === SEND_OUTCOMES.response && result.statusCode === 410;
-  if (gone && delivery.target === DELIVERY_TARGETS.endpoint && delivery.endpoint_id) {
-    await disableGoneEndpoint(delivery.workspace_id, delivery.endpoint_id, target.url);
+  if (gone && target.target === DELIVERY_TARGETS.endpoint && target.endpoint_id) {
+    await disableGoneEndpoint(target.workspace_id, target.endpoint_id, resolved.url);
   }
-  const outcome = judge(result, claim.attempt, startedAt, target.url, delivery.target);
-  const recorded = await recordAttempt(delivery, claim, outcome);
+  return { outcome: judge(result, attemptNumber, startedAt, resolved.url, target.target) };
+}
+
+/** Makes one claimed attempt and records it; schedules the next, or ends the delivery. */
+async function attempt(
+  delivery: DeliveryItem,
+  claim: Claim,
+  known: { event?: EventItem | undefined } = {},
+): Promise<void> {
+  const event = known.event ?? (await findEvent(delivery.workspace_id, delivery.event_id));
+  if (!event) {
+    await cancelDelivery(delivery, claim, 'the event is no longer stored');
+    return;
+  }
+  const result = await makeAttempt(delivery, claim.attempt, event, undefined);
+  if ('cancel' in result) {
+    await cancelDelivery(delivery, claim, result.cancel);
+    countDelivery(DELIVERY_STATUS.cancelled);
+    return;
+  }
+  const recorded = await recordAttempt(delivery, claim, result.outcome);
   if (!recorded) {
     logger.warn('A webhook attempt finished after its claim was taken over; its outcome is not recorded', {
       deliveryId: delivery.delivery_id,
@@ -291,12 +361,26 @@ async function attempt(delivery: DeliveryItem, claim: Claim, known?: EventItem):
     });
     return;
   }
-  countDelivery(outcome.status);
-  if (outcome.status === DELIVERY_STATUS.pending && outcome.nextAttemptAt !== null) {
-    await enqueueDelivery(refOf(recorded), outcome.nextAttemptAt - Date.now());
-  } else if (outcome.status === DELIVERY_STATUS.exhausted) {
-    await deadLetter(recorded);
+  await followUp([{ delivery: recorded, outcome: result.outcome }]);
+}
+
+/** After recorded attempts: metrics, the next attempts queued, exhausted deliveries dead-lettered. */
+async function followUp(
+  recorded: readonly { delivery: DeliveryItem; outcome: AttemptOutcome }[],
+): Promise<void> {
+  const retries: { ref: DeliveryRef; delayMs: number }[] = [];
+  for (const { delivery, outcome } of recorded) {
+    countDelivery(outcome.status);
+    if (outcome.status === DELIVERY_STATUS.pending && outcome.nextAttemptAt !== null) {
+      retries.push({ ref: refOf(delivery), delayMs: outcome.nextAttemptAt - Date.now() });
+    }
   }
+  await enqueueDeliveries(retries);
+  await Promise.all(
+    recorded
+      .filter(({ outcome }) => outcome.status === DELIVERY_STATUS.exhausted)
+      .map(({ delivery }) => deadLetter(delivery)),
+  );
 }
 
 /** What an attempt's result means for the delivery. */
@@ -378,7 +462,7 @@ export function judge(
 }
 
 async function deadLetter(delivery: DeliveryItem): Promise<void> {
-  await sendToDeadLetterQueue(refOf(delivery), delivery.event_id);
+  await sendToDeadLetterQueue(refOf(delivery));
   await markDeadLettered(delivery);
   logger.warn('A webhook delivery ran out of attempts and was sent to the dead-letter queue', {
     workspaceId: delivery.workspace_id,
@@ -444,7 +528,7 @@ export async function redeliverEvent(
  */
 export async function redriveDelivery(ref: DeliveryRef, messageId: string): Promise<void> {
   const original = await getDelivery(ref);
-  const event = original && (await getEventBySeq(ref.workspaceId, ref.eventSeq));
+  const event = original && (await findEvent(ref.workspaceId, ref.eventId));
   if (!original || !event) {
     logger.warn('Dropping a redriven webhook delivery whose records expired', { ...ref });
     return;
@@ -452,7 +536,7 @@ export async function redriveDelivery(ref: DeliveryRef, messageId: string): Prom
   const input: NewDelivery = {
     workspaceId: ref.workspaceId,
     event,
-    deliveryId: fanOutDeliveryId(event.event_seq, `redrive:${original.delivery_id}:${messageId}`),
+    deliveryId: fanOutDeliveryId(event.event_id, `redrive:${original.delivery_id}:${messageId}`),
     target: original.target,
     endpointId: original.endpoint_id,
     callbackUrl: original.callback_url,

@@ -120,8 +120,12 @@ export async function getEndpointItem(
 }
 
 /** Every endpoint of the workspace (the dispatcher's fan-out reads them all). */
-export async function listEndpointItems(workspaceId: string): Promise<EndpointItem[]> {
-  return queryAll<EndpointItem>(keys.workspacePartition(workspaceId), `${RESOURCE_TYPES.webhookEndpoint}#`);
+export async function listEndpointItems(workspaceId: string, consistent = false): Promise<EndpointItem[]> {
+  return queryAll<EndpointItem>(
+    keys.workspacePartition(workspaceId),
+    `${RESOURCE_TYPES.webhookEndpoint}#`,
+    consistent,
+  );
 }
 
 /**

@@ -56,6 +56,8 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (!value) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP-date form starts with the day's name ("Sun, 06 Nov 1994 08:49:37 GMT").
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - now);

@@ -10,7 +10,7 @@
  *
  * Messages name records; the worker reads everything else from the table.
  */
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import { sqsClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
@@ -20,14 +20,21 @@ import type { DeliveryRef } from './deliveries.js';
 /** SQS's longest message delay. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 
+/** Event ids are part of record keys, where `#` separates parts. */
+const eventId = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[^#]+$/);
+
 const deliveryRefFields = {
   workspace_id: z.string().min(1),
-  event_seq: z.string().min(1),
+  event_id: eventId,
   delivery_id: z.string().min(1),
 };
 
 export const domainEventSchema = z.object({
-  event_id: z.string().min(1),
+  event_id: eventId,
   event_type: z.string().min(1),
   workspace_id: z.string().min(1),
   entity_id: z.string(),
@@ -38,7 +45,7 @@ export const domainEventSchema = z.object({
 
 export const webhookMessage = z.union([
   z.object({ kind: z.literal('webhook.delivery'), ...deliveryRefFields }),
-  z.object({ kind: z.literal('webhook.exhausted'), ...deliveryRefFields, event_id: z.string() }),
+  z.object({ kind: z.literal('webhook.exhausted'), ...deliveryRefFields }),
   z
     .object({ source: z.literal(EVENT_SOURCE), 'detail-type': z.string(), detail: domainEventSchema })
     .transform((envelope) => ({ kind: 'domain.event' as const, event: envelope.detail })),
@@ -47,7 +54,7 @@ export type WebhookMessage = z.output<typeof webhookMessage>;
 
 const refFields = (ref: DeliveryRef) => ({
   workspace_id: ref.workspaceId,
-  event_seq: ref.eventSeq,
+  event_id: ref.eventId,
   delivery_id: ref.deliveryId,
 });
 
@@ -62,16 +69,42 @@ export async function enqueueDelivery(ref: DeliveryRef, delayMs: number): Promis
   );
 }
 
+const SQS_BATCH_LIMIT = 10;
+
+/** `enqueueDelivery` for many deliveries: 10 per SendMessageBatch call. */
+export async function enqueueDeliveries(
+  entries: readonly { ref: DeliveryRef; delayMs: number }[],
+): Promise<void> {
+  for (let start = 0; start < entries.length; start += SQS_BATCH_LIMIT) {
+    const chunk = entries.slice(start, start + SQS_BATCH_LIMIT);
+    const result = await sqsClient().send(
+      new SendMessageBatchCommand({
+        QueueUrl: config().webhookQueueUrl,
+        Entries: chunk.map((entry, index) => ({
+          Id: String(index),
+          MessageBody: JSON.stringify({ kind: 'webhook.delivery', ...refFields(entry.ref) }),
+          DelaySeconds: queueDelaySeconds(entry.delayMs),
+        })),
+      }),
+    );
+    if (result.Failed && result.Failed.length > 0) {
+      throw new Error(
+        `SQS refused ${result.Failed.length} webhook delivery messages: ${result.Failed[0]?.Message ?? ''}`,
+      );
+    }
+  }
+}
+
 /** Whole seconds SQS can delay a message for a wait of `delayMs`: never past the wait itself. */
 export function queueDelaySeconds(delayMs: number): number {
   return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.floor(delayMs / 1000)));
 }
 
-export async function sendToDeadLetterQueue(ref: DeliveryRef, eventId: string): Promise<void> {
+export async function sendToDeadLetterQueue(ref: DeliveryRef): Promise<void> {
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: config().webhookDeadLetterQueueUrl,
-      MessageBody: JSON.stringify({ kind: 'webhook.exhausted', ...refFields(ref), event_id: eventId }),
+      MessageBody: JSON.stringify({ kind: 'webhook.exhausted', ...refFields(ref) }),
     }),
   );
 }

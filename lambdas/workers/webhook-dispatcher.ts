@@ -18,12 +18,12 @@ async function process(message: WebhookMessage, record: SQSRecord): Promise<void
     case 'webhook.delivery':
       return driveDelivery({
         workspaceId: message.workspace_id,
-        eventSeq: message.event_seq,
+        eventId: message.event_id,
         deliveryId: message.delivery_id,
       });
     case 'webhook.exhausted':
       return redriveDelivery(
-        { workspaceId: message.workspace_id, eventSeq: message.event_seq, deliveryId: message.delivery_id },
+        { workspaceId: message.workspace_id, eventId: message.event_id, deliveryId: message.delivery_id },
         record.messageId,
       );
   }

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvent } from '../../../lambdas/webhooks/deliveries.js';
 import { startTestStack, type TestStack } from '../../support/test-stack.js';
 
 let api: TestStack;
@@ -643,11 +644,93 @@ describe('POST /v3/assets never fails with 5xx', () => {
   });
 });
 
+describe('webhook event routes never fail with 5xx', () => {
+  const eventId = `avatar_video.success:fuzz-${Date.now()}`;
+  beforeAll(async () => {
+    // A recorded event of the fuzzing workspace (as the dispatcher records one), to redeliver.
+    await recordEvent(
+      {
+        event_id: eventId,
+        event_type: 'avatar_video.success',
+        workspace_id: api.workspaceId,
+        entity_id: 'fuzz',
+        event_data: { video_id: 'fuzz' },
+        created_at: new Date().toISOString(),
+      },
+      0,
+    );
+  });
+
+  const eventSegment = fc.oneof(
+    { weight: 2, arbitrary: fc.constant(null).map(() => encodeURIComponent(eventId)) },
+    wellFormedId,
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 64 }).map((value) => encodeURIComponent(value)),
+    fc.constantFrom('%', '%zz', '..', '%2F', 'a%00b', '__proto__', 'x%23y', 'a'.repeat(600)),
+  );
+  const endpointField = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(null).map(() => endpointId) },
+    wellFormedId,
+    anyString,
+    hugeString,
+    anyJson,
+  );
+
+  it('POST /v3/webhooks/events/{event_id}/redeliver: any event id, body and content type', async () => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(
+        eventSegment,
+        fc.oneof(
+          {
+            weight: 4,
+            arbitrary: fc.record({ endpoint_id: endpointField }).map((body) => JSON.stringify(body)),
+          },
+          {
+            weight: 1,
+            arbitrary: fc
+              .dictionary(fieldName, wildValue, { maxKeys: 3 })
+              .map((body) => JSON.stringify(body)),
+          },
+          { weight: 1, arbitrary: fc.oneof(anyString, fc.constantFrom('{', 'null', '[]')) },
+        ),
+        contentType,
+        idempotencyHeader,
+        async (segment, body, type, key) => {
+          const attempt = {
+            method: 'POST',
+            path: `/v3/webhooks/events/${segment}/redeliver`,
+            body,
+            headers: headersOf(type, key),
+          };
+          const reply = await send(attempt);
+          expectWellFormed(reply, attempt);
+          seen.add(reply.status);
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+    expect([...seen]).toContain(202);
+    expect([...seen]).toContain(404);
+    expect([...seen]).toContain(400);
+  });
+
+  it('GET /v3/webhooks/events/{event_id}: any event id', async () => {
+    await fc.assert(
+      fc.asyncProperty(eventSegment, async (segment) => {
+        const attempt = { method: 'GET', path: `/v3/webhooks/events/${segment}` };
+        expectWellFormed(await send(attempt), attempt);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
 describe('list query strings never fail with 5xx', () => {
   const LIST_ROUTES = [
     '/v3/folders',
     '/v3/webhooks/endpoints',
     '/v3/webhooks/event-types',
+    '/v3/webhooks/events',
     '/v3/assets',
     '/v3/avatars',
     '/v3/avatars/looks',
@@ -727,6 +810,8 @@ describe('list query strings never fail with 5xx', () => {
         'language',
         'gender',
         'engine',
+        'event_type',
+        'entity_id',
       ),
       anyString,
     ),
