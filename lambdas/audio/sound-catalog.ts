@@ -38,7 +38,7 @@ export interface CatalogSound {
  * Bump when the way samples become bytes changes in a way the recipes' own text does not show (the
  * synthesizer, the MP3 encoding).
  */
-export const SOUND_GENERATOR_VERSION = 1;
+export const SOUND_GENERATOR_VERSION = 2;
 
 /**
  * What a sound's catalog version is computed from (catalog/catalog-media.ts): the generator version,

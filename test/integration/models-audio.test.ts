@@ -664,10 +664,16 @@ describe('POST /v3/models/audio/tts/stream', () => {
     const unknown = await stream({ voice_id: '0'.repeat(32), text: 'Hello.' });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(((await unknown.json()) as { error: unknown }).error).toMatchObject({ code: 'voice_not_found', param: 'voice_id' });
+    expect(((await unknown.json()) as { error: unknown }).error).toMatchObject({
+      code: 'voice_not_found',
+      param: 'voice_id',
+    });
     const invalid = await stream({ voice_id: instantVoice.voice_id, text: 'Hi.', speed: 1.5 });
     expect(invalid.status).toBe(400);
-    expect(((await invalid.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_parameter', param: 'speed' });
+    expect(((await invalid.json()) as { error: unknown }).error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'speed',
+    });
     const anonymous = await fetch(`${api.baseUrl}/v3/models/audio/tts/stream`, {
       method: 'POST',
       body: '{}',
