@@ -177,18 +177,22 @@ interface StepAudio {
   words: { word: string; startMs: number; endMs: number; textOffset: number }[];
 }
 
+/** An engine's refusal of a setting, as a 400 on the request field that set it; anything else as is. */
 function mapEngineError(error: unknown, plan: TtsRequestPlan, settings: EngineSettings): never {
-  if (
-    isSpeechEngineError(error) &&
-    error.failureCode === 'invalid_input' &&
-    settings.intonation !== 1 &&
-    /intonation/i.test(error.message)
-  ) {
-    throw new InvalidParameterError(
-      `\`${plan.intonationField}\`: this deployment's speech engine cannot change a voice's intonation (${error.message}).`,
-      plan.intonationField,
-      { cause: error },
-    );
+  if (isSpeechEngineError(error) && error.failureCode === 'invalid_input') {
+    const field =
+      settings.intonation !== 1 && /intonation/i.test(error.message)
+        ? plan.intonationField
+        : plan.pitchShift !== 0 && /pitch/i.test(error.message)
+          ? 'pitch_shift'
+          : undefined;
+    if (field) {
+      throw new InvalidParameterError(
+        `\`${field}\`: this deployment's speech engine cannot do that with this voice (${error.message}).`,
+        field,
+        { cause: error },
+      );
+    }
   }
   throw error;
 }

@@ -198,15 +198,29 @@ export function recordingAnalysisOf(analysis: ModelVoiceAnalysis): RecordingAnal
   };
 }
 
-/** Makes the new voice speak a sentence of its language. @throws JobFailure */
-async function checkItSpeaks(settings: ModelVoiceSettings, sentence: string): Promise<void> {
-  try {
-    await speechEngine().synthesize({
+/**
+ * Makes the new voice speak a sentence of its language, and answers the settings it spoke with. An
+ * engine voice that cannot change pitch (Amazon Polly's neural-only voices) keeps its own pitch.
+ * @throws JobFailure `artifact_validation_failed` when it cannot speak at all
+ */
+async function checkItSpeaks(settings: ModelVoiceSettings, sentence: string): Promise<ModelVoiceSettings> {
+  const attempt = (pitch: number) =>
+    speechEngine().synthesize({
       text: sentence,
       voiceId: settings.engine_voice_id,
       speed: settings.speed,
-      pitch: settings.pitch,
+      pitch,
     });
+  try {
+    try {
+      await attempt(settings.pitch);
+      return settings;
+    } catch (error) {
+      if (!(isSpeechEngineError(error) && error.failureCode === 'invalid_input' && settings.pitch !== 0))
+        throw error;
+      await attempt(0);
+      return { ...settings, pitch: 0 };
+    }
   } catch (error) {
     if (isSpeechEngineError(error) && error.failureCode !== 'engine_unavailable') {
       throw new JobFailure(
@@ -240,11 +254,11 @@ export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult>
     }
     const speaker = learnableSpeaker(voice, analyses);
     const languageTag = voice.language_tag ?? DEFAULT_VOICE_LANGUAGE;
-    const settings = voiceSettingsFor(speaker, voice, languageTag, config().speechEngine);
+    const derived = voiceSettingsFor(speaker, voice, languageTag, config().speechEngine);
     // The stock voice the engine voice was chosen from says a sentence of its language.
-    await checkItSpeaks(
-      settings,
-      findStockVoice(settings.base_voice_id)?.previewText ?? 'This is my new voice.',
+    const settings = await checkItSpeaks(
+      derived,
+      findStockVoice(derived.base_voice_id)?.previewText ?? 'This is my new voice.',
     );
     const now = nowSeconds();
     const updated = await updateExistingItem(

@@ -1,6 +1,10 @@
 /** `speak`: units in order, the engine working ahead, word timings placed in the whole audio. */
 import { describe, expect, it } from 'vitest';
-import type { SpeechEngine, SynthesisRequest } from '../../../lambdas/engines/speech/speech-engine.js';
+import {
+  type SpeechEngine,
+  SpeechEngineError,
+  type SynthesisRequest,
+} from '../../../lambdas/engines/speech/speech-engine.js';
 import { encodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 import { speak } from '../../../lambdas/model-audio/text-to-speech.js';
 import { planTtsRequest, ttsBody } from '../../../lambdas/model-audio/tts-request.js';
@@ -68,5 +72,40 @@ describe('speak', () => {
     await chunks.next();
     expect((await chunks.next()).done).toBe(true);
     expect(requests.every((request) => request.voiceId === 'v' && request.intonation === 1)).toBe(true);
+  });
+});
+
+describe('engine refusals', () => {
+  const refusing = (message: string): SpeechEngine => ({
+    name: 'refusing',
+    voices: async () => [],
+    close: async () => undefined,
+    synthesize: async () => {
+      throw new SpeechEngineError('invalid_input', message);
+    },
+  });
+  const professional = (extra: Record<string, unknown>) =>
+    planTtsRequest(ttsBody.parse({ voice_id: 'x', text: 'Hello.', ...extra }), 'professional');
+
+  it.each([
+    [
+      'Amazon Polly cannot change the intonation (pitch range) of a voice',
+      { pitch_variance: 1.5 },
+      'pitch_variance',
+    ],
+    [
+      'Amazon Polly voice Lea speaks with the neural engine, which cannot change pitch',
+      { pitch_shift: 2 },
+      'pitch_shift',
+    ],
+  ])('turns %j into a 400 naming the request field', async (message, extra, param) => {
+    const plan = professional(extra);
+    const chunks = speak(refusing(message), plan, { ...settings, intonation: plan.intonation });
+    await expect(chunks.next()).rejects.toMatchObject({ status: 400, param });
+  });
+
+  it('passes other failures on as they are', async () => {
+    const chunks = speak(refusing('text is empty'), professional({}), settings);
+    await expect(chunks.next()).rejects.toBeInstanceOf(SpeechEngineError);
   });
 });
