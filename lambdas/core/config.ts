@@ -89,6 +89,8 @@ export interface ServiceConfig {
   encryptionSetupStateMachineArn: string;
   /** The video render workflow, started by video creates. @default '' (not deployed) */
   videoRenderStateMachineArn: string;
+  /** The voice clone workflow, started by voice clone creates. @default '' (not deployed) */
+  voiceCloneStateMachineArn: string;
   /**
    * Scratch directory of media work (downloads, speech, renders); each job uses its own
    * subdirectory and removes it. @default the OS temporary directory
@@ -216,6 +218,7 @@ export function config(): ServiceConfig {
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
     videoRenderStateMachineArn: process.env.VIDEO_RENDER_STATE_MACHINE_ARN ?? '',
+    voiceCloneStateMachineArn: process.env.VOICE_CLONE_STATE_MACHINE_ARN ?? '',
     mediaWorkDir: process.env.MEDIA_WORK_DIR || tmpdir(),
     encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),
     encryptionKmsTimeoutMs: numberFrom('ENCRYPTION_KMS_TIMEOUT_MS', 3000),

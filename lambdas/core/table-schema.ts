@@ -32,6 +32,12 @@ export const RESOURCE_TYPES = {
   batch: 'BATCH',
   folder: 'FOLDER',
   video: 'VIDEO',
+  /** A workspace's own voice: designed (`POST /v3/voices`) or cloned (`POST /v3/voices/clone`). */
+  voice: 'VOICE',
+  /** The workspace's count of voice clone slots in use (a single item). */
+  voiceCloneSlots: 'VOICE_CLONE_SLOTS',
+  /** A template's use of a voice, `<voice_id>#<template_id>`: a voice in use cannot be deleted. */
+  templateVoiceReference: 'TEMPLATE_VOICE',
   webhookEndpoint: 'WEBHOOK_ENDPOINT',
   /** A dispatched event, keyed by a time-ordered sequence id (lists newest first). */
   webhookEvent: 'WEBHOOK_EVENT',

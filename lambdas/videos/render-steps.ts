@@ -11,7 +11,6 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findStockLook } from '../catalog/stock-avatars.js';
-import { engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { logger } from '../core/observability.js';
 import {
@@ -27,6 +26,13 @@ import {
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
+import {
+  combinedSettings,
+  type ResolvedVoice,
+  resolveVoice,
+  VOICE_RESOLUTION_FAILURE,
+  VoiceResolutionError,
+} from '../voices/voice-resolution.js';
 import { JobFailure, type JobFailureDetails } from '../workflows/job-failure.js';
 import { frameSize, type RenderScene } from './render-spec.js';
 import { announceOutcome, VIDEO_CONTENT_TYPES } from './video-outcomes.js';
@@ -56,6 +62,9 @@ export interface PreparedScene {
   portrait_key: string | null;
   voice_id: string | null;
   engine_voice_id: string | null;
+  /** The voice's own speed and pitch (designed and cloned voices); the scene's settings apply on top. */
+  voice_speed?: number;
+  voice_pitch?: number;
 }
 
 export interface PrepareResult {
@@ -93,7 +102,11 @@ async function liveVideo(ref: VideoRef): Promise<VideoRecord | undefined> {
 // ---------------------------------------------------------------------------------------------
 // prepare
 
-function resolveScene(scene: RenderScene, speechEngineName: string): PreparedScene {
+async function resolveScene(
+  workspaceId: string,
+  scene: RenderScene,
+  speechEngineName: string,
+): Promise<PreparedScene> {
   let portraitKey: string | null = null;
   let defaultVoiceId: string | null = null;
   if (scene.presenter?.kind === 'avatar') {
@@ -113,21 +126,34 @@ function resolveScene(scene: RenderScene, speechEngineName: string): PreparedSce
     return { scene_id: scene.id, portrait_key: portraitKey, voice_id: null, engine_voice_id: null };
   }
   const voiceId = scene.speech.voice_id ?? defaultVoiceId;
-  const voice = voiceId ? findStockVoice(voiceId) : undefined;
-  if (!voiceId || !voice) {
+  if (!voiceId) {
     throw new JobFailure(
       VIDEO_FAILURE.voiceNotFound,
-      `Voice ${voiceId ?? '(none)'} (${scene.id}) does not exist or was deleted; pick a voice from GET /v3/voices.`,
+      `Voice (none) (${scene.id}) does not exist or was deleted; pick a voice from GET /v3/voices.`,
     );
   }
-  const engineVoiceId = engineVoiceOf(voice, speechEngineName);
-  if (!engineVoiceId) {
+  // Stock voices and the workspace's own (designed, cloned): looked up now, so one deleted since the
+  // video was created fails it with a reason.
+  let voice: ResolvedVoice;
+  try {
+    voice = await resolveVoice(workspaceId, voiceId, speechEngineName);
+  } catch (error) {
+    if (!(error instanceof VoiceResolutionError)) throw error;
     throw new JobFailure(
-      VIDEO_FAILURE.voiceNotUsable,
-      `Voice ${voiceId} (${scene.id}) is not available on this deployment's speech engine (${speechEngineName}); choose another voice.`,
+      error.failureCode === VOICE_RESOLUTION_FAILURE.notFound
+        ? VIDEO_FAILURE.voiceNotFound
+        : VIDEO_FAILURE.voiceNotUsable,
+      error.message.replace(`Voice ${voiceId} `, `Voice ${voiceId} (${scene.id}) `),
     );
   }
-  return { scene_id: scene.id, portrait_key: portraitKey, voice_id: voiceId, engine_voice_id: engineVoiceId };
+  return {
+    scene_id: scene.id,
+    portrait_key: portraitKey,
+    voice_id: voiceId,
+    engine_voice_id: voice.engineVoiceId,
+    voice_speed: voice.speed,
+    voice_pitch: voice.pitch,
+  };
 }
 
 export async function prepare(ref: VideoRef): Promise<PrepareResult> {
@@ -147,7 +173,9 @@ export async function prepare(ref: VideoRef): Promise<PrepareResult> {
     );
   }
   const engine = speechEngine();
-  const scenes = video.render.scenes.map((scene) => resolveScene(scene, engine.name));
+  const scenes: PreparedScene[] = [];
+  for (const scene of video.render.scenes)
+    scenes.push(await resolveScene(ref.workspace_id, scene, engine.name));
   if (video.render.burn_captions && video.render.scenes.some((scene) => scene.speech?.kind === 'audio')) {
     throw new JobFailure(
       VIDEO_FAILURE.engineUnavailable,
@@ -197,8 +225,10 @@ export async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[])
       synthesis = await engine.synthesize({
         text: scene.speech.text,
         voiceId: resolved.engine_voice_id,
-        speed: scene.speech.settings.speed,
-        pitch: scene.speech.settings.pitch,
+        ...combinedSettings(
+          { speed: resolved.voice_speed ?? 1, pitch: resolved.voice_pitch ?? 0 },
+          scene.speech.settings,
+        ),
         volume: scene.speech.settings.volume,
       });
     } catch (error) {

@@ -458,7 +458,8 @@ export const ESPEAK_SYLLABLE_RATE = 4.7;
  */
 export const POLLY_NOMINAL_PITCH_HZ = { male: 115, female: 205 } as const;
 export const POLLY_SYLLABLE_RATE = 4.6;
-const POLLY_SEMITONES_PER_STEP = 0.12;
+/** Semitones of one Polly pitch step (see polly-engine.ts). */
+export const POLLY_SEMITONES_PER_STEP = 0.12;
 
 export interface DeriveOptions {
   /**

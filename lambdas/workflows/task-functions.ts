@@ -99,6 +99,19 @@ export const TASK_FUNCTIONS = {
     description: 'Video render: record the failure, refund credits, publish avatar_video.fail',
     access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
   },
+  VoiceCloneBuild: {
+    module: 'workflows/voice-clone/build',
+    description: 'Voice clone: measure the recording (ffmpeg), derive the voice, speak its preview, complete',
+    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+    packaging: TASK_PACKAGING.mediaImage,
+    memorySize: 1024,
+    timeoutSeconds: 300,
+  },
+  VoiceCloneRecordFailure: {
+    module: 'workflows/voice-clone/record-failure',
+    description: 'Voice clone: record the failure, free the clone slot, publish voice_clone.fail',
+    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+  },
 } as const satisfies Readonly<Record<string, TaskFunctionDefinition>>;
 export type TaskFunctionName = keyof typeof TASK_FUNCTIONS;
 
@@ -108,6 +121,7 @@ export type TaskFunctionName = keyof typeof TASK_FUNCTIONS;
  */
 export const JOB_WORKFLOWS: Readonly<Record<string, { environmentVariable: string }>> = {
   'video-render': { environmentVariable: 'VIDEO_RENDER_STATE_MACHINE_ARN' },
+  'voice-clone': { environmentVariable: 'VOICE_CLONE_STATE_MACHINE_ARN' },
 };
 
 /** The encryption setup workflow (`state-machines/workspace-encryption-setup.asl.json`). */

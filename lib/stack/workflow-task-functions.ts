@@ -69,7 +69,11 @@ export const WORKSPACE_MEDIA_PREFIX = 'workspaces/';
  * Task functions that synthesize speech: they get Amazon Polly when the deployment's speech engine is
  * `polly`. The registry names no access kind for it (yet), so the stack keeps this list.
  */
-export const SPEECH_SYNTHESIS_TASKS: ReadonlySet<TaskFunctionName> = new Set(['VideoSynthesizeSpeech']);
+export const SPEECH_SYNTHESIS_TASKS: ReadonlySet<TaskFunctionName> = new Set([
+  'VideoSynthesizeSpeech',
+  // Speaks a clone's preview.
+  'VoiceCloneBuild',
+]);
 
 /** Job items: single-item reads and writes, and the per-item actions of TransactWriteItems. */
 export const JOB_ITEM_ACTIONS = [

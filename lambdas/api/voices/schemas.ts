@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { SPEECH_ENGINE_NAMES } from '../../core/config.js';
 import { limitParam, tokenParam } from '../../core/validation.js';
+import { mediaInputSchema } from '../../media/media-inputs.js';
+import { DEPRECATED_SPEECH_ENGINES, MAX_SPEECH_TEXT_LENGTH } from '../../voices/speech.js';
 import { VOICE_GENDERS, VOICE_TYPES } from '../../voices/voice-views.js';
+import { MAX_VOICE_ID_LENGTH } from '../../voices/workspace-voices.js';
 
 export const listVoicesQuery = z.strictObject({
   type: z
@@ -24,4 +27,90 @@ export const listVoicesQuery = z.strictObject({
     .meta({ description: 'Only voices that this speech engine speaks' }),
   limit: limitParam(100, 20),
   token: tokenParam,
+});
+
+/** Null is "not given", as the reference marks these fields nullable. */
+const nullable = <T extends z.ZodType>(schema: T) =>
+  schema.nullish().transform((value) => value ?? undefined);
+
+/** A BCP-47 language tag: `en`, `en-US`, `zh-Hans-CN`, `es-419`. */
+export const bcp47Tag = z
+  .string()
+  .max(35, { error: 'must be at most 35 characters' })
+  .regex(
+    /^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$/,
+    {
+      error: "must be a BCP-47 language tag such as 'en-US'",
+    },
+  );
+
+export const voiceIdPath = z.strictObject({
+  voice_id: z.string().min(1).max(MAX_VOICE_ID_LENGTH),
+});
+
+export const designVoiceBody = z.strictObject({
+  prompt: z
+    .string()
+    .min(1, { error: 'must be 1 to 1000 characters' })
+    .max(1000, { error: 'must be 1 to 1000 characters' })
+    .refine((prompt) => prompt.trim().length > 0, { error: 'must describe the voice' })
+    .meta({
+      description: "The voice in words, e.g. 'warm, confident female narrator with a British accent'",
+    }),
+  gender: nullable(z.enum(VOICE_GENDERS)).meta({ description: 'Only voices of this gender' }),
+  locale: nullable(bcp47Tag).meta({ description: "Only voices of this language, e.g. 'en-US' or 'pt'" }),
+  seed: z
+    .number()
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be 0 or more' })
+    .max(1_000_000, { error: 'must be at most 1000000' })
+    .default(0)
+    .meta({ description: 'Which batch of matches: 0 the top three, 1 the next three, ...' }),
+});
+
+export const cloneVoiceBody = z.strictObject({
+  audio: mediaInputSchema.meta({
+    description:
+      'The recording: {type: url|asset_id|base64}; audio (mp3, wav, m4a) or video (mp4, mov, webm)',
+  }),
+  voice_name: z
+    .string()
+    .min(1, { error: 'must be 1 to 200 characters' })
+    .max(200, { error: 'must be 1 to 200 characters' })
+    .refine((name) => name.trim().length > 0, { error: 'must not be blank' }),
+  language: nullable(bcp47Tag).meta({
+    description: "The speaker's language ('en', 'es-MX'); en-US when omitted (languages are not detected)",
+  }),
+  remove_background_noise: z.boolean().default(true),
+});
+
+export const speechBody = z.strictObject({
+  text: z
+    .string()
+    .min(1, { error: `must be 1 to ${MAX_SPEECH_TEXT_LENGTH} characters` })
+    .max(MAX_SPEECH_TEXT_LENGTH, { error: `must be 1 to ${MAX_SPEECH_TEXT_LENGTH} characters` }),
+  input_type: z.enum(['text', 'ssml']).default('text'),
+  voice_id: z.string().min(1, { error: 'must not be empty' }).max(MAX_VOICE_ID_LENGTH),
+  speed: z
+    .number()
+    .min(0.5, { error: 'must be from 0.5 to 2' })
+    .max(2, { error: 'must be from 0.5 to 2' })
+    .default(1),
+  language: nullable(bcp47Tag).meta({
+    description: "The voice's language, e.g. 'en'; checked against the voice",
+  }),
+  locale: nullable(bcp47Tag).meta({
+    description: "The voice's locale, e.g. 'en-US'; checked against the voice",
+  }),
+  engine: nullable(z.enum([...SPEECH_ENGINE_NAMES, 'default', ...DEPRECATED_SPEECH_ENGINES])).meta({
+    description: "This deployment's speech engine (or `default`); `starfish` is accepted and deprecated",
+  }),
+  settings: nullable(
+    z.strictObject({
+      model_id: nullable(z.string().min(1).max(128)).meta({
+        description:
+          'For this request only: the Polly engine type (standard, neural, long-form) on Polly deployments',
+      }),
+    }),
+  ),
 });

@@ -9,6 +9,8 @@ export const preparedScenes = z.array(
     portrait_key: z.string().nullable(),
     voice_id: z.string().nullable(),
     engine_voice_id: z.string().nullable(),
+    voice_speed: z.number().optional(),
+    voice_pitch: z.number().optional(),
   }),
 );
 

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../../lambdas/webhooks/deliveries.js';
+import { encodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 import { startTestStack, type TestStack } from '../../support/test-stack.js';
 
 let api: TestStack;
@@ -591,6 +592,171 @@ describe('video creates never fail with 5xx', () => {
         seen.add(reply.status);
       }),
       { numRuns: NUM_RUNS },
+    );
+    expect([...seen]).toContain(route.passed);
+    expect([...seen]).toContain(400);
+  });
+});
+
+describe('voice creates never fail with 5xx', () => {
+  // A speaker to clone: a short, valid WAV (a tone), so that fuzzing also reaches the clone workflow.
+  const toneWav = Buffer.from(
+    encodeWavPcm16(
+      Int16Array.from({ length: 16_000 }, (_, i) =>
+        Math.round(8000 * Math.sin((2 * Math.PI * 150 * i) / 16_000)),
+      ),
+      16_000,
+    ),
+  ).toString('base64');
+  const voiceId = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('en-us-olivia', 'fr-fr-julien', 'dv-en-gb-oliver-deep') },
+    { weight: 1, arbitrary: fc.oneof(wellFormedId, anyString, hugeString) },
+  );
+  const language = fc.oneof(
+    fc.constantFrom('en', 'en-US', 'es-MX', 'fr', 'tlh', 'zz-ZZ', ''),
+    anyString,
+    anyJson,
+  );
+  const text = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom('Hello there.', 'Two words', '<speak>Hi <break time="200ms"/> you</speak>'),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(
+          fc.constantFrom(
+            'word ',
+            '<break time="100ms"/>',
+            '<break strength="weak"/>',
+            '<prosody rate="fast">',
+            '</prosody>',
+            '<p>',
+            '</p>',
+            '<s>',
+            '</s>',
+            '&amp;',
+            '&',
+            '<',
+            '<emphasis>',
+            '<break time="9s"/>',
+            '<prosody rate="5%">',
+          ),
+          { maxLength: 12 },
+        )
+        .map((parts) => `<speak>${parts.join('')}</speak>`),
+    },
+    { weight: 1, arbitrary: anyString },
+    { weight: 1, arbitrary: hugeString },
+  );
+  const cases = [
+    {
+      label: 'POST /v3/voices',
+      path: '/v3/voices',
+      passed: 200,
+      body: fc.record(
+        {
+          prompt: fc.oneof(
+            {
+              weight: 3,
+              arbitrary: fc.constantFrom('warm female narrator', 'deep British man', 'fast young voice'),
+            },
+            { weight: 1, arbitrary: anyString },
+            { weight: 1, arbitrary: hugeString },
+          ),
+          gender: fc.oneof(fc.constantFrom('male', 'female', null, 'robot'), anyJson),
+          locale: fc.oneof(language, fc.constant(null)),
+          seed: fc.oneof(fc.integer({ min: -2, max: 200 }), fc.double(), anyJson),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    {
+      label: 'POST /v3/voices/clone',
+      path: '/v3/voices/clone',
+      passed: 202,
+      body: fc.record(
+        {
+          audio: fc.oneof(
+            { weight: 3, arbitrary: fc.constant({ type: 'base64', media_type: 'audio/wav', data: toneWav }) },
+            {
+              weight: 1,
+              arbitrary: fc.record({
+                type: fc.constant('base64'),
+                media_type: fc.constantFrom('audio/wav', 'image/png', ''),
+                data: fc.oneof(fc.base64String({ maxLength: 64 }), anyString),
+              }),
+            },
+            { weight: 1, arbitrary: fc.record({ type: fc.constant('url'), url: plausibleUrl }) },
+            {
+              weight: 1,
+              arbitrary: fc.record({
+                type: fc.constant('asset_id'),
+                asset_id: fc.oneof(wellFormedId, anyString),
+              }),
+            },
+            { weight: 1, arbitrary: anyJson },
+          ),
+          voice_name: fc.oneof(fc.constantFrom('My voice', ''), anyString, hugeString),
+          language: fc.oneof(language, fc.constant(null)),
+          remove_background_noise: fc.oneof(fc.boolean(), anyJson),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    {
+      label: 'POST /v3/voices/speech',
+      path: '/v3/voices/speech',
+      passed: 200,
+      body: fc.oneof(
+        // Valid more often than the fully random bodies, so that fuzzing also reaches the engine.
+        fc.record({
+          text: fc.constantFrom('Hello there.', 'Two words'),
+          voice_id: fc.constantFrom('en-us-olivia', 'de-de-lukas'),
+          speed: fc.double({ min: 0.5, max: 2, noNaN: true }),
+        }),
+        fc.record(
+          {
+            text,
+            voice_id: voiceId,
+            input_type: fc.constantFrom('text', 'ssml', 'html'),
+            speed: fc.oneof(fc.double({ min: 0, max: 3 }), anyJson),
+            language: fc.oneof(language, fc.constant(null)),
+            locale: fc.oneof(language, fc.constant(null)),
+            engine: fc.oneof(
+              fc.constantFrom('espeak', 'polly', 'default', 'starfish', 'elevenlabs'),
+              anyJson,
+            ),
+            settings: fc.oneof(
+              fc.record({ model_id: fc.oneof(fc.constantFrom('neural', 'x'), anyJson) }),
+              anyJson,
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    },
+  ] as const;
+
+  it.each(cases.map((route) => [route.label, route] as const))('%s: any body', async (_label, route) => {
+    // Its own workspace: the largest plan, so that clones rarely run out of slots.
+    const { apiKey } = await api.newWorkspace({ plan: 'enterprise' });
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(route.body as fc.Arbitrary<unknown>, async (body) => {
+        const attempt = {
+          method: 'POST',
+          path: route.path,
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': apiKey },
+        };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        seen.add(reply.status);
+      }),
+      // Half the runs: an accepted design speaks up to three previews, an accepted clone runs its workflow.
+      { numRuns: Math.ceil(NUM_RUNS / 2) },
     );
     expect([...seen]).toContain(route.passed);
     expect([...seen]).toContain(400);

@@ -1,0 +1,17 @@
+import { apiHandler } from '../../core/api-handler.js';
+import { respond } from '../../core/http.js';
+import { newId } from '../../core/ids.js';
+import { createSpeech } from '../../voices/speech.js';
+import { speechBody } from './schemas.js';
+
+/** `POST /v3/voices/speech`: text or SSML spoken by a voice; a presigned WAV URL with word timings. */
+export const handler = apiHandler('VoiceSpeechCreate', { body: speechBody }, async ({ body, principal }) => {
+  const { deprecatedEngine, ...speech } = await createSpeech(principal.workspaceId, newId(), body);
+  const response = respond.ok(speech);
+  return deprecatedEngine
+    ? {
+        ...response,
+        headers: { Deprecation: 'true', Warning: `299 - "engine ${body.engine} is deprecated; omit engine"` },
+      }
+    : response;
+});

@@ -1,0 +1,274 @@
+/**
+ * Text to speech (`POST /v3/voices/speech`): plain text or the SSML subset of ssml.ts, spoken by a
+ * stock voice or one of the workspace's own, on this deployment's speech engine. The runs of text are
+ * synthesized one after another and joined, with silence for pauses, into one 16-bit mono WAV, which
+ * is stored in the workspace's media (with its encryption) and returned as a presigned URL with the
+ * word timings of the whole file.
+ */
+
+import { POLLY_ENGINE_TYPES, type PollyEngineType } from '../core/config.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidParameterError,
+  NotFoundError,
+  ServiceError,
+} from '../core/errors.js';
+import { type SpeechEngine, speechEngine } from '../engines/speech/index.js';
+import { createPollyEngine } from '../engines/speech/polly-engine.js';
+import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
+import { decodeWavPcm16, encodeWavPcm16 } from '../engines/speech/wav.js';
+import { presignMediaDownload, putMediaObject } from '../media/media-store.js';
+import { parseSsml, type SpeechSegment, SsmlError } from './ssml.js';
+import {
+  combinedSettings,
+  type ResolvedVoice,
+  resolveVoice,
+  VOICE_RESOLUTION_FAILURE,
+  VoiceResolutionError,
+} from './voice-resolution.js';
+import { languageMatches } from './voice-views.js';
+
+/** Longest text of one request (the reference's limit), SSML markup included. */
+export const MAX_SPEECH_TEXT_LENGTH = 5000;
+
+/**
+ * `engine` values: this deployment's engine by name, `default` (the same), and `starfish`, the
+ * reference's name for its own engine, accepted and deprecated (it means the deployment's engine).
+ */
+export const DEPRECATED_SPEECH_ENGINES = ['starfish'] as const;
+
+export interface SpeechRequest {
+  text: string;
+  input_type: 'text' | 'ssml';
+  voice_id: string;
+  speed: number;
+  language?: string | undefined;
+  locale?: string | undefined;
+  engine?: string | undefined;
+  settings?: { model_id?: string | undefined } | undefined;
+}
+
+export interface WordTimestamp {
+  word: string;
+  /** Seconds from the start of the audio. */
+  start: number;
+  end: number;
+}
+
+export interface SpeechResult {
+  audio_url: string;
+  /** Seconds. */
+  duration: number;
+  word_timestamps: WordTimestamp[];
+  request_id: string;
+  /** Beyond the reference: what spoke it. */
+  voice_id: string;
+  engine: string;
+  model_id: string | null;
+  /** Whether the request named a deprecated `engine` value. */
+  deprecatedEngine: boolean;
+}
+
+export const speechMediaKey = (workspaceId: string, requestId: string) =>
+  `workspaces/${workspaceId}/speech/${requestId}.wav`;
+
+function segmentsOf(request: SpeechRequest): SpeechSegment[] {
+  if (request.input_type === 'text') {
+    if (!/[\p{L}\p{N}]/u.test(request.text))
+      throw new InvalidParameterError('`text` has no words to speak.', 'text');
+    return [{ kind: 'text', text: request.text, rate: 1 }];
+  }
+  try {
+    return parseSsml(request.text);
+  } catch (error) {
+    if (error instanceof SsmlError) {
+      throw new InvalidParameterError(`\`text\` is not SSML this service speaks: ${error.message}.`, 'text');
+    }
+    throw error;
+  }
+}
+
+function voiceError(error: VoiceResolutionError): ServiceError {
+  switch (error.failureCode) {
+    case VOICE_RESOLUTION_FAILURE.notFound:
+      return new NotFoundError(error.message, 'voice_not_found', 'voice_id');
+    case VOICE_RESOLUTION_FAILURE.notReady:
+      return new ConflictError(error.message, 'resource_not_ready', { param: 'voice_id' });
+    default:
+      return new ForbiddenError(error.message, 'voice_not_usable', { param: 'voice_id' });
+  }
+}
+
+/** A `language` or `locale` the voice does not speak is refused: voices have one accent each. */
+function checkLanguage(voice: ResolvedVoice, request: SpeechRequest): void {
+  if (request.locale !== undefined && request.locale.toLowerCase() !== voice.language.toLowerCase()) {
+    throw new InvalidParameterError(
+      `Voice ${voice.voiceId} speaks ${voice.language} only; choose a voice of ${request.locale} (GET /v3/voices?language=${request.locale}) or leave locale out.`,
+      'locale',
+    );
+  }
+  if (request.language !== undefined && !languageMatches(request.language, voice.language, voice.language)) {
+    throw new InvalidParameterError(
+      `Voice ${voice.voiceId} speaks ${voice.language}; choose a voice of ${request.language} (GET /v3/voices?language=${request.language}) or leave language out.`,
+      'language',
+    );
+  }
+}
+
+const pollyEngines = new Map<PollyEngineType, SpeechEngine>();
+
+/**
+ * The engine for this request: the deployment's, or (on Polly) one restricted to the Polly engine type
+ * `settings.model_id` names, for this request only.
+ */
+function engineFor(request: SpeechRequest): {
+  engine: SpeechEngine;
+  modelId: string | null;
+  deprecated: boolean;
+} {
+  const deployed = speechEngine();
+  const deprecated = (DEPRECATED_SPEECH_ENGINES as readonly string[]).includes(request.engine ?? '');
+  if (
+    request.engine !== undefined &&
+    request.engine !== 'default' &&
+    request.engine !== deployed.name &&
+    !deprecated
+  ) {
+    throw new InvalidParameterError(
+      `This deployment speaks with the ${deployed.name} engine; engine must be ${deployed.name}, default or left out.`,
+      'engine',
+    );
+  }
+  const modelId = request.settings?.model_id;
+  if (modelId === undefined) return { engine: deployed, modelId: null, deprecated };
+  if (deployed.name === 'polly' && (POLLY_ENGINE_TYPES as readonly string[]).includes(modelId)) {
+    const type = modelId as PollyEngineType;
+    let engine = pollyEngines.get(type);
+    if (!engine) {
+      engine = createPollyEngine({ engines: [type] });
+      pollyEngines.set(type, engine);
+    }
+    return { engine, modelId, deprecated };
+  }
+  const models = deployed.name === 'polly' ? POLLY_ENGINE_TYPES.join(', ') : 'none (eSpeak NG has one model)';
+  throw new InvalidParameterError(
+    `The ${deployed.name} engine has no model ${modelId}; models: ${models}.`,
+    'settings.model_id',
+  );
+}
+
+function speechFailure(error: unknown): never {
+  if (isSpeechEngineError(error)) {
+    switch (error.failureCode) {
+      case 'invalid_input':
+        throw new InvalidParameterError(`\`text\` cannot be spoken: ${error.message}.`, 'text', {
+          cause: error,
+        });
+      case 'voice_not_found':
+        throw new ForbiddenError(
+          `The voice cannot be spoken by this deployment's engine (${error.message}); choose another voice.`,
+          'voice_not_usable',
+          { param: 'voice_id', cause: error },
+        );
+      case 'engine_unavailable':
+        throw new ServiceError(503, 'engine_unavailable', error.message, {
+          cause: error,
+          headers: { 'Retry-After': '5' },
+        });
+      default:
+        throw new ServiceError(500, 'internal_error', error.message, { cause: error });
+    }
+  }
+  throw error;
+}
+
+const seconds = (ms: number) => Math.round(ms) / 1000;
+
+/** Speaks a request and stores the audio. @throws ServiceError 400, 403, 404, 409, 503 */
+export async function createSpeech(
+  workspaceId: string,
+  requestId: string,
+  request: SpeechRequest,
+): Promise<SpeechResult> {
+  const segments = segmentsOf(request);
+  const { engine, modelId, deprecated } = engineFor(request);
+  let voice: ResolvedVoice;
+  try {
+    voice = await resolveVoice(workspaceId, request.voice_id, engine.name);
+  } catch (error) {
+    if (error instanceof VoiceResolutionError) throw voiceError(error);
+    throw error;
+  }
+  checkLanguage(voice, request);
+
+  const chunks: Int16Array[] = [];
+  const words: WordTimestamp[] = [];
+  let sampleRate: number | undefined;
+  let pendingSilenceMs = 0;
+  let offsetSamples = 0;
+  const silence = (ms: number, rate: number) => new Int16Array(Math.round((ms * rate) / 1000));
+  for (const segment of segments) {
+    if (segment.kind === 'break') {
+      pendingSilenceMs += segment.ms;
+      continue;
+    }
+    let result: Awaited<ReturnType<SpeechEngine['synthesize']>>;
+    try {
+      result = await engine.synthesize({
+        text: segment.text,
+        voiceId: voice.engineVoiceId,
+        ...combinedSettings(voice, { speed: request.speed * segment.rate }),
+      });
+    } catch (error) {
+      speechFailure(error);
+    }
+    const wav = decodeWavPcm16(result.audio);
+    sampleRate ??= wav.sampleRate;
+    if (wav.sampleRate !== sampleRate)
+      throw new Error('the speech engine changed its sample rate mid-request');
+    if (pendingSilenceMs > 0) {
+      const gap = silence(pendingSilenceMs, sampleRate);
+      chunks.push(gap);
+      offsetSamples += gap.length;
+      pendingSilenceMs = 0;
+    }
+    const offsetMs = (offsetSamples * 1000) / sampleRate;
+    words.push(
+      ...result.words.map((timing: WordTiming) => ({
+        word: timing.word,
+        start: seconds(offsetMs + timing.startMs),
+        end: seconds(offsetMs + timing.endMs),
+      })),
+    );
+    chunks.push(wav.samples);
+    offsetSamples += wav.samples.length;
+  }
+  if (sampleRate === undefined) throw new InvalidParameterError('`text` has no words to speak.', 'text');
+  if (pendingSilenceMs > 0) {
+    const gap = silence(pendingSilenceMs, sampleRate);
+    chunks.push(gap);
+    offsetSamples += gap.length;
+  }
+  const samples = new Int16Array(offsetSamples);
+  let at = 0;
+  for (const chunk of chunks) {
+    samples.set(chunk, at);
+    at += chunk.length;
+  }
+  const key = speechMediaKey(workspaceId, requestId);
+  await putMediaObject(workspaceId, key, encodeWavPcm16(samples, sampleRate), 'audio/wav');
+  return {
+    audio_url: await presignMediaDownload(key, {
+      contentType: 'audio/wav',
+      fileName: `speech-${requestId}.wav`,
+    }),
+    duration: Math.round((samples.length / sampleRate) * 1000) / 1000,
+    word_timestamps: words,
+    request_id: requestId,
+    voice_id: voice.voiceId,
+    engine: engine.name,
+    model_id: modelId,
+    deprecatedEngine: deprecated,
+  };
+}
