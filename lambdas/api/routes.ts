@@ -15,6 +15,8 @@ interface RowOptions {
   auth?: 'required' | 'none';
   /** @default undefined (a current route) */
   removed?: { replacement: string };
+  /** The body is streamed as it is produced (see RouteDefinition). @default false */
+  responseStreaming?: boolean;
 }
 
 /**
@@ -66,6 +68,13 @@ const HANDLERS: Readonly<Record<string, string>> = {
   VideoBatchesCreate: 'videos/create-batch',
   VideoBatchesGet: 'videos/get-batch',
   VideoStatusesList: 'videos/list-statuses',
+  ModelAudioVoicesList: 'models/list-audio-voices',
+  ModelAudioVoicesCreate: 'models/create-audio-voice',
+  ModelAudioVoicesGet: 'models/get-audio-voice',
+  ModelAudioVoicesDelete: 'models/delete-audio-voice',
+  ModelAudioTtsCreate: 'models/create-speech',
+  ModelAudioTtsStreamCreate: 'models/create-speech-stream',
+  AudioSoundsList: 'audio/list-sounds',
 };
 
 function row(
@@ -92,6 +101,7 @@ function row(
     auth: options.removed ? 'none' : (options.auth ?? 'required'),
     ...(HANDLERS[operationId] ? { handler: HANDLERS[operationId] } : {}),
     ...(options.removed ? { removed: options.removed } : {}),
+    ...(options.responseStreaming ? { responseStreaming: true as const } : {}),
   };
 }
 
@@ -1221,7 +1231,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     'Text to speech, streamed',
     ['voices:write'],
     'write',
-    { billing: 'api_credits_only' },
+    { billing: 'api_credits_only', responseStreaming: true },
   ),
   row(
     'POST',

@@ -89,6 +89,8 @@ export interface ServiceConfig {
   encryptionSetupStateMachineArn: string;
   /** The video render workflow, started by video creates. @default '' (not deployed) */
   videoRenderStateMachineArn: string;
+  /** The audio voice training workflow, started by `POST /v3/models/audio/voices`. @default '' (not deployed) */
+  modelVoiceTrainingStateMachineArn: string;
   /** The voice clone workflow, started by voice clone creates. @default '' (not deployed) */
   voiceCloneStateMachineArn: string;
   /**
@@ -218,6 +220,7 @@ export function config(): ServiceConfig {
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
     videoRenderStateMachineArn: process.env.VIDEO_RENDER_STATE_MACHINE_ARN ?? '',
+    modelVoiceTrainingStateMachineArn: process.env.MODEL_VOICE_TRAINING_STATE_MACHINE_ARN ?? '',
     voiceCloneStateMachineArn: process.env.VOICE_CLONE_STATE_MACHINE_ARN ?? '',
     mediaWorkDir: process.env.MEDIA_WORK_DIR || tmpdir(),
     encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),

@@ -31,6 +31,10 @@ export const RESOURCE_TYPES = {
   asset: 'ASSET',
   batch: 'BATCH',
   folder: 'FOLDER',
+  /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */
+  modelVoice: 'MODEL_VOICE',
+  /** A deleted audio voice, kept a while so that repeating its delete still succeeds. */
+  modelVoiceTombstone: 'MODEL_VOICE_DELETED',
   video: 'VIDEO',
   /** A workspace's own voice: designed (`POST /v3/voices`) or cloned (`POST /v3/voices/clone`). */
   voice: 'VOICE',

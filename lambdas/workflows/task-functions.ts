@@ -99,6 +99,20 @@ export const TASK_FUNCTIONS = {
     description: 'Video render: record the failure, refund credits, publish avatar_video.fail',
     access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
   },
+  ModelVoiceTrain: {
+    module: 'workflows/model-voice-training/train',
+    description:
+      'Audio voice training: decode and measure the recordings with ffmpeg, derive the engine voice, check it speaks',
+    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia],
+    packaging: TASK_PACKAGING.mediaImage,
+    memorySize: 2048,
+    timeoutSeconds: 900,
+  },
+  ModelVoiceRecordFailure: {
+    module: 'workflows/model-voice-training/record-failure',
+    description: 'Audio voice training: record FAILED with its reason, remove the recordings',
+    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia],
+  },
   VoiceCloneBuild: {
     module: 'workflows/voice-clone/build',
     description: 'Voice clone: measure the recording (ffmpeg), derive the voice, speak its preview, complete',
@@ -122,6 +136,7 @@ export type TaskFunctionName = keyof typeof TASK_FUNCTIONS;
 export const JOB_WORKFLOWS: Readonly<Record<string, { environmentVariable: string }>> = {
   'video-render': { environmentVariable: 'VIDEO_RENDER_STATE_MACHINE_ARN' },
   'voice-clone': { environmentVariable: 'VOICE_CLONE_STATE_MACHINE_ARN' },
+  'model-voice-training': { environmentVariable: 'MODEL_VOICE_TRAINING_STATE_MACHINE_ARN' },
 };
 
 /** The encryption setup workflow (`state-machines/workspace-encryption-setup.asl.json`). */

@@ -71,6 +71,8 @@ export const WORKSPACE_MEDIA_PREFIX = 'workspaces/';
  */
 export const SPEECH_SYNTHESIS_TASKS: ReadonlySet<TaskFunctionName> = new Set([
   'VideoSynthesizeSpeech',
+  // Checks that a trained audio voice speaks before it is ACTIVE.
+  'ModelVoiceTrain',
   // Speaks a clone's preview.
   'VoiceCloneBuild',
 ]);

@@ -143,7 +143,9 @@ describe('GET /v3/audio/sounds', () => {
       seen.push(...page.body.data.map((sound) => sound.id));
       token = page.body.next_token;
     } while (token);
-    expect(seen).toEqual(CATALOG_SOUNDS.filter((sound) => sound.type === 'sound_effects').map((sound) => sound.id));
+    expect(seen).toEqual(
+      CATALOG_SOUNDS.filter((sound) => sound.type === 'sound_effects').map((sound) => sound.id),
+    );
     const first = await list('?type=sound_effects&limit=5');
     const other = await list(`?type=music&limit=5&token=${encodeURIComponent(first.body.next_token ?? '')}`);
     expect(other.status).toBe(400);

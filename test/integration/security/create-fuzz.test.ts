@@ -4,8 +4,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../../lambdas/webhooks/deliveries.js';
+import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import { encodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
+import { recordEvent } from '../../../lambdas/webhooks/deliveries.js';
 import { startTestStack, type TestStack } from '../../support/test-stack.js';
 
 let api: TestStack;
@@ -763,6 +764,200 @@ describe('voice creates never fail with 5xx', () => {
   });
 });
 
+describe('model audio creates never fail with 5xx', () => {
+  // Its own workspace, on a plan with professional cloning, and one ACTIVE voice to speak with.
+  let key: string;
+  let speakingVoiceId: string;
+  let recording: string;
+  beforeAll(async () => {
+    key = (await api.newWorkspace({ plan: 'enterprise' })).apiKey;
+    const engine = createEspeakEngine();
+    const speech = await engine.synthesize({
+      text: 'This is a short recording of my voice, read slowly and clearly.',
+      voiceId: 'espeak-en-us-m2',
+    });
+    await engine.close();
+    recording = Buffer.from(speech.audio).toString('base64');
+    const created = await api.call<{ data: { voice_id: string } }>('POST', '/v3/models/audio/voices', {
+      key,
+      body: {
+        mode: 'instant',
+        name: 'Fuzz',
+        audio: [{ type: 'base64', media_type: 'audio/wav', data: recording }],
+      },
+    });
+    expect(created.status).toBe(202);
+    speakingVoiceId = created.body.data.voice_id;
+    for (let attempt = 0; attempt < 400; attempt++) {
+      const voice = await api.call<{ data: { status: string } }>(
+        'GET',
+        `/v3/models/audio/voices/${speakingVoiceId}`,
+        {
+          key,
+        },
+      );
+      if (voice.body.data.status !== 'PENDING') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  const recordingInput = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constant(null).map(() => ({ type: 'base64', media_type: 'audio/wav', data: recording })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        type: fc.constant('base64'),
+        media_type: fc.constantFrom('audio/wav', 'audio/mpeg', ''),
+        data: fc.oneof(fc.base64String({ maxLength: 64 }), anyString),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('url'), url: plausibleUrl }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ type: fc.constant('asset_id'), asset_id: fc.oneof(wellFormedId, anyString) }),
+    },
+    { weight: 1, arbitrary: anyJson },
+  );
+  const language = fc.oneof(fc.constantFrom('en', 'en-GB', 'es', 'tlh', 'x', null), anyString, anyJson);
+  const voiceBody = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        {
+          mode: fc.constant('instant'),
+          name: fc.oneof(fc.constantFrom('Narrator', ''), anyString, hugeString),
+          audio: fc.oneof(
+            fc.array(recordingInput, { minLength: 1, maxLength: 1 }),
+            fc.array(recordingInput, { maxLength: 3 }),
+          ),
+          language,
+          gender: fc.oneof(fc.constantFrom('male', 'female', null, 'other'), anyJson),
+          age: fc.oneof(fc.constantFrom('young', 'old', null, 'middle'), anyJson),
+          remove_background_noise: fc.oneof(fc.boolean(), anyJson),
+          similarity: fc.oneof(fc.constantFrom('medium', 'high', 'mel', 'extra_high', 'max', 'low'), anyJson),
+        },
+        { requiredKeys: ['mode', 'name', 'audio'] },
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record(
+        {
+          mode: fc.constant('professional'),
+          audio: fc.array(recordingInput, { maxLength: 3 }),
+          name: fc.oneof(fc.constantFrom('Studio', null), anyString),
+          language,
+          voice_id: fc.oneof(
+            fc.constant(null),
+            wellFormedId,
+            anyString,
+            fc.constant(null).map(() => speakingVoiceId),
+          ),
+        },
+        { requiredKeys: ['mode', 'audio'] },
+      ),
+    },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+  const ttsText = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('Hello there.', 'One. Two, three; four!', '3 < 5') },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(
+          fc.constantFrom(
+            'word ',
+            "<break time='0.2s'/>",
+            '<break time="6s"/>',
+            '<break/>',
+            '<speak>',
+            '<',
+            '&amp;',
+            '.',
+          ),
+          { maxLength: 8 },
+        )
+        .map((parts) => parts.join('')),
+    },
+    { weight: 1, arbitrary: anyString },
+    { weight: 1, arbitrary: hugeString },
+  );
+  const ttsBody = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        voice_id: fc.constant(null).map(() => speakingVoiceId),
+        text: fc.constantFrom('Hello there.', 'Short and sweet. Another sentence.'),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        {
+          voice_id: fc.oneof(
+            fc.constant(null).map(() => speakingVoiceId),
+            wellFormedId,
+            anyString,
+          ),
+          text: ttsText,
+          model: fc.oneof(
+            fc.constantFrom('service-voice-1', 'service-voice-1-turbo', 'heygen-voice-1'),
+            anyJson,
+          ),
+          language,
+          expressiveness_boost: fc.oneof(fc.double({ min: -1, max: 2 }), anyJson),
+          seed: fc.oneof(fc.integer(), anyJson),
+          speed: fc.oneof(fc.double({ min: 0, max: 3 }), anyJson),
+          pitch_shift: fc.oneof(fc.double({ min: -20, max: 20 }), anyJson),
+          pitch_variance: fc.oneof(fc.double({ min: -1, max: 3 }), anyJson),
+        },
+        { requiredKeys: ['voice_id', 'text'] },
+      ),
+    },
+    { weight: 1, arbitrary: anyJson },
+  );
+  const cases = [
+    { label: 'POST /v3/models/audio/voices', path: '/v3/models/audio/voices', body: voiceBody, passed: 202 },
+    { label: 'POST /v3/models/audio/tts', path: '/v3/models/audio/tts', body: ttsBody, passed: 200 },
+    {
+      label: 'POST /v3/models/audio/tts/stream',
+      path: '/v3/models/audio/tts/stream',
+      body: ttsBody,
+      passed: 200,
+    },
+  ] as const;
+
+  it.each(cases.map((route) => [route.label, route] as const))('%s: any body', async (_label, route) => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(route.body as fc.Arbitrary<unknown>, async (body) => {
+        const attempt = {
+          method: 'POST',
+          path: route.path,
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': key },
+        };
+        const reply = await send(attempt);
+        seen.add(reply.status);
+        if (route.path.endsWith('/stream') && reply.status === 200) {
+          // A stream that started is audio, not JSON.
+          expect(reply.contentType).toBe('audio/wav');
+          expect(reply.text.length).toBeGreaterThan(44);
+          return;
+        }
+        expectWellFormed(reply, attempt);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    expect([...seen]).toContain(route.passed);
+    expect([...seen]).toContain(400);
+  });
+});
+
 describe('POST /v3/assets never fails with 5xx', () => {
   const part = fc.record({
     field: fc.oneof(fc.constant('file'), anyString),
@@ -901,6 +1096,8 @@ describe('list query strings never fail with 5xx', () => {
     '/v3/avatars',
     '/v3/avatars/looks',
     '/v3/voices',
+    '/v3/models/audio/voices',
+    '/v3/audio/sounds',
   ];
   let realTokens: string[] = [];
 
@@ -978,6 +1175,7 @@ describe('list query strings never fail with 5xx', () => {
         'engine',
         'event_type',
         'entity_id',
+        'query',
       ),
       anyString,
     ),
