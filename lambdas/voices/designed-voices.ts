@@ -13,6 +13,7 @@ import { logger } from '../core/observability.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { putMediaObject } from '../media/media-store.js';
 import { type DesignQuery, designBatch, styledEngineVoices } from './voice-design.js';
+import { voiceMediaKeys } from './voice-media.js';
 import { combinedSettings } from './voice-resolution.js';
 import { ownVoiceView, type VoiceView } from './voice-views.js';
 import {
@@ -22,13 +23,6 @@ import {
   VOICE_STATUS,
   type VoiceRecord,
 } from './workspace-voices.js';
-
-/** Keys of a voice's own media. */
-export const voiceMediaKeys = {
-  prefix: (workspaceId: string, voiceId: string) => `workspaces/${workspaceId}/voices/${voiceId}/`,
-  preview: (workspaceId: string, voiceId: string) =>
-    `workspaces/${workspaceId}/voices/${voiceId}/preview.wav`,
-};
 
 /**
  * Speaks `text` with a voice's settings on this deployment's engine and stores it as the voice's

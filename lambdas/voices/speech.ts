@@ -19,6 +19,7 @@ import { createPollyEngine } from '../engines/speech/polly-engine.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
 import { decodeWavPcm16, encodeWavPcm16 } from '../engines/speech/wav.js';
 import { presignMediaDownload, putMediaObject } from '../media/media-store.js';
+import { DEPRECATED_SPEECH_ENGINES } from './speech-options.js';
 import { parseSsml, type SpeechSegment, SsmlError } from './ssml.js';
 import {
   combinedSettings,
@@ -28,15 +29,6 @@ import {
   VoiceResolutionError,
 } from './voice-resolution.js';
 import { languageMatches } from './voice-views.js';
-
-/** Longest text of one request (the reference's limit), SSML markup included. */
-export const MAX_SPEECH_TEXT_LENGTH = 5000;
-
-/**
- * `engine` values: this deployment's engine by name, `default` (the same), and `starfish`, the
- * reference's name for its own engine, accepted and deprecated (it means the deployment's engine).
- */
-export const DEPRECATED_SPEECH_ENGINES = ['starfish'] as const;
 
 export interface SpeechRequest {
   text: string;

@@ -6,7 +6,7 @@ import { arraySource, type Page, type PageSource, pageAcrossSources } from '../c
 import { availableStockVoices, engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { deleteMediaObject } from '../media/media-store.js';
-import { voiceMediaKeys } from './designed-voices.js';
+import { voiceMediaKeys } from './voice-media.js';
 import { templatesUsingVoice } from './voice-references.js';
 import {
   languageMatches,

@@ -14,6 +14,7 @@ import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.j
 import { encodeWavPcm16 } from '../../lambdas/engines/speech/wav.js';
 import { analyseRecording, type RecordingAnalysis } from '../../lambdas/voices/voice-analysis.js';
 import { templateVoiceReferenceKey } from '../../lambdas/voices/voice-references.js';
+import { createCloneRecord } from '../../lambdas/voices/workspace-voices.js';
 import type { EventBusEvent } from '../../lib/local/emulators/index.js';
 import { LOCAL_RESOURCE_NAMES } from '../../lib/local/local-stack.js';
 import { multipartBody, png } from '../support/sample-media.js';
@@ -297,6 +298,43 @@ describe('POST /v3/voices/clone', () => {
     const twice = await api.call('DELETE', `/v3/voices/${id}`, { key: apiKey });
     expect(twice.status).toBe(404);
     expect(errorOf(twice)).toMatchObject({ code: 'voice_not_found', param: 'voice_id' });
+  });
+
+  it('answers 409 for a clone still being made, which GET shows processing', async () => {
+    const { workspaceId, apiKey } = await api.newWorkspace();
+    // A clone whose workflow has not run yet: its record, written as the create writes it.
+    await createCloneRecord(
+      {
+        voice_id: 'c0ffee00000000000000000000000001',
+        workspace_id: workspaceId,
+        kind: 'clone',
+        name: 'Not yet',
+        language: 'en-US',
+        gender: null,
+        status: 'processing',
+        created_at: Math.floor(Date.now() / 1000),
+        base_voice_id: null,
+        engine_voices: {},
+        preview_key: null,
+        failure_code: null,
+        failure_message: null,
+        holds_slot: true,
+      },
+      'pro',
+    );
+    const read = await api.call<{ data: VoiceDetail }>('GET', '/v3/voices/c0ffee00000000000000000000000001', {
+      key: apiKey,
+    });
+    expect(read.body.data).toMatchObject({ status: 'processing', name: 'Not yet' });
+    expect(read.body.data.preview_audio_url).toBeUndefined();
+    const spoken = await api.call('POST', '/v3/voices/speech', {
+      key: apiKey,
+      body: { text: 'Hello.', voice_id: 'c0ffee00000000000000000000000001' },
+    });
+    expect(spoken.status).toBe(409);
+    expect(errorOf(spoken)).toMatchObject({ code: 'resource_not_ready', param: 'voice_id' });
+    const listed = await api.call<{ data: unknown[] }>('GET', '/v3/voices?type=private', { key: apiKey });
+    expect(listed.body.data).toEqual([]);
   });
 
   it('keeps clones to their workspace', async () => {

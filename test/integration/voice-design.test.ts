@@ -3,6 +3,7 @@
  * read, spoken at once, deleted; every refusal names its field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STOCK_VOICES } from '../../lambdas/catalog/stock-voices.js';
 import { decodeWavPcm16 } from '../../lambdas/engines/speech/wav.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -101,6 +102,27 @@ describe('POST /v3/voices', () => {
       key: apiKey,
     });
     expect(filtered.body.data).toEqual([]);
+    // Pages run through the own voices, then the stock ones, without repeating or skipping one.
+    const seen: Voice[] = [];
+    let token: string | null = null;
+    do {
+      const query: string = `/v3/voices?limit=2${token ? `&token=${encodeURIComponent(token)}` : ''}`;
+      const page = await api.call<{ data: Voice[]; next_token: string | null }>('GET', query, {
+        key: apiKey,
+      });
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data);
+      token = page.body.next_token;
+    } while (token && seen.length < 100);
+    expect(
+      seen
+        .slice(0, 3)
+        .map((voice) => voice.voice_id)
+        .sort(),
+    ).toEqual([...ids].sort());
+    expect(seen.slice(3).every((voice) => voice.type === 'public')).toBe(true);
+    expect(new Set(seen.map((voice) => voice.voice_id)).size).toBe(seen.length);
+    expect(seen.length).toBe(3 + STOCK_VOICES.length);
 
     const id = ids[0] as string;
     const read = await api.call<{ data: Record<string, unknown> }>('GET', `/v3/voices/${id}`, {

@@ -1,9 +1,9 @@
 /** Voice clone, Catch path: failed with a reason, clone slot given back, `voice_clone.fail` published. */
 import { z } from 'zod';
-import { recordCloneFailure } from '../../voices/voice-clones.js';
+import { recordCloneFailure } from '../../voices/clone-outcomes.js';
 import { failureOf } from '../job-failure.js';
 import { taskHandler } from '../task-handler.js';
-import { cloneRef } from './build.js';
+import { cloneRef } from './step-inputs.js';
 
 export const handler = taskHandler(
   'RecordFailure',

@@ -1,0 +1,156 @@
+/**
+ * The voice clone's build step (the `Build` task of `state-machines/voice-clone.asl.json`, in the media
+ * container on AWS): measure the recording (voice-analysis.ts), derive for each speech engine the voice
+ * and settings nearest the speaker, speak a preview, then `complete` and publish `voice_clone.success`.
+ * A recording that cannot be measured throws `JobFailure` `invalid_audio` with the analysis's reason;
+ * the workflow's failure step records it (clone-outcomes.ts).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NoSuchKey } from '@aws-sdk/client-s3';
+import { findStockVoice } from '../catalog/stock-voices.js';
+import { config, SPEECH_ENGINE_NAMES } from '../core/config.js';
+import { getItem } from '../core/repository.js';
+import { speechEngine } from '../engines/speech/index.js';
+import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
+import { JobFailure } from '../workflows/job-failure.js';
+import { announceCloneOutcome, CLONE_FAILURE, type CloneRef, dropSource } from './clone-outcomes.js';
+import { storeVoicePreview } from './designed-voices.js';
+import {
+  analyseRecording,
+  type DerivedVoice,
+  deriveVoice,
+  VoiceAnalysisError,
+  VoiceDerivationError,
+} from './voice-analysis.js';
+import {
+  completeCloneRecord,
+  type EngineVoiceSettings,
+  getVoiceRecord,
+  VOICE_STATUS,
+  type VoiceRecord,
+  voiceKey,
+} from './workspace-voices.js';
+
+/** What a clone's preview says: its base voice's introduction, with the clone's name in it. */
+function previewTextOf(derived: DerivedVoice, cloneName: string): string {
+  const base = findStockVoice(derived.baseVoiceId);
+  if (!base) return cloneName;
+  return base.previewText.includes(base.name)
+    ? base.previewText.replace(base.name, cloneName)
+    : base.previewText;
+}
+
+/** For every speech engine that has a voice of the language: its voice and settings for the speaker. */
+function engineVoicesFor(
+  analysis: Awaited<ReturnType<typeof analyseRecording>>,
+  language: string,
+): Record<string, DerivedVoice> {
+  const derived: Record<string, DerivedVoice> = {};
+  for (const engine of SPEECH_ENGINE_NAMES) {
+    try {
+      derived[engine] = deriveVoice(analysis, { language, engine });
+    } catch (error) {
+      if (!(error instanceof VoiceDerivationError)) throw error;
+    }
+  }
+  return derived;
+}
+
+export async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
+  const record = await getVoiceRecord(ref.workspace_id, ref.voice_id, true);
+  if (!record) return { status: 'deleted' };
+  if (record.status !== VOICE_STATUS.processing) {
+    // A workflow started again after a crash: finish what the crash cut off.
+    await dropSource(record);
+    await announceCloneOutcome(record);
+    return { status: record.status };
+  }
+  if (!record.source_key) throw new JobFailure(CLONE_FAILURE.internalError, 'The clone has no recording.');
+
+  await mkdir(config().mediaWorkDir, { recursive: true });
+  const workDir = await mkdtemp(join(config().mediaWorkDir, `voice-clone-${record.voice_id}-`));
+  try {
+    const recording = join(workDir, 'recording');
+    try {
+      await writeFile(recording, await readMediaStream(record.source_key));
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') {
+        throw new JobFailure(
+          CLONE_FAILURE.invalidAudio,
+          'The recording is gone (its asset was deleted before the clone started); clone again with the recording.',
+        );
+      }
+      throw error;
+    }
+    let analysis: Awaited<ReturnType<typeof analyseRecording>>;
+    try {
+      analysis = await analyseRecording(recording, {
+        denoise: record.remove_background_noise ?? true,
+        workDir,
+      });
+    } catch (error) {
+      if (error instanceof VoiceAnalysisError) {
+        throw new JobFailure(
+          CLONE_FAILURE.engineUnavailable,
+          `The recording could not be analysed: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+    if (!analysis.usable) {
+      throw new JobFailure(
+        CLONE_FAILURE.invalidAudio,
+        analysis.reason ?? 'The recording cannot be measured.',
+      );
+    }
+    const derived = engineVoicesFor(analysis, record.language);
+    const here = derived[speechEngine().name];
+    if (!here) {
+      throw new JobFailure(
+        CLONE_FAILURE.engineUnavailable,
+        `This deployment's speech engine has no voice of ${record.language} to clone into.`,
+      );
+    }
+    const engineVoices: Record<string, EngineVoiceSettings> = Object.fromEntries(
+      Object.entries(derived).map(([engine, voice]) => [
+        engine,
+        { voice_id: voice.engineVoiceId, speed: voice.speed, pitch: voice.pitch },
+      ]),
+    );
+    const complete: VoiceRecord = {
+      ...record,
+      gender: here.gender,
+      language: here.language,
+      base_voice_id: here.baseVoiceId,
+      engine_voices: engineVoices,
+    };
+    const previewKey = await storeVoicePreview(complete, previewTextOf(here, record.name));
+    const stored = await completeCloneRecord(ref.workspace_id, ref.voice_id, {
+      gender: here.gender,
+      language: here.language,
+      base_voice_id: here.baseVoiceId,
+      engine_voices: engineVoices,
+      preview_key: previewKey,
+      measures: {
+        pitch_hz: analysis.pitchHz,
+        speaking_rate: analysis.speakingRate,
+        loudness_db: analysis.loudnessDb,
+        duration_seconds: analysis.durationSeconds,
+        speech_seconds: analysis.speechSeconds,
+      },
+    });
+    if (!stored) {
+      // Deleted (or ended) while it was being built: leave nothing behind.
+      if (previewKey && !(await getItem(voiceKey(ref.workspace_id, ref.voice_id), true))) {
+        await deleteMediaObject(previewKey);
+      }
+      return { status: 'deleted' };
+    }
+    await dropSource(stored);
+    await announceCloneOutcome(stored);
+    return { status: stored.status };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
