@@ -28,7 +28,6 @@ import { newId, nowSeconds } from '../core/ids.js';
 import {
   deleteExistingItem,
   getItem,
-  type ItemKey,
   putItem,
   putNewItem,
   queryWorkspaceResources,
@@ -169,8 +168,22 @@ export function modelVoiceView(record: ModelVoiceRecord): ModelVoiceView {
 
 export const modelVoiceKey = (workspaceId: string, voiceId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.modelVoice, voiceId);
-const tombstoneKey = (workspaceId: string, voiceId: string) =>
+export const modelVoiceTombstoneKey = (workspaceId: string, voiceId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.modelVoiceTombstone, voiceId);
+
+/** What is left of a deleted voice for `TOMBSTONE_DAYS`. */
+export type ModelVoiceTombstone = {
+  pk: string;
+  sk: string;
+  voice_id: string;
+  deleted_at: number;
+  expires_at: number;
+  /**
+   * The training that was running when the voice was deleted (an instant voice being created): it may
+   * still be reading its recordings, so it removes them itself when it finds the voice gone.
+   */
+  cancelled_training?: { training_id: string; recordings: ModelVoiceRecording[] };
+};
 
 export const modelVoiceNotFound = (voiceId: string, param: string | null = 'voice_id') =>
   new NotFoundError(`No audio voice ${voiceId} exists in this workspace.`, 'voice_not_found', param);
@@ -458,10 +471,7 @@ async function retrain(
 export async function deleteModelVoice(workspaceId: string, voiceId: string): Promise<boolean> {
   const voice = await getModelVoice(workspaceId, voiceId, true);
   if (!voice) {
-    const tombstone = await getItem<ItemKey & { expires_at: number }>(
-      tombstoneKey(workspaceId, voiceId),
-      true,
-    );
+    const tombstone = await getItem<ModelVoiceTombstone>(modelVoiceTombstoneKey(workspaceId, voiceId), true);
     return tombstone !== undefined && tombstone.expires_at > nowSeconds();
   }
   const training = () =>
@@ -471,24 +481,30 @@ export async function deleteModelVoice(workspaceId: string, voiceId: string): Pr
       { param: 'voice_id' },
     );
   if (voice.mode === 'professional' && voice.status === MODEL_VOICE_STATUS.pending) throw training();
-  await putItem({
-    ...tombstoneKey(workspaceId, voiceId),
+  // An instant voice being created is cancelled: its training finds no record, records nothing, and
+  // removes the recordings it may still be reading.
+  const cancelling = voice.status === MODEL_VOICE_STATUS.pending;
+  const tombstone: ModelVoiceTombstone = {
+    ...modelVoiceTombstoneKey(workspaceId, voiceId),
     voice_id: voiceId,
     deleted_at: nowSeconds(),
     expires_at: nowSeconds() + TOMBSTONE_DAYS * 86_400,
-  });
-  // An instant voice being created is cancelled: its training finds no record and records nothing.
+    ...(cancelling
+      ? { cancelled_training: { training_id: voice.training_id, recordings: voice.recordings } }
+      : {}),
+  };
+  await putItem(tombstone);
   const deleted = await deleteExistingItem(
     modelVoiceKey(workspaceId, voiceId),
     voice.mode === 'professional' ? { status: MODEL_VOICE_STATUS.pending } : {},
   );
   if (!deleted) {
     if (await getModelVoice(workspaceId, voiceId, true)) {
-      await deleteExistingItem(tombstoneKey(workspaceId, voiceId));
+      await deleteExistingItem(modelVoiceTombstoneKey(workspaceId, voiceId));
       throw training();
     }
     return true; // deleted by a concurrent call
   }
-  await removeRecordings(voice.recordings);
+  if (!cancelling) await removeRecordings(voice.recordings);
   return true;
 }

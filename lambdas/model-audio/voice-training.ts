@@ -34,20 +34,22 @@ import {
   type RecordingAnalysis,
   VoiceDerivationError,
 } from '../voices/voice-analysis.js';
-import { JobFailure, type JobFailureDetails } from '../workflows/job-failure.js';
+import { JobFailure } from '../workflows/job-failure.js';
 import {
-  getModelVoice,
-  MODEL_VOICE_FAILURE_REASONS,
   MODEL_VOICE_STATUS,
   type ModelVoiceAnalysis,
-  type ModelVoiceFailureReason,
   type ModelVoiceRecord,
   type ModelVoiceSettings,
   modelVoiceKey,
   primaryLanguage,
-  removeRecordings,
   SIMILARITY_LEVELS,
 } from './model-voices.js';
+import {
+  cleanUpCancelledTraining,
+  finishTraining,
+  type TrainingRef,
+  voiceOfTraining,
+} from './training-outcomes.js';
 
 /** Least speech (all recordings together) a professional voice is trained on, in seconds. */
 export const MIN_PROFESSIONAL_SPEECH_SECONDS = 30;
@@ -58,22 +60,9 @@ export const MAX_SPEAKER_PITCH_SPREAD_SEMITONES = 5;
 /** Language of a voice created without one: nothing here can recognise a recording's language. */
 export const DEFAULT_VOICE_LANGUAGE = 'en-US';
 
-export interface TrainingRef {
-  workspace_id: string;
-  voice_id: string;
-  training_id: string;
-}
-
 export interface TrainingResult {
   /** `active`: the voice is ACTIVE; `skipped`: the voice was deleted or retrained meanwhile. */
   outcome: 'active' | 'skipped';
-}
-
-async function currentTraining(ref: TrainingRef): Promise<ModelVoiceRecord | undefined> {
-  const voice = await getModelVoice(ref.workspace_id, ref.voice_id, true);
-  if (!voice || voice.training_id !== ref.training_id || voice.status !== MODEL_VOICE_STATUS.pending)
-    return undefined;
-  return voice;
 }
 
 const semitones = (from: number, to: number) => 12 * Math.log2(to / from);
@@ -235,8 +224,16 @@ async function checkItSpeaks(settings: ModelVoiceSettings, sentence: string): Pr
 
 /** Training, step 1: measure, check, derive, try, and record the voice `ACTIVE`. */
 export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult> {
-  const voice = await currentTraining(ref);
-  if (!voice) return { outcome: 'skipped' };
+  const voice = await voiceOfTraining(ref);
+  if (!voice) {
+    await cleanUpCancelledTraining(ref);
+    return { outcome: 'skipped' };
+  }
+  if (voice.status !== MODEL_VOICE_STATUS.pending) {
+    // A restarted step whose training already ended: finish that ending (recordings, event).
+    await finishTraining(voice);
+    return { outcome: voice.status === MODEL_VOICE_STATUS.active ? 'active' : 'skipped' };
+  }
   await mkdir(config().mediaWorkDir, { recursive: true });
   const workDir = await mkdtemp(join(config().mediaWorkDir, `voice-${voice.voice_id}-`));
   try {
@@ -261,7 +258,7 @@ export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult>
       findStockVoice(derived.base_voice_id)?.previewText ?? 'This is my new voice.',
     );
     const now = nowSeconds();
-    const updated = await updateExistingItem(
+    const active = await updateExistingItem<ModelVoiceRecord>(
       modelVoiceKey(voice.workspace_id, voice.voice_id),
       {
         status: MODEL_VOICE_STATUS.active,
@@ -270,61 +267,20 @@ export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult>
         language: voice.language ?? primaryLanguage(settings.language_tag),
         language_tag: voice.language_tag ?? settings.language_tag,
         gender: voice.gender ?? settings.gender,
-        recordings: [],
         trained_at: now,
         updated_at: now,
       },
       ['failure_reason', 'failure_message'],
       { training_id: ref.training_id, status: MODEL_VOICE_STATUS.pending },
     );
-    if (!updated) return { outcome: 'skipped' };
-    await removeRecordings(voice.recordings);
+    if (!active) {
+      // Deleted (or retrained) meanwhile.
+      await cleanUpCancelledTraining(ref);
+      return { outcome: 'skipped' };
+    }
+    await finishTraining(active);
     return { outcome: 'active' };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-/** The reason a failed training is recorded with, from the workflow's failure code. */
-export function failureReasonOf(code: string): ModelVoiceFailureReason {
-  if (code === 'render_timeout') return 'TRAINING_FAILED';
-  const upper = code.toUpperCase();
-  return (MODEL_VOICE_FAILURE_REASONS as readonly string[]).includes(upper)
-    ? (upper as ModelVoiceFailureReason)
-    : 'INTERNAL_ERROR';
-}
-
-/** What the user reads on a failed voice. */
-function failureMessageOf(failure: JobFailureDetails, step: string): string {
-  if (failure.code === 'render_timeout')
-    return 'Training took longer than allowed and was stopped. Try shorter recordings.';
-  if (failure.code === 'internal_error') {
-    return `Training failed unexpectedly in its ${step} step. Try again; if it keeps failing, report the voice id.`;
-  }
-  return failure.message;
-}
-
-/** Training, Catch path: record `FAILED` with its reason and remove the recordings. */
-export async function recordTrainingFailure(
-  ref: TrainingRef,
-  failure: JobFailureDetails,
-  step: string,
-): Promise<void> {
-  const voice = await currentTraining(ref);
-  if (!voice) return;
-  const reason = failureReasonOf(failure.code);
-  const message = failureMessageOf(failure, step);
-  await updateExistingItem(
-    modelVoiceKey(voice.workspace_id, voice.voice_id),
-    {
-      status: MODEL_VOICE_STATUS.failed,
-      failure_reason: reason,
-      failure_message: message,
-      recordings: [],
-      updated_at: nowSeconds(),
-    },
-    [],
-    { training_id: ref.training_id, status: MODEL_VOICE_STATUS.pending },
-  );
-  await removeRecordings(voice.recordings);
 }

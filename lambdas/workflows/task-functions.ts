@@ -102,16 +102,17 @@ export const TASK_FUNCTIONS = {
   ModelVoiceTrain: {
     module: 'workflows/model-voice-training/train',
     description:
-      'Audio voice training: decode and measure the recordings with ffmpeg, derive the engine voice, check it speaks',
-    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia],
+      'Audio voice training: decode and measure the recordings with ffmpeg, derive the engine voice, check it speaks, publish audio_voice.success',
+    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents],
     packaging: TASK_PACKAGING.mediaImage,
     memorySize: 2048,
     timeoutSeconds: 900,
   },
   ModelVoiceRecordFailure: {
     module: 'workflows/model-voice-training/record-failure',
-    description: 'Audio voice training: record FAILED with its reason, remove the recordings',
-    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia],
+    description:
+      'Audio voice training: record FAILED with its reason, remove the recordings, publish audio_voice.fail',
+    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents],
   },
   VoiceCloneBuild: {
     module: 'workflows/voice-clone/build',

@@ -8,11 +8,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getItem } from '../../lambdas/core/repository.js';
 import { probeMedia } from '../../lambdas/engines/composition/index.js';
 import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
 import { type SpeechEngine, speechEngine } from '../../lambdas/engines/speech/index.js';
 import { decodeWavPcm16, encodeWavPcm16 } from '../../lambdas/engines/speech/wav.js';
+import { headMediaObject } from '../../lambdas/media/media-store.js';
+import { type ModelVoiceTombstone, modelVoiceTombstoneKey } from '../../lambdas/model-audio/model-voices.js';
+import type { EventBusEvent } from '../../lib/local/emulators/index.js';
+import { LOCAL_RESOURCE_NAMES } from '../../lib/local/local-stack.js';
 import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -36,6 +42,9 @@ interface Speech {
   duration: number;
   word_timestamps: { word: string; start: number; end: number }[];
 }
+
+const CAPTURE_TARGET = 'arn:aws:lambda:us-east-1:000000000000:function:test-event-capture';
+const events: EventBusEvent[] = [];
 
 let api: TestStack;
 let enterprise: { workspaceId: string; apiKey: string };
@@ -90,7 +99,29 @@ async function download(url: string, name: string): Promise<{ path: string; byte
 }
 
 beforeAll(async () => {
-  api = await startTestStack({ stepFunctionsTimeScale: 0.001 });
+  api = await startTestStack({
+    stepFunctionsTimeScale: 0.001,
+    eventTargets: { [CAPTURE_TARGET]: async (payload) => void events.push(payload as EventBusEvent) },
+  });
+  const bus = new EventBridgeClient({
+    endpoint: api.stack.environment.AWS_ENDPOINT_URL_EVENTBRIDGE,
+    region: 'us-east-1',
+  });
+  await bus.send(
+    new PutRuleCommand({
+      Name: 'capture',
+      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
+      EventPattern: JSON.stringify({ source: ['video-creation-service'] }),
+    }),
+  );
+  await bus.send(
+    new PutTargetsCommand({
+      Rule: 'capture',
+      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
+      Targets: [{ Id: 'capture', Arn: CAPTURE_TARGET }],
+    }),
+  );
+  bus.destroy();
   enterprise = await api.newWorkspace({ plan: 'enterprise' });
   workDir = await mkdtemp(join(tmpdir(), 'models-audio-'));
   speaker = createEspeakEngine();
@@ -156,6 +187,33 @@ describe('POST /v3/models/audio/voices', () => {
     const done = await waitForVoice(result.body.data.voice_id);
     // Without a language the voice speaks English (nothing here recognises a recording's language).
     expect(done).toMatchObject({ status: 'ACTIVE', language: 'en' });
+  });
+
+  it('announces each ending on the event bus', async () => {
+    const detailOf = (type: string, voiceId: string) =>
+      events
+        .map(
+          (event) =>
+            event.detail as { event_type: string; entity_id: string; event_data: Record<string, unknown> },
+        )
+        .find((detail) => detail.event_type === type && detail.entity_id === voiceId);
+    expect(detailOf('audio_voice.success', instantVoice.voice_id)?.event_data).toEqual(instantVoice);
+    const silence = encodeWavPcm16(new Int16Array(22_050 * 2), 22_050);
+    const created = await createVoice({
+      mode: 'instant',
+      name: 'Quiet',
+      audio: [base64Audio(Buffer.from(silence).toString('base64'))],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const failed = await waitForVoice(created.body.data.voice_id);
+    for (let attempt = 0; attempt < 100 && !detailOf('audio_voice.fail', failed.voice_id); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(detailOf('audio_voice.fail', failed.voice_id)?.event_data).toMatchObject({
+      voice_id: failed.voice_id,
+      status: 'FAILED',
+      failure_reason: 'INVALID_AUDIO',
+    });
   });
 
   it('trains a professional voice from several recordings of one speaker', () => {
@@ -412,17 +470,28 @@ describe('DELETE /v3/models/audio/voices/{voice_id}', () => {
     expect(speech.status).toBe(404);
   });
 
-  it('cancels an instant voice still being created', async () => {
+  it('cancels an instant voice still being created, and its training removes the recording', async () => {
     const created = await createVoice({
       mode: 'instant',
       name: 'Cancelled',
       audio: [base64Audio(shortRecording)],
     });
-    const deleted = await api.call('DELETE', `/v3/models/audio/voices/${created.body.data.voice_id}`);
+    const voiceId = created.body.data.voice_id;
+    const deleted = await api.call('DELETE', `/v3/models/audio/voices/${voiceId}`);
     expect(deleted.status).toBe(200);
-    // Whatever the training does afterwards, the voice stays gone.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await api.call('GET', `/v3/models/audio/voices/${created.body.data.voice_id}`)).status).toBe(404);
+    expect((await api.call('GET', `/v3/models/audio/voices/${voiceId}`)).status).toBe(404);
+    const tombstoneKey = modelVoiceTombstoneKey(api.workspaceId, voiceId);
+    const recording = (await getItem<ModelVoiceTombstone>(tombstoneKey, true))?.cancelled_training
+      ?.recordings[0]?.object_key;
+    if (!recording) return; // the training had already ended: the delete removed the recording itself
+    // The training, which may have been reading it, finds the voice gone and removes the recording.
+    for (let attempt = 0; attempt < 400; attempt++) {
+      if (!(await getItem<ModelVoiceTombstone>(tombstoneKey, true))?.cancelled_training) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect((await getItem<ModelVoiceTombstone>(tombstoneKey, true))?.cancelled_training).toBeUndefined();
+    expect(await headMediaObject(recording)).toBeUndefined();
+    expect((await api.call('GET', `/v3/models/audio/voices/${voiceId}`)).status).toBe(404);
   });
 
   it('answers 404 voice_not_found for a voice that never existed', async () => {

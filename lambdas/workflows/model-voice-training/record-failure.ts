@@ -1,6 +1,6 @@
 /** Audio voice training, Catch path: FAILED with its `failure_reason`, recordings removed. */
 import { z } from 'zod';
-import { recordTrainingFailure } from '../../model-audio/voice-training.js';
+import { recordTrainingFailure } from '../../model-audio/training-outcomes.js';
 import { failureOf } from '../job-failure.js';
 import { taskHandler } from '../task-handler.js';
 import { trainingRef } from './step-inputs.js';

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../../lambdas/core/config.js';
 import type { ModelVoiceRecord } from '../../../lambdas/model-audio/model-voices.js';
 import { engineSettingsFor, shiftedPitch } from '../../../lambdas/model-audio/text-to-speech.js';
+import { failureReasonOf } from '../../../lambdas/model-audio/training-outcomes.js';
 import { planTtsRequest, ttsBody } from '../../../lambdas/model-audio/tts-request.js';
 import {
   combineAnalyses,
-  failureReasonOf,
   learnableSpeaker,
   MIN_PROFESSIONAL_SPEECH_SECONDS,
   voiceSettingsFor,
