@@ -53,8 +53,12 @@ import {
 
 /** Least speech (all recordings together) a professional voice is trained on, in seconds. */
 export const MIN_PROFESSIONAL_SPEECH_SECONDS = 30;
-/** Longest stretch of each recording measured, in seconds (instant, professional). */
-export const ANALYSED_SECONDS = { instant: 60, professional: 300 } as const;
+/**
+ * Longest stretch of each recording measured, in seconds (instant, professional). The measuring is
+ * plain JavaScript on the function's thread: bounded per recording, so one recording holds it (and,
+ * in the local stack, the API in the same process) for a few seconds at most.
+ */
+export const ANALYSED_SECONDS = { instant: 60, professional: 120 } as const;
 /** Recordings of one speaker whose pitches differ by more than this many semitones are refused. */
 export const MAX_SPEAKER_PITCH_SPREAD_SEMITONES = 5;
 /** Language of a voice created without one: nothing here can recognise a recording's language. */
@@ -248,6 +252,8 @@ export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult>
           workDir,
         }),
       );
+      // Let other work of the process run between recordings.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     const speaker = learnableSpeaker(voice, analyses);
     const languageTag = voice.language_tag ?? DEFAULT_VOICE_LANGUAGE;
