@@ -44,6 +44,7 @@ import {
   fanOutDeliveryId,
   findEvent,
   getDelivery,
+  listDeliveries,
   markDeadLettered,
   type NewDelivery,
   pendingDeliveryItem,
@@ -51,6 +52,7 @@ import {
   recordDeliveries,
   recordEvent,
   refOf,
+  TERMINAL_DELIVERY_STATUSES,
   takeOverFanOut,
   toDeliveryView,
 } from './deliveries.js';
@@ -168,9 +170,14 @@ export async function dispatchEvent(event: DomainEvent): Promise<void> {
     }),
   );
   if (!owner) {
+    // A repeat: of a dispatched event (its deliveries are driven on, which sends nothing twice and
+    // queues again what a failed follow-up did not), of a fan-out in progress (dropped), or of one
+    // that crashed (taken over once its lease has run out).
+    if (record.fanned_out) return driveRecorded(record);
     const resumed = await takeOverFanOut(record, leaseMs());
     if (resumed) await resumeFanOut(resumed, inputs);
-    else logger.debug('Dropping a repeat of an event', { eventId: event.event_id });
+    else
+      logger.debug('Dropping a repeat of an event whose fan-out is in progress', { eventId: event.event_id });
     return;
   }
 
@@ -198,6 +205,20 @@ export async function dispatchEvent(event: DomainEvent): Promise<void> {
   );
 }
 
+/** Drives the recorded deliveries of a dispatched event that are not done. */
+async function driveRecorded(record: EventItem): Promise<void> {
+  const deliveries = await listDeliveries(record.workspace_id, record.event_id);
+  await Promise.all(
+    deliveries
+      .filter(
+        (delivery) =>
+          !TERMINAL_DELIVERY_STATUSES.has(delivery.status) ||
+          (delivery.status === DELIVERY_STATUS.exhausted && !delivery.dead_lettered),
+      )
+      .map((delivery) => driveDelivery(refOf(delivery), record)),
+  );
+}
+
 /**
  * The fan-out of an event whose first holder stopped before recording it: each target's delivery is
  * made if it is missing, and driven on from where it is otherwise. An attempt the first holder sent
@@ -205,14 +226,19 @@ export async function dispatchEvent(event: DomainEvent): Promise<void> {
  */
 async function resumeFanOut(record: EventItem, inputs: readonly NewDelivery[]): Promise<void> {
   logger.info('Resuming the fan-out of an event', { eventId: record.event_id });
+  const refOfInput = (input: NewDelivery) => ({
+    workspaceId: input.workspaceId,
+    eventId: record.event_id,
+    deliveryId: input.deliveryId,
+  });
+  const queued = inputs.slice(FAN_OUT_INLINE_LIMIT);
+  for (const input of queued) await createDelivery(input);
+  await enqueueDeliveries(queued.map((input) => ({ ref: refOfInput(input), delayMs: 0 })));
   await Promise.all(
-    inputs.map(async (input) => {
+    inputs.slice(0, FAN_OUT_INLINE_LIMIT).map(async (input) => {
       const created = await createClaimedDelivery(input, leaseMs());
       if (created) return attempt(created.delivery, created.claim, { event: record });
-      return driveDelivery(
-        { workspaceId: input.workspaceId, eventId: record.event_id, deliveryId: input.deliveryId },
-        record,
-      );
+      return driveDelivery(refOfInput(input), record);
     }),
   );
   await completeFanOut(record, []);

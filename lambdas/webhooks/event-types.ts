@@ -1,10 +1,14 @@
 /**
- * Every event type the service emits. `GET /v3/webhooks/event-types` serves this list, endpoint
- * subscriptions are validated against it, and producers may only emit names from it.
+ * Every event type of the contract. `GET /v3/webhooks/event-types` serves this list, endpoint
+ * subscriptions are validated against it, and producers may only emit names from it. The payloads of
+ * the types emitted today (`avatar_video.*`, `batch.completed`) are documented in docs/webhooks.md;
+ * the others come with their routes.
  */
 export const EVENT_TYPES = {
-  'avatar_video.success': 'A video finished rendering; `event_data.url` is a pre-signed download URL.',
-  'avatar_video.fail': 'A video failed; `event_data` carries `failure_code` and `failure_message`.',
+  'avatar_video.success':
+    'A video finished rendering. `event_data`: `video_id`, `url` (pre-signed download URL; it expires, so re-fetch the video with GET /v3/videos/{video_id}), `gif_download_url`, `video_page_url`, `video_share_page_url`, `folder_id`, `callback_id`.',
+  'avatar_video.fail':
+    'A video failed and its credits were returned. `event_data`: `video_id`, `failure_code`, `failure_message` (what went wrong), `msg` (the same), `folder_id`, `callback_id`.',
   'video_agent.success': 'A video agent session produced its video.',
   'video_agent.fail': 'A video agent session failed.',
   'video_translate.success': 'A video translation completed.',
@@ -37,7 +41,8 @@ export const EVENT_TYPES = {
   'model_video.fail': 'A model video failed or was cancelled.',
   'model_image.success': 'An image generation completed.',
   'model_image.fail': 'An image generation failed.',
-  'batch.completed': 'Every item of a batch reached a terminal state.',
+  'batch.completed':
+    'Every item of a batch reached a terminal state; sent once per batch. `event_data`: `batch_id`, `kind` (`videos` or `asset_uploads`), `status` (`completed` when any item succeeded, else `failed`), `total_items`, `succeeded`, `failed`.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -4,11 +4,18 @@
  * and a 300 ms deadline. Each test has a workspace of its own, so they run concurrently.
  */
 import { randomUUID } from 'node:crypto';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateExistingItem } from '../../lambdas/core/repository.js';
 import { keys, RESOURCE_TYPES } from '../../lambdas/core/table-schema.js';
 import { type DomainEvent, publishEvent } from '../../lambdas/events/domain-events.js';
+import {
+  createClaimedDelivery,
+  DELIVERY_TARGETS,
+  DELIVERY_TRIGGERS,
+  fanOutDeliveryId,
+  recordEvent,
+} from '../../lambdas/webhooks/deliveries.js';
 import { dispatchEvent } from '../../lambdas/webhooks/dispatch.js';
 import type { EventType } from '../../lambdas/webhooks/event-types.js';
 import {
@@ -284,7 +291,8 @@ describe.concurrent('deliveries', () => {
   it('never follows a redirect: retried until exhausted, then sent to the dead-letter queue', async () => {
     const workspace = await api.newWorkspace();
     const elsewhere = await receiver();
-    const hook = await receiver(() => ({ status: 302, headers: { Location: elsewhere.url } }));
+    let fixed = false;
+    const hook = await receiver(() => (fixed ? 200 : { status: 302, headers: { Location: elsewhere.url } }));
     await createEndpoint(workspace, hook.url);
     const eventId = await publish(workspace, 'avatar_video.success');
     const [delivery] = (await eventDetail(workspace, eventId)).deliveries;
@@ -316,12 +324,31 @@ describe.concurrent('deliveries', () => {
         (body) => body.delivery_id === delivery?.delivery_id,
       );
     }
-    sqs.destroy();
     expect(found).toMatchObject({
       kind: 'webhook.exhausted',
       workspace_id: workspace.workspaceId,
       event_id: eventId,
     });
+
+    // Moved back to the queue once the receiver is fixed (an SQS redrive): a new delivery, sent.
+    fixed = true;
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: api.stack.environment.WEBHOOK_QUEUE_URL,
+        MessageBody: JSON.stringify(found),
+      }),
+    );
+    sqs.destroy();
+    const detail = await eventDetail(workspace, eventId, (event) =>
+      event.deliveries.some(
+        (candidate) => candidate.trigger === 'redrive' && candidate.status === 'delivered',
+      ),
+    );
+    expect(detail.deliveries.map((candidate) => [candidate.trigger, candidate.status])).toEqual([
+      ['event', 'exhausted'],
+      ['redrive', 'delivered'],
+    ]);
+    expect(hook.received.at(-1)?.headers['service-event-id']).toBe(eventId);
   });
 
   it('gives up on a receiver that does not answer within the deadline, and retries it', async () => {
@@ -557,6 +584,62 @@ describe.concurrent('deliveries', () => {
     const detail = await eventDetail(workspace, event.event_id);
     expect(detail.deliveries).toHaveLength(1);
     expect(hook.received.map(eventIdOf)).toEqual([event.event_id]);
+  });
+});
+
+describe.concurrent('crashes', () => {
+  it('takes over a fan-out whose holder crashed, sending what it had not recorded', async () => {
+    const workspace = await api.newWorkspace();
+    const first = await receiver();
+    const second = await receiver();
+    const endpoints = [
+      await createEndpoint(workspace, first.url),
+      await createEndpoint(workspace, second.url),
+    ];
+    const event: DomainEvent = {
+      event_id: `avatar_video.success:${randomUUID()}`,
+      event_type: 'avatar_video.success',
+      workspace_id: workspace.workspaceId,
+      entity_id: 'v3',
+      event_data: { video_id: 'v3' },
+      created_at: new Date().toISOString(),
+    };
+    // The crashed holder: it recorded the event (its lease long gone) and claimed the first endpoint's
+    // attempt (that claim's lease gone too), then recorded nothing else.
+    const { event: record } = await recordEvent(event, 0);
+    const claimed = await createClaimedDelivery(
+      {
+        workspaceId: workspace.workspaceId,
+        event: record,
+        deliveryId: fanOutDeliveryId(event.event_id, `endpoint:${endpoints[0]?.endpoint_id}`),
+        target: DELIVERY_TARGETS.endpoint,
+        endpointId: endpoints[0]?.endpoint_id ?? null,
+        callbackUrl: null,
+        trigger: DELIVERY_TRIGGERS.event,
+      },
+      0,
+    );
+    expect(claimed).toBeDefined();
+
+    // Its message comes back (or the event is published again): the fan-out is taken over.
+    await dispatchEvent(event);
+    const detail = await eventDetail(
+      workspace,
+      event.event_id,
+      (found) =>
+        found.deliveries.length === 2 &&
+        found.deliveries.every((delivery) => delivery.status === 'delivered'),
+    );
+    expect(detail.deliveries.map((delivery) => delivery.attempt_count)).toEqual([1, 1]);
+    expect(first.received.map(eventIdOf)).toEqual([event.event_id]);
+    expect(second.received.map(eventIdOf)).toEqual([event.event_id]);
+
+    // Done: later repeats send nothing.
+    await dispatchEvent(event);
+    await publishEvent(event);
+    const sentinel = await publish(workspace, 'avatar_video.fail');
+    await eventDetail(workspace, sentinel);
+    expect(first.received.map(eventIdOf)).toEqual([event.event_id, sentinel]);
   });
 });
 
