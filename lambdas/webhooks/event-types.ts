@@ -1,8 +1,8 @@
 /**
  * Every event type of the contract. `GET /v3/webhooks/event-types` serves this list, endpoint
  * subscriptions are validated against it, and producers may only emit names from it. The payloads of
- * the types emitted today (`avatar_video.*`, `batch.completed`) are documented in docs/webhooks.md;
- * the others come with their routes.
+ * the types emitted today (`avatar_video.*`, `batch.completed`, `voice_clone.*`, `audio_voice.*`) are
+ * documented in docs/webhooks.md; the others come with their routes.
  */
 export const EVENT_TYPES = {
   'avatar_video.success':
@@ -33,10 +33,14 @@ export const EVENT_TYPES = {
   'photo_avatar_generation.fail': 'A photo avatar failed to generate.',
   'photo_avatar_look.success': 'Generated looks are completed and usable in videos.',
   'photo_avatar_look.fail': 'Look generation failed.',
-  'voice_clone.success': 'A voice clone is complete.',
-  'voice_clone.fail': 'A voice clone failed.',
-  'audio_voice.success': 'An audio voice became ACTIVE.',
-  'audio_voice.fail': 'An audio voice failed training.',
+  'voice_clone.success':
+    'A voice clone is complete. `event_data`: `voice_clone_id`, `voice_id`, `name`, `language`, `gender`.',
+  'voice_clone.fail':
+    'A voice clone failed. `event_data`: `voice_clone_id`, `voice_id`, `failure_code`, `failure_message`.',
+  'audio_voice.success':
+    'An audio voice became ACTIVE (after training or retraining). `event_data`: the voice (`voice_id`, `mode`, `name`, `language`, `status`, `created_at`).',
+  'audio_voice.fail':
+    'An audio voice failed training. `event_data`: the voice with `status` FAILED, `failure_reason` and `failure_message`.',
   'model_video.success': 'A model video completed.',
   'model_video.fail': 'A model video failed or was cancelled.',
   'model_image.success': 'An image generation completed.',

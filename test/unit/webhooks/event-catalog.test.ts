@@ -1,0 +1,60 @@
+/**
+ * The event catalog and its documentation: every type a producer emits is in the catalog with a
+ * description of its payload, and docs/webhooks.md documents it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, isEventType } from '../../../lambdas/webhooks/event-types.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** Types the service emits today. */
+const EMITTED = [
+  'avatar_video.success',
+  'avatar_video.fail',
+  'batch.completed',
+  'voice_clone.success',
+  'voice_clone.fail',
+  'audio_voice.success',
+  'audio_voice.fail',
+] as const;
+
+function sources(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('the event catalog', () => {
+  it('lists every type a producer names, and EMITTED is complete', () => {
+    const named = new Set<string>();
+    for (const file of sources(path.join(ROOT, 'lambdas'))) {
+      if (file.includes(`${path.sep}webhooks${path.sep}`)) continue;
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /event_type: ['`]([a-z_]+\.)(\w+|\$\{\w+\})['`]/g,
+      )) {
+        const [, family = '', outcome = ''] = match;
+        for (const type of outcome.startsWith('${')
+          ? [`${family}success`, `${family}fail`]
+          : [family + outcome]) {
+          named.add(type);
+        }
+      }
+    }
+    expect([...named].sort()).toEqual([...EMITTED].sort());
+    for (const type of named) expect(isEventType(type), type).toBe(true);
+  });
+
+  it.each(EMITTED)('describes the payload of %s, and docs/webhooks.md documents it', (type) => {
+    expect(EVENT_TYPES[type]).toContain('`event_data`');
+    const docs = readFileSync(path.join(ROOT, 'docs/webhooks.md'), 'utf8');
+    const headings = docs.split('\n').filter((line) => line.startsWith('### '));
+    expect(
+      headings.some((heading) => heading.includes(`\`${type}\``)),
+      type,
+    ).toBe(true);
+  });
+});
