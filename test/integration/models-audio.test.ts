@@ -8,7 +8,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItem } from '../../lambdas/core/repository.js';
 import { probeMedia } from '../../lambdas/engines/composition/index.js';
@@ -17,8 +16,7 @@ import { type SpeechEngine, speechEngine } from '../../lambdas/engines/speech/in
 import { decodeWavPcm16, encodeWavPcm16 } from '../../lambdas/engines/speech/wav.js';
 import { headMediaObject } from '../../lambdas/media/media-store.js';
 import { type ModelVoiceTombstone, modelVoiceTombstoneKey } from '../../lambdas/model-audio/model-voices.js';
-import type { EventBusEvent } from '../../lib/local/emulators/index.js';
-import { LOCAL_RESOURCE_NAMES } from '../../lib/local/local-stack.js';
+import { eventCapture } from '../support/event-capture.js';
 import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -43,8 +41,8 @@ interface Speech {
   word_timestamps: { word: string; start: number; end: number }[];
 }
 
-const CAPTURE_TARGET = 'arn:aws:lambda:us-east-1:000000000000:function:test-event-capture';
-const events: EventBusEvent[] = [];
+const capture = eventCapture();
+const events = capture.events;
 
 let api: TestStack;
 let enterprise: { workspaceId: string; apiKey: string };
@@ -101,27 +99,9 @@ async function download(url: string, name: string): Promise<{ path: string; byte
 beforeAll(async () => {
   api = await startTestStack({
     stepFunctionsTimeScale: 0.001,
-    eventTargets: { [CAPTURE_TARGET]: async (payload) => void events.push(payload as EventBusEvent) },
+    ...capture.stackOptions,
   });
-  const bus = new EventBridgeClient({
-    endpoint: api.stack.environment.AWS_ENDPOINT_URL_EVENTBRIDGE,
-    region: 'us-east-1',
-  });
-  await bus.send(
-    new PutRuleCommand({
-      Name: 'capture',
-      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
-      EventPattern: JSON.stringify({ source: ['video-creation-service'] }),
-    }),
-  );
-  await bus.send(
-    new PutTargetsCommand({
-      Rule: 'capture',
-      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
-      Targets: [{ Id: 'capture', Arn: CAPTURE_TARGET }],
-    }),
-  );
-  bus.destroy();
+  await capture.subscribe(api);
   enterprise = await api.newWorkspace({ plan: 'enterprise' });
   workDir = await mkdtemp(join(tmpdir(), 'models-audio-'));
   speaker = createEspeakEngine();

@@ -6,7 +6,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace, updateWorkspace } from '../../lambdas/accounts/workspaces.js';
@@ -14,13 +13,12 @@ import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
 import { findStockVoice } from '../../lambdas/catalog/stock-voices.js';
 import { probeMedia } from '../../lambdas/engines/composition/index.js';
 import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
-import type { EventBusEvent } from '../../lib/local/emulators/index.js';
-import { LOCAL_RESOURCE_NAMES } from '../../lib/local/local-stack.js';
+import { eventCapture } from '../support/event-capture.js';
 import { multipartBody, png, wav } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
-const CAPTURE_TARGET = 'arn:aws:lambda:us-east-1:000000000000:function:test-event-capture';
-const events: EventBusEvent[] = [];
+const capture = eventCapture();
+const events = capture.events;
 
 let api: TestStack;
 let scratch: string;
@@ -30,31 +28,9 @@ let voiceId: string;
 beforeAll(async () => {
   api = await startTestStack({
     stepFunctionsTimeScale: 0.001,
-    eventTargets: {
-      [CAPTURE_TARGET]: async (payload) => {
-        events.push(payload as EventBusEvent);
-      },
-    },
+    ...capture.stackOptions,
   });
-  const bus = new EventBridgeClient({
-    endpoint: api.stack.environment.AWS_ENDPOINT_URL_EVENTBRIDGE,
-    region: 'us-east-1',
-  });
-  await bus.send(
-    new PutRuleCommand({
-      Name: 'capture',
-      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
-      EventPattern: JSON.stringify({ source: ['video-creation-service'] }),
-    }),
-  );
-  await bus.send(
-    new PutTargetsCommand({
-      Rule: 'capture',
-      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
-      Targets: [{ Id: 'capture', Arn: CAPTURE_TARGET }],
-    }),
-  );
-  bus.destroy();
+  await capture.subscribe(api);
   scratch = await mkdtemp(join(tmpdir(), 'videos-test-'));
   const looks = await api.call<{ data: { id: string; default_voice_id: string }[] }>(
     'GET',

@@ -7,7 +7,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExistingItem, putItem } from '../../lambdas/core/repository.js';
 import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
@@ -16,12 +15,12 @@ import { analyseRecording, type RecordingAnalysis } from '../../lambdas/voices/v
 import { templateVoiceReferenceKey } from '../../lambdas/voices/voice-references.js';
 import { createCloneRecord } from '../../lambdas/voices/workspace-voices.js';
 import type { EventBusEvent } from '../../lib/local/emulators/index.js';
-import { LOCAL_RESOURCE_NAMES } from '../../lib/local/local-stack.js';
+import { eventCapture } from '../support/event-capture.js';
 import { multipartBody, png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
-const CAPTURE_TARGET = 'arn:aws:lambda:us-east-1:000000000000:function:test-voice-events';
-const events: EventBusEvent[] = [];
+const capture = eventCapture();
+const events = capture.events;
 
 interface VoiceDetail {
   voice_id: string;
@@ -48,31 +47,9 @@ const SCRIPT = 'Thank you for calling. Your order has shipped and will arrive on
 beforeAll(async () => {
   api = await startTestStack({
     stepFunctionsTimeScale: 0.001,
-    eventTargets: {
-      [CAPTURE_TARGET]: async (payload) => {
-        events.push(payload as EventBusEvent);
-      },
-    },
+    ...capture.stackOptions,
   });
-  const bus = new EventBridgeClient({
-    endpoint: api.stack.environment.AWS_ENDPOINT_URL_EVENTBRIDGE,
-    region: 'us-east-1',
-  });
-  await bus.send(
-    new PutRuleCommand({
-      Name: 'capture-voices',
-      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
-      EventPattern: JSON.stringify({ 'detail-type': ['voice_clone.success', 'voice_clone.fail'] }),
-    }),
-  );
-  await bus.send(
-    new PutTargetsCommand({
-      Rule: 'capture-voices',
-      EventBusName: LOCAL_RESOURCE_NAMES.eventBus,
-      Targets: [{ Id: 'capture', Arn: CAPTURE_TARGET }],
-    }),
-  );
-  bus.destroy();
+  await capture.subscribe(api, { 'detail-type': ['voice_clone.success', 'voice_clone.fail'] });
   scratch = await mkdtemp(join(tmpdir(), 'voice-clone-test-'));
   // The two speakers: a low, slow man and a high, quick woman.
   const engine = createEspeakEngine();
