@@ -23,6 +23,8 @@ import { InvalidParameterError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import {
   checkOutboundUrl,
+  describeNetworkError,
+  isCertificateError,
   type OutboundPolicy,
   OutboundUrlError,
   outboundPolicy,
@@ -342,43 +344,12 @@ async function resolveBase64(
 /** Why a download failed, phrased to follow the field name: "`background.url` <message>." */
 class DownloadProblem extends Error {}
 
-const CERTIFICATE_CODES =
-  /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_CERT_ALTNAME_INVALID$|HOSTNAME_MISMATCH$)/;
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|EPROTO$)/;
-
 /** A network error of a download, as the client can act on it. */
 function networkProblem(error: unknown, host: string): DownloadProblem {
-  const code = (error as { code?: unknown }).code;
-  const tag = typeof code === 'string' ? ` (${code})` : '';
-  switch (code) {
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-    case 'EAI_NODATA':
-    case 'EAI_NONAME':
-      return new DownloadProblem(`could not be downloaded: the host ${host} does not resolve${tag}`);
-    case 'ECONNREFUSED':
-      return new DownloadProblem(`could not be downloaded: ${host} refused the connection${tag}`);
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return new DownloadProblem(`could not be downloaded: ${host} closed the connection${tag}`);
-    case 'ETIMEDOUT':
-      return new DownloadProblem(`could not be downloaded: the connection to ${host} timed out${tag}`);
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return new DownloadProblem(`could not be downloaded: ${host} is unreachable${tag}`);
-  }
-  if (typeof code === 'string' && CERTIFICATE_CODES.test(code)) {
-    return new DownloadProblem(
-      `could not be downloaded: the TLS certificate of ${host} is not valid for it${tag}; media hosts need a certificate from a public CA for their name`,
-    );
-  }
-  if (typeof code === 'string' && TLS_CODES.test(code)) {
-    return new DownloadProblem(`could not be downloaded: the TLS handshake with ${host} failed${tag}`);
-  }
-  if (typeof code === 'string' && code.startsWith('HPE_')) {
-    return new DownloadProblem(`could not be downloaded: ${host} sent an invalid HTTP response${tag}`);
-  }
-  return new DownloadProblem(`could not be downloaded from ${host}${tag}`);
+  const hint = isCertificateError(error)
+    ? '; media hosts need a certificate from a public CA for their name'
+    : '';
+  return new DownloadProblem(`could not be downloaded: ${describeNetworkError(error, host)}${hint}`);
 }
 
 interface DownloadLimits {

@@ -15,6 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import {
   checkOutboundUrl,
+  describeNetworkError,
   type OutboundPolicy,
   OutboundUrlError,
   pinnedLookup,
@@ -58,40 +59,6 @@ export type WebhookSendResult =
     };
 
 export const WEBHOOK_USER_AGENT = 'video-creation-service-webhooks/1';
-
-const CERTIFICATE_CODES =
-  /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_CERT_ALTNAME_INVALID$|HOSTNAME_MISMATCH$)/;
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|EPROTO$)/;
-
-/** A network error as the endpoint's owner can act on it. */
-export function describeNetworkError(error: unknown, host: string): string {
-  const code = (error as { code?: unknown }).code;
-  const tag = typeof code === 'string' ? ` (${code})` : '';
-  switch (code) {
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-    case 'EAI_NODATA':
-    case 'EAI_NONAME':
-      return `the host ${host} does not resolve${tag}`;
-    case 'ECONNREFUSED':
-      return `${host} refused the connection${tag}`;
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return `${host} closed the connection before answering${tag}`;
-    case 'ETIMEDOUT':
-      return `the connection to ${host} timed out${tag}`;
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return `${host} is unreachable${tag}`;
-  }
-  if (typeof code === 'string' && CERTIFICATE_CODES.test(code)) {
-    return `the TLS certificate of ${host} is not valid for it${tag}`;
-  }
-  if (typeof code === 'string' && TLS_CODES.test(code)) return `the TLS handshake with ${host} failed${tag}`;
-  if (typeof code === 'string' && code.startsWith('HPE_'))
-    return `${host} sent an invalid HTTP response${tag}`;
-  return `the request to ${host} failed${tag}`;
-}
 
 class Timeout extends Error {}
 
