@@ -6,13 +6,10 @@
  *
  * Which balance pays: `wallet_balance` for wallet billing, `remaining_credits` otherwise.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { getWorkspace, WORKSPACE_STATUS, type Workspace } from '../accounts/workspaces.js';
-import { documents } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { PaymentRequiredError } from '../core/errors.js';
-import type { ItemKey, StoredItem } from '../core/repository.js';
+import { type ItemKey, type StoredItem, transactWrite } from '../core/repository.js';
 import { keys } from '../core/table-schema.js';
 import { PLAN_ENTITLEMENTS } from './plans.js';
 
@@ -131,52 +128,37 @@ export async function createJobWithReservation(
       conditions.push('(attribute_not_exists(trial_videos_used) OR trial_videos_used < :trialLimit)');
       values[':trialLimit'] = trial;
     }
-    try {
-      await documents().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: config().tableName,
-                Item: { ...job, ...billing },
-                ConditionExpression: options.replacesPlaceholder
-                  ? 'attribute_exists(pk) AND attribute_not_exists(billing_state)'
-                  : 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: config().tableName,
-                Key: keys.workspace(current.workspace_id),
-                UpdateExpression: `ADD #balance :spend, used_credits :credits${trial !== null ? ', trial_videos_used :one' : ''}`,
-                ConditionExpression: conditions.join(' AND '),
-                ExpressionAttributeNames: { '#status': 'status', '#balance': balance },
-                ExpressionAttributeValues: {
-                  ...values,
-                  ':spend': -credits,
-                  ...(trial !== null ? { ':one': 1 } : {}),
-                },
-              },
-            },
-          ],
-        }),
-      );
-      return billing;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const [jobReason, workspaceReason] = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-      if (jobReason === 'ConditionalCheckFailed') throw new JobAlreadyBilledError(job.sk);
-      // A refused condition (the balance moved) or a conflicting transaction: re-read and decide again.
-      if (
-        workspaceReason !== 'ConditionalCheckFailed' &&
-        workspaceReason !== 'TransactionConflict' &&
-        jobReason !== 'TransactionConflict'
-      ) {
-        throw error;
-      }
-      current = await getWorkspace(current.workspace_id, true);
-      if (current?.status !== WORKSPACE_STATUS.active)
-        throw new Error(`Workspace ${workspace.workspace_id} is not active`);
+    const refusedItem = await transactWrite([
+      {
+        Put: {
+          TableName: config().tableName,
+          Item: { ...job, ...billing },
+          ConditionExpression: options.replacesPlaceholder
+            ? 'attribute_exists(pk) AND attribute_not_exists(billing_state)'
+            : 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: config().tableName,
+          Key: keys.workspace(current.workspace_id),
+          UpdateExpression: `ADD #balance :spend, used_credits :credits${trial !== null ? ', trial_videos_used :one' : ''}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: { '#status': 'status', '#balance': balance },
+          ExpressionAttributeValues: {
+            ...values,
+            ':spend': -credits,
+            ...(trial !== null ? { ':one': 1 } : {}),
+          },
+        },
+      },
+    ]);
+    if (refusedItem === undefined) return billing;
+    if (refusedItem === 0) throw new JobAlreadyBilledError(job.sk);
+    // The balance (or the trial or usage count) moved since it was read: read again and decide again.
+    current = await getWorkspace(current.workspace_id, true);
+    if (current?.status !== WORKSPACE_STATUS.active) {
+      throw new Error(`Workspace ${workspace.workspace_id} is not active`);
     }
   }
   throw new PaymentRequiredError(
@@ -185,14 +167,11 @@ export async function createJobWithReservation(
   );
 }
 
-/** Attempts of a settle or refund that meets conflicting transactions on the workspace item. */
-const END_RESERVATION_ATTEMPTS = 5;
-
 /**
  * Ends a reservation: `charged` credits are spent (at most the reservation), the rest goes back.
  * Returns false when the job's billing was already ended (the step ran before). Concurrent
- * transactions on the workspace item (jobs ending together) are retried; any other refusal throws,
- * so the workflow's Retry and Catch see it instead of the credits staying reserved unnoticed.
+ * transactions on the workspace item (jobs ending together) are retried by `transactWrite`; any other
+ * error throws, so the workflow's Retry and Catch see it instead of credits staying reserved unnoticed.
  */
 async function endReservation(
   jobKey: ItemKey,
@@ -204,49 +183,37 @@ async function endReservation(
   const returned = billing.credits_reserved - spent;
   const refunded = spent === 0;
   const returnsTrial = refunded && billing.trial_counted;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await documents().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: config().tableName,
-                Key: jobKey,
-                UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
-                ConditionExpression: 'billing_state = :reserved',
-                ExpressionAttributeValues: {
-                  ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
-                  ':spent': spent,
-                  ':reserved': BILLING_STATE.reserved,
-                },
-              },
-            },
-            {
-              Update: {
-                TableName: config().tableName,
-                Key: keys.workspace(workspaceId),
-                UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
-                ExpressionAttributeNames: { '#balance': billing.credits_balance },
-                ExpressionAttributeValues: {
-                  ':returned': returned,
-                  ':unused': -returned,
-                  ...(returnsTrial ? { ':minusOne': -1 } : {}),
-                },
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-      if (reasons[0] === 'ConditionalCheckFailed') return false;
-      if (!reasons.includes('TransactionConflict') || attempt >= END_RESERVATION_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
-    }
-  }
+  // A refusal means the job's billing already ended (the step ran before).
+  return (
+    (await transactWrite([
+      {
+        Update: {
+          TableName: config().tableName,
+          Key: jobKey,
+          UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
+          ConditionExpression: 'billing_state = :reserved',
+          ExpressionAttributeValues: {
+            ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
+            ':spent': spent,
+            ':reserved': BILLING_STATE.reserved,
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: config().tableName,
+          Key: keys.workspace(workspaceId),
+          UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
+          ExpressionAttributeNames: { '#balance': billing.credits_balance },
+          ExpressionAttributeValues: {
+            ':returned': returned,
+            ':unused': -returned,
+            ...(returnsTrial ? { ':minusOne': -1 } : {}),
+          },
+        },
+      },
+    ])) === undefined
+  );
 }
 
 /** Completion: charges what the output really cost (never more than reserved), returns the rest. */

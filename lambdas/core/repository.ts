@@ -2,7 +2,7 @@
  * Small typed functions over the single table. Handlers and domain modules use these, never the
  * raw SDK, so conditions (tenant partition, existence) are written once.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -11,6 +11,8 @@ import {
   type PutCommandInput,
   QueryCommand,
   type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { documents } from './aws-clients.js';
@@ -294,4 +296,30 @@ function positionOf(item: StoredItem, onIndex: boolean): Record<string, unknown>
     position[TABLE_SCHEMA.gsi1.sortKey] = item[TABLE_SCHEMA.gsi1.sortKey];
   }
   return position;
+}
+
+/** Attempts of a transaction that meets other transactions on the same items (`TransactionConflict`). */
+const TRANSACTION_ATTEMPTS = 5;
+
+export type TransactionItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * Writes all `items` or none. Conflicts with concurrent transactions are retried (jittered); a
+ * refused condition is not an error: the answer is the index of the first refused item, or
+ * undefined when everything was written. Anything else throws.
+ */
+export async function transactWrite(items: TransactionItem[]): Promise<number | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documents().send(new TransactWriteCommand({ TransactItems: items }));
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+      const refused = reasons.indexOf('ConditionalCheckFailed');
+      if (refused >= 0) return refused;
+      if (!reasons.includes('TransactionConflict') || attempt >= TRANSACTION_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+    }
+  }
 }

@@ -9,12 +9,9 @@
  * they fail or are deleted; the slot moves in the same DynamoDB transaction as the voice's item, so a
  * retried or concurrent step can neither lose nor double-count one.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../accounts/workspaces.js';
 import type { PageSource } from '../catalog/catalog-pages.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
-import { documents } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { PaymentRequiredError } from '../core/errors.js';
 import {
@@ -22,6 +19,7 @@ import {
   getItem,
   putNewItem,
   queryPage,
+  transactWrite,
   updateExistingItem,
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
@@ -141,60 +139,38 @@ export async function setVoicePreview(
   );
 }
 
-const TRANSACTION_ATTEMPTS = 4;
-
-const isConflict = (error: TransactionCanceledException) =>
-  (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
-const refusedAt = (error: TransactionCanceledException, index: number) =>
-  error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
-
-async function pause(attempt: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
-}
-
 /**
  * Writes a new clone (status `processing`) and takes one of the workspace's clone slots, in one
  * transaction. @throws PaymentRequiredError 402 `plan_upgrade_required` when every slot is in use
  */
 export async function createCloneRecord(record: VoiceRecord, plan: Plan): Promise<void> {
   const limit = cloneSlotLimit(plan);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await documents().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: config().tableName,
-                Item: voiceItem({ ...record, holds_slot: true }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: config().tableName,
-                Key: cloneSlotsKey(record.workspace_id),
-                UpdateExpression: 'ADD used :one',
-                ConditionExpression: 'attribute_not_exists(used) OR used < :limit',
-                ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-              },
-            },
-          ],
-        }),
-      );
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      if (refusedAt(error, 1)) {
-        throw new PaymentRequiredError(
-          `All ${limit} voice clone slots of the ${plan} plan are in use; delete a cloned voice (DELETE /v3/voices/{voice_id}) or move to a larger plan.`,
-          'plan_upgrade_required',
-        );
-      }
-      if (!isConflict(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
-      await pause(attempt);
-    }
+  const refused = await transactWrite([
+    {
+      Put: {
+        TableName: config().tableName,
+        Item: voiceItem({ ...record, holds_slot: true }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: cloneSlotsKey(record.workspace_id),
+        UpdateExpression: 'ADD used :one',
+        ConditionExpression: 'attribute_not_exists(used) OR used < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+      },
+    },
+  ]);
+  if (refused === undefined) return;
+  if (refused === 1) {
+    throw new PaymentRequiredError(
+      `All ${limit} voice clone slots of the ${plan} plan are in use; delete a cloned voice (DELETE /v3/voices/{voice_id}) or move to a larger plan.`,
+      'plan_upgrade_required',
+    );
   }
+  throw new Error(`Voice id collision: ${record.voice_id}`);
 }
 
 /**
@@ -227,7 +203,7 @@ export async function failCloneRecord(
   voiceId: string,
   failure: { code: string; message: string },
 ): Promise<VoiceRecord | undefined> {
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
     const current = await getVoiceRecord(workspaceId, voiceId, true);
     if (current?.status !== VOICE_STATUS.processing) return undefined;
     const failed: VoiceRecord = {
@@ -237,38 +213,28 @@ export async function failCloneRecord(
       failure_message: failure.message,
       holds_slot: false,
     };
-    try {
-      await documents().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: config().tableName,
-                Key: voiceKey(workspaceId, voiceId),
-                UpdateExpression:
-                  'SET #status = :failed, failure_code = :code, failure_message = :message, holds_slot = :false',
-                ConditionExpression: '#status = :processing',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':failed': VOICE_STATUS.failed,
-                  ':processing': VOICE_STATUS.processing,
-                  ':code': failure.code,
-                  ':message': failure.message,
-                  ':false': false,
-                },
-              },
-            },
-            ...(current.holds_slot ? [releaseSlot(workspaceId)] : []),
-          ],
-        }),
-      );
-      return failed;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      if (refusedAt(error, 0)) continue; // changed meanwhile: read again
-      if (!isConflict(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
-      await pause(attempt);
-    }
+    const refused = await transactWrite([
+      {
+        Update: {
+          TableName: config().tableName,
+          Key: voiceKey(workspaceId, voiceId),
+          UpdateExpression:
+            'SET #status = :failed, failure_code = :code, failure_message = :message, holds_slot = :false',
+          ConditionExpression: '#status = :processing',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':failed': VOICE_STATUS.failed,
+            ':processing': VOICE_STATUS.processing,
+            ':code': failure.code,
+            ':message': failure.message,
+            ':false': false,
+          },
+        },
+      },
+      ...(current.holds_slot ? [releaseSlot(workspaceId)] : []),
+    ]);
+    if (refused === undefined) return failed;
+    // Changed meanwhile: read again.
   }
 }
 
@@ -291,36 +257,26 @@ export async function deleteVoiceRecord(
   workspaceId: string,
   voiceId: string,
 ): Promise<VoiceRecord | undefined> {
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
     const current = await getVoiceRecord(workspaceId, voiceId, true);
     if (!current) return undefined;
     if (!current.holds_slot) {
       if (await deleteExistingItem(voiceKey(workspaceId, voiceId), { holds_slot: true })) return current;
       continue; // it took a slot meanwhile (cannot happen today) or vanished: read again
     }
-    try {
-      await documents().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: config().tableName,
-                Key: voiceKey(workspaceId, voiceId),
-                ConditionExpression: 'holds_slot = :true',
-                ExpressionAttributeValues: { ':true': true },
-              },
-            },
-            releaseSlot(workspaceId),
-          ],
-        }),
-      );
-      return current;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      if (refusedAt(error, 0)) continue; // failed (slot given back) or deleted meanwhile: read again
-      if (!isConflict(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
-      await pause(attempt);
-    }
+    const refused = await transactWrite([
+      {
+        Delete: {
+          TableName: config().tableName,
+          Key: voiceKey(workspaceId, voiceId),
+          ConditionExpression: 'holds_slot = :true',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
+      releaseSlot(workspaceId),
+    ]);
+    if (refused === undefined) return current;
+    // Failed (slot given back) or deleted meanwhile: read again.
   }
 }
 
