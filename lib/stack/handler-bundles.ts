@@ -27,7 +27,7 @@ import path from 'node:path';
 import { Stack, Stage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { Construct, type IConstruct } from 'constructs';
-import { buildSync, type Metafile } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
 /** The exported function of every bundle: `index.mjs` exporting `handler`. */
 export const BUNDLE_HANDLER = 'index.handler';
@@ -59,6 +59,40 @@ export const BUNDLE_WORKERS: readonly BundleWorker[] = [
 
 /** Where the workers are built, under the bundle root, before they are copied into the bundles. */
 const WORKER_OUTDIR = '.workers';
+
+/** Entry points of the bundle workers, under `directory` of a bundle's output. */
+export function workerEntryPoints(projectRoot: string, directory: string): Record<string, string> {
+  return Object.fromEntries(
+    BUNDLE_WORKERS.map((worker) => [
+      `${directory}/${path.basename(worker.file, '.mjs')}`,
+      path.join(projectRoot, 'lambdas', `${worker.entry}.ts`),
+    ]),
+  );
+}
+
+/** esbuild settings of every Lambda bundle (zip functions and the media image alike). */
+export const LAMBDA_BUILD_OPTIONS = {
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  // The Lambda runtime the functions use (Runtime.NODEJS_24_X).
+  target: 'node24',
+  // Prefer packages' ESM builds: smaller bundles through tree shaking.
+  mainFields: ['module', 'main'],
+  // Whitespace and syntax only: identifiers stay readable in stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  legalComments: 'none',
+  // CommonJS dependencies inside an ES module bundle still call `require` for Node built-ins. The
+  // import is renamed: bundled modules may import `createRequire` themselves (espeak-engine.ts does),
+  // and esbuild does not rename around the banner.
+  banner: {
+    js: "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
 
 export interface HandlerBundlesProps {
   /**
@@ -103,39 +137,14 @@ export class HandlerBundles extends Construct {
     this.bundleRoot = path.resolve(outdir, '.bundles');
     rmSync(this.bundleRoot, { recursive: true, force: true });
     mkdirSync(this.bundleRoot, { recursive: true });
-    for (const worker of BUNDLE_WORKERS) {
-      entryPoints[`${WORKER_OUTDIR}/${path.basename(worker.file, '.mjs')}`] = path.join(
-        projectRoot,
-        'lambdas',
-        `${worker.entry}.ts`,
-      );
-    }
+    Object.assign(entryPoints, workerEntryPoints(projectRoot, WORKER_OUTDIR));
     const { metafile } = buildSync({
       absWorkingDir: projectRoot,
       entryPoints,
       external: BUNDLE_WORKERS.flatMap((worker) => worker.packages),
       metafile: true,
       outdir: this.bundleRoot,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      // The Lambda runtime the functions use (Runtime.NODEJS_24_X).
-      target: 'node24',
-      // Prefer packages' ESM builds: smaller bundles through tree shaking.
-      mainFields: ['module', 'main'],
-      // Whitespace and syntax only: identifiers stay readable in stack traces.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      keepNames: true,
-      legalComments: 'none',
-      // CommonJS dependencies inside an ES module bundle still call `require` for Node built-ins. The
-      // import is renamed: bundled modules may import `createRequire` themselves (espeak-engine.ts does),
-      // and esbuild does not rename around the banner.
-      banner: {
-        js: "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);",
-      },
-      logLevel: 'warning',
+      ...LAMBDA_BUILD_OPTIONS,
     });
     this.addWorkers(projectRoot, this.bundleRoot, metafile);
   }

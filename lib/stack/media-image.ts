@@ -36,7 +36,7 @@ import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { DockerImageCode } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { buildSync, type Metafile } from 'esbuild';
-import { BUNDLE_WORKERS } from './handler-bundles.js';
+import { BUNDLE_WORKERS, LAMBDA_BUILD_OPTIONS, workerEntryPoints } from './handler-bundles.js';
 import { FUNCTION_ARCHITECTURE, FUNCTION_RUNTIME } from './service-function.js';
 
 /** Node.js major of the zip functions' runtime (`nodejs24.x` → `24`): the image runs the same one. */
@@ -280,35 +280,15 @@ function bundleHandlers(projectRoot: string, modules: readonly string[], handler
   const entryPoints: Record<string, string> = {};
   for (const module of modules) entryPoints[module] = path.join(projectRoot, 'lambdas', `${module}.ts`);
   const workerDirectory = '.workers';
-  for (const worker of BUNDLE_WORKERS) {
-    entryPoints[`${workerDirectory}/${path.basename(worker.file, '.mjs')}`] = path.join(
-      projectRoot,
-      'lambdas',
-      `${worker.entry}.ts`,
-    );
-  }
+  Object.assign(entryPoints, workerEntryPoints(projectRoot, workerDirectory));
   const { metafile } = buildSync({
     absWorkingDir: projectRoot,
     entryPoints,
     external: [...MEDIA_IMAGE_PACKAGES],
     metafile: true,
     outdir: handlersDirectory,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
+    ...LAMBDA_BUILD_OPTIONS,
     target: `node${NODE_MAJOR}`,
-    mainFields: ['module', 'main'],
-    minifyWhitespace: true,
-    minifySyntax: true,
-    keepNames: true,
-    legalComments: 'none',
-    // As in HandlerBundles: `require` for CommonJS dependencies, with the import renamed because
-    // bundled modules import `createRequire` themselves and esbuild does not rename around a banner.
-    banner: {
-      js: "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
   });
   addWorkers(projectRoot, modules, handlersDirectory, metafile, workerDirectory);
 }
