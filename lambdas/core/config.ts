@@ -87,12 +87,12 @@ export interface ServiceConfig {
   region: string;
   /** The workspace encryption setup workflow, started by the admin CLI. @default '' (not deployed) */
   encryptionSetupStateMachineArn: string;
-  /** The video render workflow, started by video creates. @default '' (not deployed) */
-  videoRenderStateMachineArn: string;
-  /** The audio voice training workflow, started by `POST /v3/models/audio/voices`. @default '' (not deployed) */
-  modelVoiceTrainingStateMachineArn: string;
-  /** The voice clone workflow, started by voice clone creates. @default '' (not deployed) */
-  voiceCloneStateMachineArn: string;
+  /**
+   * The job workflows this function may start, by workflow name: every `<NAME>_STATE_MACHINE_ARN`
+   * variable (`stateMachineArnVariable`), set by the stack on the functions that create jobs.
+   * @default {} (none)
+   */
+  stateMachineArns: Readonly<Record<string, string>>;
   /**
    * Scratch directory of media work (downloads, speech, renders); each job uses its own
    * subdirectory and removes it. @default the OS temporary directory
@@ -183,6 +183,24 @@ function choicesFrom<T extends string>(name: string, allowed: readonly T[], fall
   return values.length ? [...new Set(values.map((value) => oneOf(name, allowed, value)))] : fallback;
 }
 
+const STATE_MACHINE_ARN_SUFFIX = '_STATE_MACHINE_ARN';
+
+/** The environment variable that gives functions the ARN of the workflow `name` (`video-render` → `VIDEO_RENDER_STATE_MACHINE_ARN`). */
+export function stateMachineArnVariable(name: string): string {
+  return `${name.toUpperCase().replaceAll('-', '_')}${STATE_MACHINE_ARN_SUFFIX}`;
+}
+
+function stateMachineArnsFrom(environment: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(environment)
+      .filter(([variable, arn]) => variable.endsWith(STATE_MACHINE_ARN_SUFFIX) && arn)
+      .map(([variable, arn]) => [
+        variable.slice(0, -STATE_MACHINE_ARN_SUFFIX.length).toLowerCase().replaceAll('_', '-'),
+        arn as string,
+      ]),
+  );
+}
+
 let cached: ServiceConfig | undefined;
 
 export function config(): ServiceConfig {
@@ -219,9 +237,7 @@ export function config(): ServiceConfig {
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
-    videoRenderStateMachineArn: process.env.VIDEO_RENDER_STATE_MACHINE_ARN ?? '',
-    modelVoiceTrainingStateMachineArn: process.env.MODEL_VOICE_TRAINING_STATE_MACHINE_ARN ?? '',
-    voiceCloneStateMachineArn: process.env.VOICE_CLONE_STATE_MACHINE_ARN ?? '',
+    stateMachineArns: stateMachineArnsFrom(process.env),
     mediaWorkDir: process.env.MEDIA_WORK_DIR || tmpdir(),
     encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),
     encryptionKmsTimeoutMs: numberFrom('ENCRYPTION_KMS_TIMEOUT_MS', 3000),

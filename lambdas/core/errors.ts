@@ -107,3 +107,30 @@ export class NotImplementedError extends ServiceError {
   // A 501 is a statement about this server, not a leak: let clients read which operation it is.
   override readonly expose = true;
 }
+
+/** Why work that cannot succeed failed, as a job records it: its `failure_code` and what the user reads. */
+export interface JobFailureDetails {
+  code: string;
+  message: string;
+}
+
+/**
+ * Work that cannot succeed for a reason the user can act on: a job step (the job ends `failed` with
+ * this `failure_code` and the message as its `failure_message`) or an engine asked to do something it
+ * cannot (every engine error extends this class, so a job step lets it through unchanged or rewords
+ * it). Thrown out of a synchronous request, it answers 503 when the engine is unavailable and 422
+ * otherwise, with the failure code as the error's `code`.
+ */
+export class JobFailure extends ServiceError {
+  readonly failureCode: string;
+
+  constructor(failureCode: string, message: string, options: { cause?: unknown } = {}) {
+    super(failureCode === 'engine_unavailable' ? 503 : 422, failureCode, message, options);
+    this.failureCode = failureCode;
+  }
+
+  /** The failure as the job records it. */
+  get details(): JobFailureDetails {
+    return { code: this.failureCode, message: this.message };
+  }
+}

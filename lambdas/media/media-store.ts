@@ -8,6 +8,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NotFound,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
@@ -135,6 +136,25 @@ export async function copyMediaObject(
 
 export async function deleteMediaObject(key: string): Promise<void> {
   await s3Client().send(new DeleteObjectCommand({ Bucket: config().bucketName, Key: key }));
+}
+
+/** Every key under `prefix` (a folder of one job or resource: small, read page by page). */
+export async function listMediaKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3Client().send(
+      new ListObjectsV2Command({ Bucket: config().bucketName, Prefix: prefix, ContinuationToken: token }),
+    );
+    keys.push(...(page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : [])));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}
+
+/** Deletes every object under `prefix`; nothing there is fine. */
+export async function deleteMediaPrefix(prefix: string): Promise<void> {
+  await Promise.all((await listMediaKeys(prefix)).map((key) => deleteMediaObject(key)));
 }
 
 /** A presigned GET URL: the only way media leaves the bucket. */

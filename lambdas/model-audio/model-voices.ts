@@ -1,46 +1,13 @@
-/**
- * Audio voices of the Models API (`/v3/models/audio/voices`): a workspace's own voices, made from
- * recordings of a speaker, that `POST /v3/models/audio/tts` speaks with.
- *
- * - `instant`: one recording, no training and no clone slot; `PENDING` for the few seconds its
- *   recording is measured, then `ACTIVE` (or `FAILED` with a `failure_reason`).
- * - `professional`: one or more recordings of one speaker (at least `MIN_PROFESSIONAL_SPEECH_SECONDS`
- *   of speech in all), trained by the `model-voice-training` workflow: `PENDING` → `ACTIVE` or
- *   `FAILED`. Retraining (`mode: professional` with `voice_id`) trains it again on new recordings,
- *   keeping its name and language. Professional voices need the entitlement of
- *   `professionalCloningEnabled` (403 `forbidden` otherwise).
- *
- * Both kinds are a record plus an execution of the same workflow (ARCHITECTURE.md §5): measuring a
- * recording needs ffmpeg, which runs in the media container function on AWS, not in API functions.
- * What "training" is with the reference engines: see voice-training.ts.
- *
- * Deleting removes the record and its recordings; a tombstone kept for `TOMBSTONE_DAYS` makes a
- * repeated delete succeed again (as the reference says), while reads answer 404.
- */
-import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
 import type { Plan } from '../accounts/workspaces.js';
 import { engineVoiceOf } from '../catalog/stock-voices.js';
-import { sfnClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
-import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
-import { newId, nowSeconds } from '../core/ids.js';
-import {
-  deleteExistingItem,
-  getItem,
-  putItem,
-  putNewItem,
-  queryWorkspaceResources,
-  updateExistingItem,
-} from '../core/repository.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { nowSeconds } from '../core/ids.js';
+import { deleteExistingItem, getItem, putItem, queryWorkspaceResources } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { limitParam, tokenParam } from '../core/validation.js';
-import {
-  type MediaInput,
-  mediaInputSchema,
-  type ResolvedMedia,
-  resolveMediaInput,
-} from '../media/media-inputs.js';
+import { mediaInputSchema, type ResolvedMedia } from '../media/media-inputs.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import { catalogVoicesOfLanguage } from '../voices/voice-analysis.js';
 import type { ModelVoiceMode } from './tts-text.js';
@@ -287,41 +254,6 @@ export function engineSpeaks(language: string, engine: string = config().speechE
   return catalogVoicesOfLanguage(language).some((voice) => engineVoiceOf(voice, engine) !== undefined);
 }
 
-function checkLanguage(language: string | undefined, param: string): void {
-  if (language !== undefined && !engineSpeaks(language)) {
-    throw new InvalidParameterError(
-      `\`${param}\`: this deployment's speech engine (${config().speechEngine}) does not speak ${language}.`,
-      param,
-    );
-  }
-}
-
-async function storeRecordings(
-  workspaceId: string,
-  audio: readonly MediaInput[],
-): Promise<ModelVoiceRecording[]> {
-  const stored: ModelVoiceRecording[] = [];
-  try {
-    for (const [index, input] of audio.entries()) {
-      const media = await resolveMediaInput(workspaceId, input, {
-        param: `audio[${index}]`,
-        accept: ['audio'],
-      });
-      stored.push({
-        object_key: media.objectKey,
-        source: media.source,
-        mime_type: media.mimeType,
-        size_bytes: media.sizeBytes,
-      });
-    }
-  } catch (error) {
-    // A refused recording leaves nothing behind: the ones stored before it go too.
-    await removeRecordings(stored);
-    throw error;
-  }
-  return stored;
-}
-
 /** Removes the recordings this service stored (URLs and inline files); assets stay, they are the user's. */
 export async function removeRecordings(recordings: readonly ModelVoiceRecording[]): Promise<void> {
   await Promise.all(
@@ -329,136 +261,6 @@ export async function removeRecordings(recordings: readonly ModelVoiceRecording[
       .filter((recording) => recording.source !== 'asset')
       .map((recording) => deleteMediaObject(recording.object_key)),
   );
-}
-
-async function startTraining(record: Pick<ModelVoiceRecord, 'workspace_id' | 'voice_id' | 'training_id'>) {
-  try {
-    await sfnClient().send(
-      new StartExecutionCommand({
-        stateMachineArn: config().modelVoiceTrainingStateMachineArn,
-        name: `${record.voice_id}-${record.training_id}`,
-        input: JSON.stringify({
-          workspace_id: record.workspace_id,
-          voice_id: record.voice_id,
-          training_id: record.training_id,
-        }),
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ExecutionAlreadyExists) return;
-    // Nothing will ever finish this training: say so on the voice rather than leave it PENDING.
-    await updateExistingItem(
-      modelVoiceKey(record.workspace_id, record.voice_id),
-      {
-        status: MODEL_VOICE_STATUS.failed,
-        failure_reason: 'INTERNAL_ERROR',
-        failure_message: 'Training could not be started. Try again.',
-        updated_at: nowSeconds(),
-      },
-      [],
-      { training_id: record.training_id },
-    );
-    throw error;
-  }
-}
-
-export interface CreateModelVoiceContext {
-  workspaceId: string;
-  plan: Plan;
-}
-
-/**
- * Creates an instant or professional voice, or retrains a professional one, and starts its training.
- * @throws ServiceError 400 (fields, recordings), 403 (professional not enabled), 404 (retrain of an
- *   unknown voice), 409 (retrain while training)
- */
-export async function createModelVoice(
-  context: CreateModelVoiceContext,
-  body: CreateModelVoiceBody,
-): Promise<ModelVoiceRecord> {
-  const { workspaceId } = context;
-  if (body.mode === 'professional' && !professionalCloningEnabled(context.plan)) {
-    throw new ForbiddenError(
-      `Professional voice cloning is not enabled for this workspace (plan ${context.plan}); it comes with the ${PROFESSIONAL_VOICE_PLANS.join(' and ')} plans. Instant voices need no plan.`,
-      'forbidden',
-      { param: 'mode' },
-    );
-  }
-  if (body.mode === 'professional' && body.voice_id !== undefined)
-    return retrain(workspaceId, body.voice_id, body.audio);
-  checkLanguage(body.language, 'language');
-
-  const now = nowSeconds();
-  const voiceId = newId();
-  const trainingId = newId();
-  const stored = await storeRecordings(workspaceId, body.audio);
-  const record: ModelVoiceRecord = {
-    ...modelVoiceKey(workspaceId, voiceId),
-    voice_id: voiceId,
-    workspace_id: workspaceId,
-    mode: body.mode,
-    name: body.name ?? `Professional voice ${new Date(now * 1000).toISOString().slice(0, 10)}`,
-    language: body.language ? primaryLanguage(body.language) : null,
-    language_tag: body.language ?? null,
-    status: MODEL_VOICE_STATUS.pending,
-    created_at: now,
-    updated_at: now,
-    training_id: trainingId,
-    trainings: 1,
-    recordings: stored,
-    gender: body.mode === 'instant' ? (body.gender ?? null) : null,
-    age: body.mode === 'instant' ? (body.age ?? null) : null,
-    // A professional voice is always cleaned up: its recordings are meant to be studio quality anyway.
-    remove_background_noise: body.mode === 'instant' ? body.remove_background_noise : true,
-    similarity: body.mode === 'instant' ? body.similarity : 'max',
-  };
-  if (!(await putNewItem(record))) throw new Error(`Audio voice id ${voiceId} collided`);
-  await startTraining(record);
-  return record;
-}
-
-async function retrain(
-  workspaceId: string,
-  voiceId: string,
-  audio: readonly MediaInput[],
-): Promise<ModelVoiceRecord> {
-  const existing = await getModelVoice(workspaceId, voiceId, true);
-  if (!existing) throw modelVoiceNotFound(voiceId);
-  if (existing.mode !== 'professional') {
-    throw new InvalidParameterError(
-      `\`voice_id\`: ${voiceId} is an instant voice; instant voices cannot be retrained. Create a new one instead.`,
-      'voice_id',
-    );
-  }
-  const trainingInProgress = () =>
-    new ConflictError(
-      `Audio voice ${voiceId} is still training; retrain it once it is ACTIVE or FAILED.`,
-      'resource_not_ready',
-      { param: 'voice_id' },
-    );
-  if (existing.status === MODEL_VOICE_STATUS.pending) throw trainingInProgress();
-  const stored = await storeRecordings(workspaceId, audio);
-  const trainingId = newId();
-  const updated = await updateExistingItem<ModelVoiceRecord>(
-    modelVoiceKey(workspaceId, voiceId),
-    {
-      status: MODEL_VOICE_STATUS.pending,
-      training_id: trainingId,
-      trainings: existing.trainings + 1,
-      recordings: stored,
-      updated_at: nowSeconds(),
-    },
-    ['failure_reason', 'failure_message'],
-    // Another retrain (or a delete) got there first: this one changes nothing.
-    { training_id: existing.training_id },
-  );
-  if (!updated) {
-    await removeRecordings(stored);
-    if (await getModelVoice(workspaceId, voiceId, true)) throw trainingInProgress();
-    throw modelVoiceNotFound(voiceId);
-  }
-  await startTraining(updated);
-  return updated;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -23,10 +23,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
+import { JobFailure } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { updateExistingItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
+import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { jobSteps } from '../jobs/job-steps.js';
 import { readMediaStream } from '../media/media-store.js';
 import {
   analyseRecording,
@@ -34,7 +37,6 @@ import {
   type RecordingAnalysis,
   VoiceDerivationError,
 } from '../voices/voice-analysis.js';
-import { JobFailure } from '../workflows/job-failure.js';
 import {
   MODEL_VOICE_STATUS,
   type ModelVoiceAnalysis,
@@ -44,12 +46,7 @@ import {
   primaryLanguage,
   SIMILARITY_LEVELS,
 } from './model-voices.js';
-import {
-  cleanUpCancelledTraining,
-  finishTraining,
-  type TrainingRef,
-  voiceOfTraining,
-} from './training-outcomes.js';
+import { type TrainingRef, voiceTrainingJob } from './voice-training-job.js';
 
 /** Least speech (all recordings together) a professional voice is trained on, in seconds. */
 export const MIN_PROFESSIONAL_SPEECH_SECONDS = 30;
@@ -227,17 +224,10 @@ async function checkItSpeaks(settings: ModelVoiceSettings, sentence: string): Pr
 }
 
 /** Training, step 1: measure, check, derive, try, and record the voice `ACTIVE`. */
-export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult> {
-  const voice = await voiceOfTraining(ref);
-  if (!voice) {
-    await cleanUpCancelledTraining(ref);
-    return { outcome: 'skipped' };
-  }
-  if (voice.status !== MODEL_VOICE_STATUS.pending) {
-    // A restarted step whose training already ended: finish that ending (recordings, event).
-    await finishTraining(voice);
-    return { outcome: voice.status === MODEL_VOICE_STATUS.active ? 'active' : 'skipped' };
-  }
+async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult> {
+  // A restarted step whose training already ended has that ending finished (recordings, event).
+  const voice = await resumeJob(voiceTrainingJob, ref);
+  if (!voice) return { outcome: 'skipped' };
   await mkdir(config().mediaWorkDir, { recursive: true });
   const workDir = await mkdtemp(join(config().mediaWorkDir, `voice-${voice.voice_id}-`));
   try {
@@ -281,12 +271,14 @@ export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult>
     );
     if (!active) {
       // Deleted (or retrained) meanwhile.
-      await cleanUpCancelledTraining(ref);
+      await voiceTrainingJob.cleanUpGone?.(ref);
       return { outcome: 'skipped' };
     }
-    await finishTraining(active);
+    await finishJob(voiceTrainingJob, active);
     return { outcome: 'active' };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
 }
+
+export const { Train } = jobSteps(voiceTrainingJob, { Train: trainModelVoice });

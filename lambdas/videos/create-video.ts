@@ -4,9 +4,8 @@
  * Nothing is charged or left half-written when any step refuses: media inputs are stored under
  * fresh keys no record references yet (harmless), and the record and its reservation are one write.
  */
-import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
-import { assertCanPay, createJobWithReservation, refundReservation } from '../billing/credits.js';
+import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import {
   capResolution,
   PLAN_ENTITLEMENTS,
@@ -14,15 +13,14 @@ import {
   resolutionAllowed,
   videoCredits,
 } from '../billing/plans.js';
-import { sfnClient } from '../core/aws-clients.js';
-import { config } from '../core/config.js';
 import { PaymentRequiredError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { logger } from '../core/observability.js';
 import { requireUsableFolder } from '../folders/folders.js';
+import { startJob } from '../jobs/job-lifecycle.js';
 import { type ResolvedMedia, resolveMediaInput } from '../media/media-inputs.js';
 import type { MediaKind } from '../media/media-types.js';
 import type { RenderScene, RenderSpec, SceneBackground, SceneSpeech } from './render-spec.js';
+import { videoRenderJob } from './video-render-job.js';
 import type {
   BackgroundInput,
   CreateVideoRequest,
@@ -30,7 +28,7 @@ import type {
   VoiceSettings,
   WatermarkInput,
 } from './video-requests.js';
-import { markFailed, pendingVideo, VIDEO_FAILURE, type VideoRecord, videoItem, videoKey } from './videos.js';
+import { pendingVideo, type VideoRecord, videoItem } from './videos.js';
 
 /** Background of avatar and image videos that name none: a soft neutral studio grey. */
 export const DEFAULT_BACKGROUND_COLOR = '#e9edf2';
@@ -331,24 +329,6 @@ async function renderSpecOf(
 }
 
 /**
- * Starts the render workflow of a video; the execution is named after the video, so a second start
- * (a retried batch message) finds the first and does nothing.
- */
-export async function startRender(video: VideoRecord): Promise<void> {
-  try {
-    await sfnClient().send(
-      new StartExecutionCommand({
-        stateMachineArn: config().videoRenderStateMachineArn,
-        name: video.video_id,
-        input: JSON.stringify({ workspace_id: video.workspace_id, video_id: video.video_id }),
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ExecutionAlreadyExists)) throw error;
-  }
-}
-
-/**
  * Creates a video (or, for a batch member, fills in its placeholder) and starts its render.
  * @throws ServiceError 400/402/404 for what the request or the workspace's plan refuses
  */
@@ -384,18 +364,6 @@ export async function createVideo(
     replacesPlaceholder: context.batch !== undefined,
   });
   const video: VideoRecord = { ...record, ...billing };
-  try {
-    await startRender(video);
-  } catch (error) {
-    // Without a workflow the video would wait forever: end it now and give the credits back.
-    logger.error('Could not start a video render', { videoId: video.video_id, error });
-    await markFailed(
-      video,
-      VIDEO_FAILURE.internalError,
-      'The render could not be started; nothing was charged. Create the video again.',
-    );
-    await refundReservation(videoKey(video.workspace_id, video.video_id), video.workspace_id, billing);
-    throw error;
-  }
+  await startJob(videoRenderJob, videoRenderJob.refOf(video));
   return video;
 }

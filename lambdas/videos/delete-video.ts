@@ -4,16 +4,19 @@
  * reserved credits back and counts as failed in its batch, so the batch still closes; its workflow
  * finds no record at its next step and stops, removing anything it had already written.
  */
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { recordBatchItemOutcome } from '../batches/batches.js';
 import { BILLING_STATE, refundReservation } from '../billing/credits.js';
-import { s3Client } from '../core/aws-clients.js';
-import { config } from '../core/config.js';
 import { deleteExistingItem } from '../core/repository.js';
 import { mediaKeys } from '../media/media-keys.js';
-import { deleteMediaObject } from '../media/media-store.js';
-import { videoMediaKeys } from './render-steps.js';
-import { getVideo, hasReservation, isTerminal, type VideoRecord, videoKey } from './videos.js';
+import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
+import {
+  getVideo,
+  hasReservation,
+  isTerminal,
+  type VideoRecord,
+  videoKey,
+  videoMediaKeys,
+} from './videos.js';
 
 /** Objects the request stored for this video (not assets: those belong to the workspace). */
 function requestInputKeys(video: VideoRecord): string[] {
@@ -28,23 +31,6 @@ function requestInputKeys(video: VideoRecord): string[] {
     ...(video.render.cinematic?.reference_keys ?? []),
   ];
   return keys.filter((key): key is string => key?.startsWith(inputsPrefix) === true);
-}
-
-async function videoObjectKeys(video: VideoRecord): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3Client().send(
-      new ListObjectsV2Command({
-        Bucket: config().bucketName,
-        Prefix: videoMediaKeys.prefix(video),
-        ContinuationToken: token,
-      }),
-    );
-    keys.push(...(page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : [])));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return keys;
 }
 
 /** Attempts when a batch worker reserves credits for the video while it is being deleted. */
@@ -63,7 +49,7 @@ export async function deleteVideo(workspaceId: string, videoId: string): Promise
     if (video.batch_id && !isTerminal(video)) {
       await recordBatchItemOutcome(workspaceId, video.batch_id, videoId, 'failed');
     }
-    const objects = [...requestInputKeys(video), ...(await videoObjectKeys(video))];
+    const objects = [...requestInputKeys(video), ...(await listMediaKeys(videoMediaKeys.prefix(video)))];
     await Promise.all(objects.map((objectKey) => deleteMediaObject(objectKey)));
     return true;
   }

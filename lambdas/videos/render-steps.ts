@@ -1,18 +1,18 @@
 /**
- * The steps of the video render workflow (`state-machines/video-render.asl.json`):
+ * The steps of the video render job (`video-render-job.ts`, `state-machines/video-render.asl.json`):
  *
- * prepare → synthesize speech → compose → finalize, and record-failure from any Catch.
+ * prepare → synthesize speech → compose → finalize; the job framework records failures.
  *
  * Steps hand each other small JSON (keys of files in the bucket, never media), read the video fresh
  * and stop quietly when it is gone (deleted mid-render) or already terminal, so a retried or
  * restarted step is harmless. A job that cannot succeed throws `JobFailure` with the user-facing
- * reason; credits are refunded by record-failure, settled by finalize, each exactly once.
+ * reason; the framework refunds on failure and settles on completion, each exactly once.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findStockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
-import { logger } from '../core/observability.js';
+import { JobFailure } from '../core/errors.js';
 import {
   type CaptionCue,
   CompositionError,
@@ -25,6 +25,8 @@ import {
 } from '../engines/composition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
+import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { jobSteps } from '../jobs/job-steps.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
 import {
   combinedSettings,
@@ -33,66 +35,28 @@ import {
   VOICE_RESOLUTION_FAILURE,
   VoiceResolutionError,
 } from '../voices/voice-resolution.js';
-import { JobFailure, type JobFailureDetails } from '../workflows/job-failure.js';
 import { frameSize, type RenderScene } from './render-spec.js';
-import { announceOutcome, VIDEO_CONTENT_TYPES } from './video-outcomes.js';
+import {
+  type ComposeResult,
+  type PreparedScene,
+  type PrepareResult,
+  type SpeechResult,
+  type VideoRef,
+  videoRenderJob,
+} from './video-render-job.js';
 import {
   getVideo,
-  hasReservation,
   isTerminal,
   markCompleted,
-  markFailed,
   markProcessing,
   updateProcessing,
+  VIDEO_CONTENT_TYPES,
   VIDEO_FAILURE,
   VIDEO_STATUS,
   type VideoOutputs,
   type VideoRecord,
+  videoMediaKeys,
 } from './videos.js';
-
-/** Input of every step: which video. */
-export interface VideoRef {
-  workspace_id: string;
-  video_id: string;
-}
-
-/** What prepare resolved per scene: the presenter's portrait and the engine voice. */
-export interface PreparedScene {
-  scene_id: string;
-  portrait_key: string | null;
-  voice_id: string | null;
-  engine_voice_id: string | null;
-  /** The voice's own speed and pitch (designed and cloned voices); the scene's settings apply on top. */
-  voice_speed?: number;
-  voice_pitch?: number;
-}
-
-export interface PrepareResult {
-  /** False when the video is gone or already terminal: the workflow ends without doing anything. */
-  proceed: boolean;
-  scenes: PreparedScene[];
-}
-
-export interface SpeechResult {
-  scenes: {
-    scene_id: string;
-    audio_key: string | null;
-    timings_key: string | null;
-    duration_ms: number | null;
-  }[];
-}
-
-export interface ComposeResult {
-  outputs: VideoOutputs;
-  duration: number;
-}
-
-/** Keys of a video's files: `work/` holds what steps hand each other and is removed at the end. */
-export const videoMediaKeys = {
-  prefix: (ref: VideoRef) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/`,
-  work: (ref: VideoRef, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/work/${name}`,
-  output: (ref: VideoRef, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/${name}`,
-};
 
 async function liveVideo(ref: VideoRef): Promise<VideoRecord | undefined> {
   const video = await getVideo(ref.workspace_id, ref.video_id, true);
@@ -156,14 +120,10 @@ async function resolveScene(
   };
 }
 
-export async function prepare(ref: VideoRef): Promise<PrepareResult> {
-  const found = await getVideo(ref.workspace_id, ref.video_id, true);
+async function prepare(ref: VideoRef): Promise<PrepareResult> {
+  // A workflow started again after a crash (local restart, redrive) finds its video ended or gone.
+  const found = await resumeJob(videoRenderJob, ref);
   if (!found) return { proceed: false, scenes: [] };
-  if (isTerminal(found)) {
-    // A workflow started again after a crash (local restart, redrive): finish what the crash cut off.
-    if (hasReservation(found)) await announceOutcome(found);
-    return { proceed: false, scenes: [] };
-  }
   const video = await markProcessing(found);
   if (!video) return { proceed: false, scenes: [] };
   if (video.render.cinematic) {
@@ -209,7 +169,7 @@ async function putWork(ref: VideoRef, name: string, body: Uint8Array, contentTyp
   return key;
 }
 
-export async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promise<SpeechResult> {
+async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promise<SpeechResult> {
   const video = await liveVideo(ref);
   if (!video) return { scenes: [] };
   const engine = speechEngine();
@@ -279,7 +239,7 @@ async function probeSeconds(path: string, what: string): Promise<number> {
   }
 }
 
-export async function compose(
+async function compose(
   ref: VideoRef,
   prepared: PreparedScene[],
   speech: SpeechResult,
@@ -418,7 +378,7 @@ export async function compose(
   } catch (error) {
     // Engines name the files they were given; the user knows scenes, not this step's scratch paths.
     if (error instanceof JobFailure) {
-      throw new JobFailure(error.failureCode, error.reason.replaceAll(`${workDir}/`, ''), { cause: error });
+      throw new JobFailure(error.failureCode, error.message.replaceAll(`${workDir}/`, ''), { cause: error });
     }
     throw error;
   } finally {
@@ -427,34 +387,21 @@ export async function compose(
 }
 
 // ---------------------------------------------------------------------------------------------
-// finalize and record-failure
-
-async function removeWorkFiles(speech: SpeechResult | undefined): Promise<void> {
-  const keys = (speech?.scenes ?? [])
-    .flatMap((scene) => [scene.audio_key, scene.timings_key])
-    .filter((key): key is string => key !== null);
-  await Promise.all(
-    keys.map((key) =>
-      deleteMediaObject(key).catch((error: unknown) =>
-        logger.warn('Could not remove a work file', { key, error }),
-      ),
-    ),
-  );
-}
+// finalize
 
 async function removeOutputs(outputs: VideoOutputs): Promise<void> {
   const keys = new Set(Object.values(outputs).filter((key): key is string => typeof key === 'string'));
   await Promise.all([...keys].map((key) => deleteMediaObject(key)));
 }
 
-export async function finalize(
-  ref: VideoRef,
-  speech: SpeechResult,
-  composed: ComposeResult | null,
-): Promise<void> {
-  await removeWorkFiles(speech);
-  if (!composed) return;
+async function finalize(ref: VideoRef, composed: ComposeResult): Promise<null> {
   const video = await getVideo(ref.workspace_id, ref.video_id, true);
+  if (!composed) {
+    // Compose found the video ended or gone: finish that ending, or remove what the run left.
+    if (video) await finishJob(videoRenderJob, video);
+    else await videoRenderJob.cleanUpGone?.(ref);
+    return null;
+  }
   // A repeated step finds the video completed already and only repeats what follows (all idempotent).
   const done =
     video?.status === VIDEO_STATUS.completed
@@ -465,23 +412,17 @@ export async function finalize(
   if (!done) {
     // Deleted (or failed) while rendering: nothing may keep its files.
     await removeOutputs(composed.outputs);
-    return;
+    if (video) await finishJob(videoRenderJob, video);
+    else await videoRenderJob.cleanUpGone?.(ref);
+    return null;
   }
-  await announceOutcome(done);
+  await finishJob(videoRenderJob, done);
+  return null;
 }
 
-/**
- * The Catch path. A video that completed before a later part of finalize failed is not failed: what
- * finalize did not finish (settle, event, batch count) is finished here instead.
- */
-export async function recordFailure(
-  ref: VideoRef,
-  failure: JobFailureDetails,
-  speech?: SpeechResult,
-): Promise<void> {
-  await removeWorkFiles(speech);
-  const video = await getVideo(ref.workspace_id, ref.video_id, true);
-  if (!video) return;
-  const ended = isTerminal(video) ? video : await markFailed(video, failure.code, failure.message);
-  if (ended) await announceOutcome(ended);
-}
+export const { Prepare, SynthesizeSpeech, Compose, Finalize } = jobSteps(videoRenderJob, {
+  Prepare: prepare,
+  SynthesizeSpeech: (input) => synthesizeSpeech(input, input.prepared),
+  Compose: (input) => compose(input, input.prepared, input.speech),
+  Finalize: (input) => finalize(input, input.composed),
+});

@@ -23,17 +23,17 @@ import { newId } from '../core/ids.js';
 import { logger } from '../core/observability.js';
 import { putItem } from '../core/repository.js';
 import { requireUsableFolder } from '../folders/folders.js';
+import { failJob, finishJob, startJob } from '../jobs/job-lifecycle.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { putMediaObject, readMediaStream } from '../media/media-store.js';
-import { createVideo, startRender } from './create-video.js';
-import { announceOutcome } from './video-outcomes.js';
+import { createVideo } from './create-video.js';
+import { videoRenderJob } from './video-render-job.js';
 import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
 import {
   allBatchVideos,
   getVideo,
   isTerminal,
   listBatchVideos,
-  markFailed,
   pendingVideo,
   VIDEO_FAILURE,
   VIDEO_STATUS,
@@ -140,12 +140,10 @@ async function abandonItems(workspaceId: string, items: readonly AcceptedItem[])
   for (const item of items) {
     const placeholder = await getVideo(workspaceId, item.video_id, true);
     if (!placeholder || placeholder.billing_state !== undefined) continue;
-    const failed = await markFailed(
-      placeholder,
-      VIDEO_FAILURE.internalError,
-      'The batch could not be accepted; nothing was charged. Create the batch again.',
-    );
-    if (failed) await announceOutcome(failed);
+    await failJob(videoRenderJob, videoRenderJob.refOf(placeholder), {
+      code: VIDEO_FAILURE.internalError,
+      message: 'The batch could not be accepted; nothing was charged. Create the batch again.',
+    });
   }
 }
 
@@ -168,13 +166,13 @@ export async function admitBatchVideo(message: {
   const placeholder = await getVideo(message.workspace_id, message.video_id, true);
   if (!placeholder) return; // deleted before it was admitted
   if (isTerminal(placeholder)) {
-    await announceOutcome(placeholder);
+    await finishJob(videoRenderJob, placeholder);
     return;
   }
   if (placeholder.billing_state !== undefined) {
     // Admitted by an earlier delivery of this message, which may have stopped before starting the
     // render: start it (a render already running is left as it is).
-    await startRender(placeholder);
+    await startJob(videoRenderJob, videoRenderJob.refOf(placeholder));
     return;
   }
   const payload = (await readPayloads(message.workspace_id, message.batch_id))[message.item_index];
@@ -196,12 +194,10 @@ export async function admitBatchVideo(message: {
     if (error instanceof JobAlreadyBilledError) return;
     if (!(error instanceof ServiceError) || error.status >= 500) throw error; // transient: retried
     // Refused as POST /v3/videos would refuse it: the item fails with that error, and says so.
-    const failed = await markFailed(
-      placeholder,
-      error.code,
-      error.param ? `${error.message} (${error.param})` : error.message,
-    );
-    if (failed) await announceOutcome(failed);
+    await failJob(videoRenderJob, videoRenderJob.refOf(placeholder), {
+      code: error.code,
+      message: error.param ? `${error.message} (${error.param})` : error.message,
+    });
   }
 }
 

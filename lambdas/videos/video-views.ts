@@ -6,8 +6,7 @@
 import { ConflictError } from '../core/errors.js';
 import { presignMediaDownload } from '../media/media-store.js';
 import type { RenderScene, SceneBackground } from './render-spec.js';
-import { VIDEO_CONTENT_TYPES } from './video-outcomes.js';
-import { isTerminal, VIDEO_STATUS, type VideoRecord } from './videos.js';
+import { isTerminal, VIDEO_CONTENT_TYPES, VIDEO_STATUS, type VideoRecord } from './videos.js';
 
 export async function videoView(video: VideoRecord): Promise<Record<string, unknown>> {
   const outputs = video.outputs;

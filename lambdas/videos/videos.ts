@@ -35,6 +35,9 @@ export const VIDEO_FAILURE = {
   internalError: 'internal_error',
 } as const;
 
+/** Media types of the output formats. */
+export const VIDEO_CONTENT_TYPES = { mp4: 'video/mp4', webm: 'video/webm' } as const;
+
 /** Where a finished video's files are in the media bucket. */
 export interface VideoOutputs {
   video_key: string;
@@ -111,6 +114,15 @@ export function pendingVideo(
     completed_at: null,
   };
 }
+
+/** Keys of a video's files: `work/` holds what render steps hand each other and is removed at the end. */
+export const videoMediaKeys = {
+  prefix: (ref: VideoIds) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/`,
+  work: (ref: VideoIds, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/work/${name}`,
+  output: (ref: VideoIds, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/${name}`,
+};
+
+type VideoIds = Pick<VideoRecord, 'workspace_id' | 'video_id'>;
 
 export type VideoItem = VideoRecord & { pk: string; sk: string; gsi1pk?: string; gsi1sk?: string };
 

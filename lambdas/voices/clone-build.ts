@@ -3,18 +3,19 @@
  * container on AWS): measure the recording (voice-analysis.ts), derive for each speech engine the voice
  * and settings nearest the speaker, speak a preview, then `complete` and publish `voice_clone.success`.
  * A recording that cannot be measured throws `JobFailure` `invalid_audio` with the analysis's reason;
- * the workflow's failure step records it (clone-outcomes.ts).
+ * the job framework's failure step records it (voice-clone-job.ts).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NoSuchKey } from '@aws-sdk/client-s3';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { config, SPEECH_ENGINE_NAMES } from '../core/config.js';
+import { JobFailure } from '../core/errors.js';
 import { getItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
+import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { jobSteps } from '../jobs/job-steps.js';
 import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
-import { JobFailure } from '../workflows/job-failure.js';
-import { announceCloneOutcome, CLONE_FAILURE, type CloneRef, dropSource } from './clone-outcomes.js';
 import { storeVoicePreview } from './designed-voices.js';
 import {
   analyseRecording,
@@ -23,11 +24,10 @@ import {
   VoiceAnalysisError,
   VoiceDerivationError,
 } from './voice-analysis.js';
+import { CLONE_FAILURE, type CloneRef, voiceCloneJob } from './voice-clone-job.js';
 import {
   completeCloneRecord,
   type EngineVoiceSettings,
-  getVoiceRecord,
-  VOICE_STATUS,
   type VoiceRecord,
   voiceKey,
 } from './workspace-voices.js';
@@ -57,15 +57,10 @@ function engineVoicesFor(
   return derived;
 }
 
-export async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
-  const record = await getVoiceRecord(ref.workspace_id, ref.voice_id, true);
-  if (!record) return { status: 'deleted' };
-  if (record.status !== VOICE_STATUS.processing) {
-    // A workflow started again after a crash: finish what the crash cut off.
-    await dropSource(record);
-    await announceCloneOutcome(record);
-    return { status: record.status };
-  }
+async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
+  // A workflow started again after a crash finds its clone ended (its ending is finished) or gone.
+  const record = await resumeJob(voiceCloneJob, ref);
+  if (!record) return { status: 'ended' };
   if (!record.source_key) throw new JobFailure(CLONE_FAILURE.internalError, 'The clone has no recording.');
 
   await mkdir(config().mediaWorkDir, { recursive: true });
@@ -147,10 +142,11 @@ export async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }
       }
       return { status: 'deleted' };
     }
-    await dropSource(stored);
-    await announceCloneOutcome(stored);
+    await finishJob(voiceCloneJob, stored);
     return { status: stored.status };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
 }
+
+export const { Build } = jobSteps(voiceCloneJob, { Build: buildVoiceClone });

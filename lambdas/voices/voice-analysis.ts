@@ -32,6 +32,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findStockVoice, STOCK_VOICES, type StockVoice } from '../catalog/stock-voices.js';
+import { JobFailure } from '../core/errors.js';
 import { CompositionError } from '../engines/composition/composition-engine.js';
 import {
   ensureExecutable,
@@ -106,15 +107,11 @@ export interface AnalyseOptions {
 }
 
 /** The analysis could not run at all (ffmpeg missing or killed); a bad recording is `usable: false` instead. */
-export class VoiceAnalysisError extends Error {
-  override readonly name = 'VoiceAnalysisError';
+export class VoiceAnalysisError extends JobFailure {
+  declare readonly failureCode: 'engine_unavailable';
 
-  constructor(
-    readonly failureCode: 'engine_unavailable',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(failureCode: 'engine_unavailable', message: string, options?: { cause?: unknown }) {
+    super(failureCode, message, options);
   }
 }
 
@@ -493,8 +490,10 @@ export interface DerivedVoice {
 }
 
 /** The derivation cannot be done: no voice of that language on that engine. */
-export class VoiceDerivationError extends Error {
-  override readonly name = 'VoiceDerivationError';
+export class VoiceDerivationError extends JobFailure {
+  constructor(message: string) {
+    super('voice_not_usable', message);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Voice clones (`POST /v3/voices/clone`): a record plus a Step Functions execution
- * (`state-machines/voice-clone.asl.json`), as every job (ARCHITECTURE.md section 5).
+ * (`state-machines/voice-clone.asl.json`), as every job (docs/architecture.md, "Jobs").
  *
  * Create: check the language and the clone slots, fetch the recording (a media input: URL, asset or
  * base64, audio or video), write the clone `processing` while taking a slot (one transaction), start
@@ -10,25 +10,23 @@
  * (voice-analysis.ts), derive for each speech engine the voice and settings nearest the speaker, speak a
  * preview, then `complete`; `voice_clone.success` is published. A recording that cannot be measured fails the clone with
  * `invalid_audio` and the analysis's reason; any failure gives the slot back and publishes
- * `voice_clone.fail` (clone-outcomes.ts). The recording itself is deleted once the clone has ended (the clone keeps only
+ * `voice_clone.fail` (voice-clone-job.ts). The recording itself is deleted once the clone has ended (the clone keeps only
  * the measures), unless it is one of the workspace's assets.
  *
  * Every step reads the clone fresh and writes with conditions on its status, so a retried or restarted
  * step repeats nothing; a clone deleted meanwhile ends the workflow quietly.
  */
-import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { getWorkspace } from '../accounts/workspaces.js';
 import { availableStockVoices } from '../catalog/stock-voices.js';
-import { sfnClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { InvalidParameterError, PaymentRequiredError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
-import { logger } from '../core/observability.js';
 import { getItem } from '../core/repository.js';
+import { startJob } from '../jobs/job-lifecycle.js';
 import { type MediaInput, resolveMediaInput } from '../media/media-inputs.js';
 import { deleteMediaObject } from '../media/media-store.js';
-import { CLONE_FAILURE, recordCloneFailure } from './clone-outcomes.js';
 import { catalogVoicesOfLanguage } from './voice-analysis.js';
+import { voiceCloneJob } from './voice-clone-job.js';
 import { cloneSlotLimit, cloneSlotsKey } from './voice-clone-slots.js';
 import { createCloneRecord, VOICE_KINDS, VOICE_STATUS, type VoiceRecord } from './workspace-voices.js';
 
@@ -64,21 +62,6 @@ function cloneLanguage(language: string | undefined): string {
 async function slotsInUse(workspaceId: string): Promise<number> {
   const item = await getItem<{ pk: string; sk: string; used?: number }>(cloneSlotsKey(workspaceId), true);
   return item?.used ?? 0;
-}
-
-/** Starts the clone workflow; the execution is named after the clone, so a second start does nothing. */
-async function startCloneWorkflow(record: VoiceRecord): Promise<void> {
-  try {
-    await sfnClient().send(
-      new StartExecutionCommand({
-        stateMachineArn: config().voiceCloneStateMachineArn,
-        name: record.voice_id,
-        input: JSON.stringify({ workspace_id: record.workspace_id, voice_id: record.voice_id }),
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ExecutionAlreadyExists)) throw error;
-  }
 }
 
 /**
@@ -129,19 +112,6 @@ export async function createVoiceClone(workspaceId: string, request: CloneReques
     if (sourceOwned) await deleteMediaObject(media.objectKey);
     throw error;
   }
-  try {
-    await startCloneWorkflow(record);
-  } catch (error) {
-    // Without a workflow the clone would stay processing forever: end it now and free its slot.
-    logger.error('Could not start a voice clone', { voiceId: record.voice_id, error });
-    await recordCloneFailure(
-      { workspace_id: workspaceId, voice_id: record.voice_id },
-      {
-        code: CLONE_FAILURE.internalError,
-        message: 'The clone could not be started; its slot is free again. Create the clone again.',
-      },
-    );
-    throw error;
-  }
+  await startJob(voiceCloneJob, voiceCloneJob.refOf(record));
   return record;
 }

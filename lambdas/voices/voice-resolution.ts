@@ -4,6 +4,7 @@
  */
 import { engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
+import { JobFailure } from '../core/errors.js';
 import { getVoiceRecord, VOICE_STATUS } from './workspace-voices.js';
 
 export const VOICE_RESOLUTION_FAILURE = {
@@ -16,14 +17,11 @@ export const VOICE_RESOLUTION_FAILURE = {
 } as const;
 export type VoiceResolutionFailure = (typeof VOICE_RESOLUTION_FAILURE)[keyof typeof VOICE_RESOLUTION_FAILURE];
 
-export class VoiceResolutionError extends Error {
-  override readonly name = 'VoiceResolutionError';
+export class VoiceResolutionError extends JobFailure {
+  declare readonly failureCode: VoiceResolutionFailure;
 
-  constructor(
-    readonly failureCode: VoiceResolutionFailure,
-    message: string,
-  ) {
-    super(message);
+  constructor(failureCode: VoiceResolutionFailure, message: string) {
+    super(failureCode, message);
   }
 }
 

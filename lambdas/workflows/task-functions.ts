@@ -2,52 +2,24 @@
  * THE list of Step Functions task functions and of the workflows that are not job workflows: the
  * CDK stack creates one Lambda function per entry (with exactly the access it names) and maps
  * `${TaskFunction_<Name>}` in the ASL files to it; the local stack resolves the same placeholders to
- * the same handler modules in process. Adding a task = one entry + one handler module.
+ * the same handlers in process. Job steps come from the job definitions (`jobs.ts`); the encryption
+ * setup, an administration workflow, lists its own.
  */
+import { stateMachineArnVariable } from '../core/config.js';
+import type { AnyJobDefinition } from '../jobs/job-definition.js';
+import { RECORD_FAILURE_STEP } from '../jobs/job-steps.js';
+import { JOB_BOOKKEEPING_ACCESS, TASK_ACCESS, type TaskDeployment } from '../jobs/task-deployment.js';
+import { JOBS } from './jobs.js';
 
-/** What a task function may touch; the CDK stack turns each into IAM statements (`lib/stack/workflow-task-functions.ts`). */
-export const TASK_ACCESS = {
-  /** `kms:DescribeKey` on customer keys of the stack's region. */
-  describeCustomerKeys: 'describeCustomerKeys',
-  /** GenerateDataKey / Encrypt / Decrypt on customer keys, only with the setup check's encryption context. */
-  checkCustomerKeys: 'checkCustomerKeys',
-  /** Write, read and delete the setup's check objects under workspace media prefixes, with customer keys through S3. */
-  mediaPrefixCheck: 'mediaPrefixCheck',
-  /** Read and update workspace items (the encryption state). */
-  workspaceItems: 'workspaceItems',
-  /** Read and write job items and their workspace's balance (transactions), count batch items. */
-  jobItems: 'jobItems',
-  /** Read, write and delete objects under `workspaces/` and read `catalog/`, with workspace keys. */
-  jobMedia: 'jobMedia',
-  /** Publish domain events to the service's bus. */
-  publishEvents: 'publishEvents',
-} as const;
-export type TaskAccess = (typeof TASK_ACCESS)[keyof typeof TASK_ACCESS];
-
-/**
- * How a task function is deployed: `zip` is the usual bundle; `media-image` is the container image
- * with ffmpeg, fonts and the speech engines (its node_modules do not fit Lambda's zip limit).
- */
-export const TASK_PACKAGING = { zip: 'zip', mediaImage: 'media-image' } as const;
-export type TaskPackaging = (typeof TASK_PACKAGING)[keyof typeof TASK_PACKAGING];
-
-export interface TaskFunctionDefinition {
-  /** Entry module under `lambdas/`, without extension; it exports `handler`. */
+export interface TaskFunctionDefinition extends TaskDeployment {
+  /** Entry module under `lambdas/`, without extension. */
   module: string;
+  /** The module's export that handles the task. @default 'handler' */
+  exportName?: string;
   description: string;
-  access: readonly TaskAccess[];
-  /** @default 'zip' */
-  packaging?: TaskPackaging;
-  /** Lambda memory in MB. @default 256 */
-  memorySize?: number;
-  /** Lambda timeout; keep it at or below the state's TimeoutSeconds. @default 30 */
-  timeoutSeconds?: number;
 }
 
-const VIDEO_JOB_ACCESS = [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia] as const;
-
-/** By the `<Name>` of `${TaskFunction_<Name>}` (letters and digits). */
-export const TASK_FUNCTIONS = {
+const ENCRYPTION_TASKS: Readonly<Record<string, TaskFunctionDefinition>> = {
   EncryptionDescribeKey: {
     module: 'workflows/encryption-setup/describe-key',
     description: 'Workspace encryption setup: describe the customer key',
@@ -69,76 +41,44 @@ export const TASK_FUNCTIONS = {
     description: 'Workspace encryption setup: record the failed setup and its per-step report',
     access: [TASK_ACCESS.workspaceItems],
   },
-  VideoPrepare: {
-    module: 'workflows/video-render/prepare',
-    description: 'Video render: start processing, resolve avatars and voices',
-    access: [TASK_ACCESS.jobItems],
-  },
-  VideoSynthesizeSpeech: {
-    module: 'workflows/video-render/synthesize-speech',
-    description: "Video render: synthesize each scene's speech with word timings",
-    access: VIDEO_JOB_ACCESS,
-    memorySize: 1024,
-    timeoutSeconds: 600,
-  },
-  VideoCompose: {
-    module: 'workflows/video-render/compose',
-    description: 'Video render: compose scenes, narration and captions with ffmpeg; store the outputs',
-    access: VIDEO_JOB_ACCESS,
-    packaging: TASK_PACKAGING.mediaImage,
-    memorySize: 3008,
-    timeoutSeconds: 900,
-  },
-  VideoFinalize: {
-    module: 'workflows/video-render/finalize',
-    description: 'Video render: complete, settle credits, publish avatar_video.success',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
-  },
-  VideoRecordFailure: {
-    module: 'workflows/video-render/record-failure',
-    description: 'Video render: record the failure, refund credits, publish avatar_video.fail',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
-  },
-  ModelVoiceTrain: {
-    module: 'workflows/model-voice-training/train',
-    description:
-      'Audio voice training: decode and measure the recordings with ffmpeg, derive the engine voice, check it speaks, publish audio_voice.success',
-    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents],
-    packaging: TASK_PACKAGING.mediaImage,
-    memorySize: 2048,
-    timeoutSeconds: 900,
-  },
-  ModelVoiceRecordFailure: {
-    module: 'workflows/model-voice-training/record-failure',
-    description:
-      'Audio voice training: record FAILED with its reason, remove the recordings, publish audio_voice.fail',
-    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents],
-  },
-  VoiceCloneBuild: {
-    module: 'workflows/voice-clone/build',
-    description: 'Voice clone: measure the recording (ffmpeg), derive the voice, speak its preview, complete',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
-    packaging: TASK_PACKAGING.mediaImage,
-    memorySize: 1024,
-    timeoutSeconds: 300,
-  },
-  VoiceCloneRecordFailure: {
-    module: 'workflows/voice-clone/record-failure',
-    description: 'Voice clone: record the failure, free the clone slot, publish voice_clone.fail',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
-  },
-} as const satisfies Readonly<Record<string, TaskFunctionDefinition>>;
-export type TaskFunctionName = keyof typeof TASK_FUNCTIONS;
+};
+
+/** The module of every job's failure step. */
+export const RECORD_JOB_FAILURE_MODULE = 'workflows/record-job-failure';
+
+/** A job's task functions: one per step, and its failure step. */
+export function jobTaskFunctions(job: AnyJobDefinition): Record<string, TaskFunctionDefinition> {
+  const steps = Object.entries(job.steps).map(([step, contract]) => [
+    `${job.taskPrefix}${step}`,
+    { module: job.stepsModule, exportName: step, description: contract.description, ...contract.deployment },
+  ]);
+  return Object.fromEntries([
+    ...steps,
+    [
+      `${job.taskPrefix}${RECORD_FAILURE_STEP}`,
+      {
+        module: RECORD_JOB_FAILURE_MODULE,
+        description: `${job.name}: record the failure with its reason, then the terminal bookkeeping (credits back, release, fail event, batch count)`,
+        access: [...new Set([...JOB_BOOKKEEPING_ACCESS, ...job.failureAccess])],
+      },
+    ],
+  ]);
+}
+
+/** By the `<Name>` of `${TaskFunction_<Name>}` (letters and digits). */
+export const TASK_FUNCTIONS: Readonly<Record<string, TaskFunctionDefinition>> = {
+  ...ENCRYPTION_TASKS,
+  ...Object.assign({}, ...JOBS.map(jobTaskFunctions)),
+};
+export type TaskFunctionName = string;
 
 /**
- * Job workflows, started by API functions (and the batch worker); the ARN reaches them through
- * this environment variable.
+ * Job workflows, started by API functions (and the batch worker); the ARN reaches them through this
+ * environment variable (read as `config().stateMachineArns`).
  */
-export const JOB_WORKFLOWS: Readonly<Record<string, { environmentVariable: string }>> = {
-  'video-render': { environmentVariable: 'VIDEO_RENDER_STATE_MACHINE_ARN' },
-  'voice-clone': { environmentVariable: 'VOICE_CLONE_STATE_MACHINE_ARN' },
-  'model-voice-training': { environmentVariable: 'MODEL_VOICE_TRAINING_STATE_MACHINE_ARN' },
-};
+export const JOB_WORKFLOWS: Readonly<Record<string, { environmentVariable: string }>> = Object.fromEntries(
+  JOBS.map((job) => [job.name, { environmentVariable: stateMachineArnVariable(job.name) }]),
+);
 
 /** The encryption setup workflow (`state-machines/workspace-encryption-setup.asl.json`). */
 export const ENCRYPTION_SETUP_WORKFLOW = 'workspace-encryption-setup';

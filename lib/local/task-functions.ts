@@ -42,11 +42,14 @@ export function localTaskResolver(region: string): (resource: string) => Promise
   );
   return async (resource) => {
     const name = byArn.get(resource);
-    if (!name) throw new Error(`The local stack has no task function for ${resource}`);
-    const modulePath = `../../lambdas/${TASK_FUNCTIONS[name].module}.js`;
-    const module = (await import(modulePath)) as { handler?: TaskFunction };
-    if (typeof module.handler !== 'function') throw new Error(`${modulePath} does not export a handler`);
-    return module.handler;
+    const definition = name ? TASK_FUNCTIONS[name] : undefined;
+    if (!definition) throw new Error(`The local stack has no task function for ${resource}`);
+    const modulePath = `../../lambdas/${definition.module}.js`;
+    const exportName = definition.exportName ?? 'handler';
+    const module = (await import(modulePath)) as Record<string, TaskFunction | undefined>;
+    const handler = module[exportName];
+    if (typeof handler !== 'function') throw new Error(`${modulePath} does not export ${exportName}`);
+    return handler;
   };
 }
 

@@ -3,7 +3,7 @@
  * not fit a zip bundle (Lambda's 250 MB unzipped limit) or need native binaries: video composition
  * (ffmpeg, ffprobe, captions drawn with bundled fonts) and the catalog publisher (sharp, the speech
  * engines). One image serves all of them; each function picks its handler with its own CMD
- * (`<module>.handler`, e.g. `workflows/video-render/compose.handler`).
+ * (`<module>.<export>`, e.g. `videos/render-steps.Compose`: a job's steps share one module).
  *
  * What is in it, on AWS's Lambda base image `public.ecr.aws/lambda/nodejs:<major>` with the zip
  * functions' Node.js major version and architecture (ARM64):
@@ -80,9 +80,9 @@ export const MEDIA_IMAGE_ENVIRONMENT = {
   FFPROBE_PATH: `${MEDIA_IMAGE_TASK_ROOT}/node_modules/@ffprobe-installer/${NPM_PLATFORM.os}-${NPM_PLATFORM.cpu}/ffprobe`,
 } as const;
 
-/** The image's CMD for an entry module: Lambda's Node.js runtime loads `<module>.mjs` and calls `handler`. */
-export function mediaImageHandler(module: string): string {
-  return `${module}.handler`;
+/** The image's CMD for an entry module: Lambda's Node.js runtime loads `<module>.mjs` and calls its `exportName`. */
+export function mediaImageHandler(module: string, exportName = 'handler'): string {
+  return `${module}.${exportName}`;
 }
 
 /** The Dockerfile of the build context. */
@@ -262,11 +262,11 @@ export class MediaImage extends Construct {
     }
   }
 
-  /** The image with `module`'s handler as its CMD. */
-  codeFor(module: string): DockerImageCode {
+  /** The image with `module`'s `exportName` as its CMD. */
+  codeFor(module: string, exportName = 'handler'): DockerImageCode {
     if (!this.modules.has(module)) throw new Error(`Entry ${module} was not declared to MediaImage`);
     return DockerImageCode.fromImageAsset(this.contextDirectory, {
-      cmd: [mediaImageHandler(module)],
+      cmd: [mediaImageHandler(module, exportName)],
       platform: TARGET.docker,
     });
   }

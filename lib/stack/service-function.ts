@@ -60,6 +60,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   /** Size of `/tmp`. @default 512 MiB (Lambda's default) */
   ephemeralStorageSize?: Size;
+  /** The bundle's export that handles the function's events (several functions may share a bundle). @default 'handler' */
+  exportName?: string;
 }
 
 export function createServiceFunction(
@@ -89,7 +91,7 @@ export function createServiceFunction(
   return new LambdaFunction(scope, id, {
     ...common,
     runtime: FUNCTION_RUNTIME,
-    handler: BUNDLE_HANDLER,
+    handler: props.exportName ? `index.${props.exportName}` : BUNDLE_HANDLER,
     code: props.code,
   });
 }

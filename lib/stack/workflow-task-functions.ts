@@ -28,11 +28,9 @@ import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { CATALOG_PREFIX } from '../../lambdas/catalog/catalog-keys.js';
 import { encryptionCheckPrefix, SETUP_CHECK_PURPOSE } from '../../lambdas/encryption/setup-steps.js';
+import { TASK_ACCESS, TASK_PACKAGING, type TaskAccess } from '../../lambdas/jobs/task-deployment.js';
 import {
-  TASK_ACCESS,
   TASK_FUNCTIONS,
-  TASK_PACKAGING,
-  type TaskAccess,
   type TaskFunctionDefinition,
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
@@ -65,18 +63,6 @@ const CUSTOMER_KEY_ACCESS: ReadonlySet<TaskAccess> = new Set([
 /** Every workspace's media lives under `workspaces/<workspace_id>/` (lambdas/media/media-keys.ts). */
 export const WORKSPACE_MEDIA_PREFIX = 'workspaces/';
 
-/**
- * Task functions that synthesize speech: they get Amazon Polly when the deployment's speech engine is
- * `polly`. The registry names no access kind for it (yet), so the stack keeps this list.
- */
-export const SPEECH_SYNTHESIS_TASKS: ReadonlySet<TaskFunctionName> = new Set([
-  'VideoSynthesizeSpeech',
-  // Checks that a trained audio voice speaks before it is ACTIVE.
-  'ModelVoiceTrain',
-  // Speaks a clone's preview.
-  'VoiceCloneBuild',
-]);
-
 /** Job items: single-item reads and writes, and the per-item actions of TransactWriteItems. */
 export const JOB_ITEM_ACTIONS = [
   'dynamodb:GetItem',
@@ -99,15 +85,15 @@ function isMediaImage(definition: TaskFunctionDefinition): boolean {
   return definition.packaging === TASK_PACKAGING.mediaImage;
 }
 
-/** Task modules bundled as zips, for `HandlerBundles`. */
-export const TASK_FUNCTION_MODULES: readonly string[] = definitions
-  .filter(([, definition]) => !isMediaImage(definition))
-  .map(([, definition]) => definition.module);
+/** Task modules bundled as zips, for `HandlerBundles` (a job's steps share their module's bundle). */
+export const TASK_FUNCTION_MODULES: readonly string[] = [
+  ...new Set(definitions.filter(([, definition]) => !isMediaImage(definition)).map(([, d]) => d.module)),
+];
 
 /** Task modules served by the media image, for `MediaImage`. */
-export const MEDIA_IMAGE_TASK_MODULES: readonly string[] = definitions
-  .filter(([, definition]) => isMediaImage(definition))
-  .map(([, definition]) => definition.module);
+export const MEDIA_IMAGE_TASK_MODULES: readonly string[] = [
+  ...new Set(definitions.filter(([, definition]) => isMediaImage(definition)).map(([, d]) => d.module)),
+];
 
 export interface WorkflowTaskFunctionsProps {
   bundles: HandlerBundles;
@@ -143,15 +129,15 @@ export class WorkflowTaskFunctions extends Construct {
       for (const access of definition.access) {
         for (const statement of this.statementsFor(access, props)) role.addToPrincipalPolicy(statement);
       }
-      const synthesizesSpeech = SPEECH_SYNTHESIS_TASKS.has(name) && props.speechEngine === 'polly';
-      if (synthesizesSpeech) {
-        for (const statement of speechSynthesisStatements()) role.addToPrincipalPolicy(statement);
-      }
+      const synthesizesSpeech =
+        definition.access.includes(TASK_ACCESS.synthesizeSpeech) && props.speechEngine === 'polly';
       const mediaImage = isMediaImage(definition);
+      const exportName = definition.exportName ?? 'handler';
       functions[name] = createServiceFunction(this, name, {
         code: mediaImage
-          ? props.mediaImage.codeFor(definition.module)
+          ? props.mediaImage.codeFor(definition.module, exportName)
           : props.bundles.codeFor(this, definition.module),
+        exportName,
         role,
         environment: props.environment,
         description: definition.description,
@@ -236,6 +222,8 @@ export class WorkflowTaskFunctions extends Construct {
         return [
           new PolicyStatement({ actions: ['events:PutEvents'], resources: [props.eventBus.eventBusArn] }),
         ];
+      case TASK_ACCESS.synthesizeSpeech:
+        return props.speechEngine === 'polly' ? speechSynthesisStatements() : [];
     }
   }
 

@@ -51,6 +51,7 @@ const viaS3 = {
 
 function logicalIdOf(name: TaskFunctionName): string {
   const fn = service.stack.taskFunctions.functions[name];
+  if (!fn) throw new Error(`No task function ${name}`);
   return service.stack.getLogicalId(fn.node.defaultChild as never);
 }
 

@@ -36,7 +36,12 @@ import {
 import { createServiceFunction, FUNCTION_RUNTIME } from '../../lib/stack/service-function.js';
 import { PROJECT_ROOT } from './synth-helpers.js';
 
-const MODULES = ['workflows/video-render/compose', 'catalog/publish-catalog-handler'];
+/** Entry modules of the image and the export each function runs (a job's steps module exports one per step). */
+const ENTRIES = [
+  { module: 'videos/render-steps', exportName: 'Compose' },
+  { module: 'catalog/publish-catalog-handler', exportName: 'handler' },
+] as const;
+const MODULES = ENTRIES.map((entry) => entry.module);
 
 const outdirs: string[] = [];
 afterAll(() => {
@@ -158,7 +163,7 @@ describe('MediaImage', () => {
       'package-lock.json',
       'package.json',
     ]);
-    expect(files).toContain('handlers/workflows/video-render/compose.mjs');
+    expect(files).toContain('handlers/videos/render-steps.mjs');
     expect(files).toContain('handlers/catalog/publish-catalog-handler.mjs');
     expect(files.every((file) => !file.includes('node_modules') && !file.endsWith('.ts'))).toBe(true);
     expect(image.contextDirectory.startsWith(app.outdir)).toBe(true);
@@ -187,22 +192,28 @@ describe('MediaImage', () => {
     const script = path.join(taskRoot, 'load.mjs');
     writeFileSync(
       script,
-      'for (const file of process.argv.slice(2)) { const m = await import(file); console.log(typeof m.handler); }',
+      'for (const arg of process.argv.slice(2)) { const [file, name] = arg.split("#"); const m = await import(file); console.log(typeof m[name]); }',
     );
     const { NODE_OPTIONS: _, ...env } = process.env;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [script, ...MODULES.map((module) => pathToFileURL(path.join(taskRoot, `${module}.mjs`)).href)],
+      [
+        script,
+        ...ENTRIES.map(
+          ({ module, exportName }) =>
+            `${pathToFileURL(path.join(taskRoot, `${module}.mjs`)).href}#${exportName}`,
+        ),
+      ],
       { cwd: taskRoot, env: { ...env, TABLE_NAME: 'unused' } },
     );
-    expect(stdout.trim().split('\n')).toEqual(MODULES.map(() => 'function'));
+    expect(stdout.trim().split('\n')).toEqual(ENTRIES.map(() => 'function'));
   });
 
   it('makes one image asset for ARM64, and a CMD per function', () => {
-    for (const module of MODULES) {
+    for (const { module, exportName } of ENTRIES) {
       const id = module.replace(/\W/g, '');
       createServiceFunction(stack, id, {
-        code: image.codeFor(module),
+        code: image.codeFor(module, exportName),
         role: new Role(stack, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }),
         environment: {},
         description: module,
@@ -211,11 +222,11 @@ describe('MediaImage', () => {
       });
     }
     const template = Template.fromStack(stack);
-    for (const module of MODULES) {
+    for (const { module, exportName } of ENTRIES) {
       template.hasResourceProperties('AWS::Lambda::Function', {
         PackageType: 'Image',
         Architectures: ['arm64'],
-        ImageConfig: { Command: [`${module}.handler`] },
+        ImageConfig: { Command: [`${module}.${exportName}`] },
       });
     }
     app.synth();
@@ -234,7 +245,7 @@ describe('MediaImage', () => {
   });
 
   it('refuses a module it was not given', () => {
-    expect(() => image.codeFor('workflows/video-render/prepare')).toThrow(/not declared/);
+    expect(() => image.codeFor('workflows/record-job-failure')).toThrow(/not declared/);
   });
 });
 

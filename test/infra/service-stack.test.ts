@@ -315,8 +315,9 @@ describe('functions', () => {
       // Zip bundles name the runtime; the media image brings the same Node.js version itself.
       if (fn.Properties?.PackageType === 'Image') {
         expect(fn.Properties.Runtime, logicalId).toBeUndefined();
+        // `<module>.<export>`: a job's steps share their module, one export per step.
         expect(fn.Properties.ImageConfig, logicalId).toEqual({
-          Command: [expect.stringMatching(/\.handler$/)],
+          Command: [expect.stringMatching(/^[\w/-]+\.[A-Za-z]\w*$/)],
         });
       } else {
         expect(fn.Properties?.Runtime, logicalId).toBe(FUNCTION_RUNTIME.name);

@@ -1,6 +1,7 @@
 import { apiHandler } from '../../core/api-handler.js';
 import { respond } from '../../core/http.js';
-import { createModelVoice, createModelVoiceBody, modelVoiceView } from '../../model-audio/model-voices.js';
+import { createModelVoice } from '../../model-audio/model-voice-creation.js';
+import { createModelVoiceBody, modelVoiceView } from '../../model-audio/model-voices.js';
 
 /**
  * `POST /v3/models/audio/voices`: 202 with the voice, `PENDING`; poll `GET /v3/models/audio/voices/{voice_id}`

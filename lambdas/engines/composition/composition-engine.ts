@@ -11,6 +11,7 @@
  * Units: times in integer milliseconds unless a name says otherwise; volumes are linear gains from 0
  * (silent) to 1 (the file's own level); colours are `#rrggbb`.
  */
+import { JobFailure } from '../../core/errors.js';
 
 /** Most scenes one composition takes; callers split longer videos. */
 export const MAX_SCENES = 50;
@@ -159,15 +160,11 @@ export interface CompositionResult {
  */
 export type CompositionFailureCode = 'invalid_media' | 'engine_unavailable' | 'composition_failed';
 
-export class CompositionError extends Error {
-  override readonly name = 'CompositionError';
+export class CompositionError extends JobFailure {
+  declare readonly failureCode: CompositionFailureCode;
 
-  constructor(
-    readonly failureCode: CompositionFailureCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(failureCode: CompositionFailureCode, message: string, options?: { cause?: unknown }) {
+    super(failureCode, message, options);
   }
 }
 

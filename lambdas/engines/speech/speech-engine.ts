@@ -15,6 +15,7 @@
  *   value than 1 with `invalid_input`.
  * - Times are integer milliseconds from the first sample of the returned audio.
  */
+import { JobFailure } from '../../core/errors.js';
 
 export interface EngineVoice {
   /** Stable identifier, unique across engines (each engine prefixes its own ids). */
@@ -87,15 +88,11 @@ export type SpeechFailureCode =
   | 'engine_unavailable'
   | 'synthesis_failed';
 
-export class SpeechEngineError extends Error {
-  override readonly name = 'SpeechEngineError';
+export class SpeechEngineError extends JobFailure {
+  declare readonly failureCode: SpeechFailureCode;
 
-  constructor(
-    readonly failureCode: SpeechFailureCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(failureCode: SpeechFailureCode, message: string, options?: { cause?: unknown }) {
+    super(failureCode, message, options);
   }
 }
 

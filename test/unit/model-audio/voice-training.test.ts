@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../../lambdas/core/config.js';
+import { JobFailure } from '../../../lambdas/core/errors.js';
 import type { ModelVoiceRecord } from '../../../lambdas/model-audio/model-voices.js';
 import { engineSettingsFor, shiftedPitch } from '../../../lambdas/model-audio/text-to-speech.js';
-import { failureReasonOf } from '../../../lambdas/model-audio/training-outcomes.js';
 import { planTtsRequest, ttsBody } from '../../../lambdas/model-audio/tts-request.js';
 import {
   combineAnalyses,
@@ -10,9 +10,9 @@ import {
   MIN_PROFESSIONAL_SPEECH_SECONDS,
   voiceSettingsFor,
 } from '../../../lambdas/model-audio/voice-training.js';
+import { failureReasonOf } from '../../../lambdas/model-audio/voice-training-job.js';
 import type { RecordingAnalysis } from '../../../lambdas/voices/voice-analysis.js';
 import { espeakPitchHz } from '../../../lambdas/voices/voice-analysis.js';
-import { JobFailure } from '../../../lambdas/workflows/job-failure.js';
 
 const measured = (overrides: Partial<RecordingAnalysis> = {}): RecordingAnalysis => ({
   pitchHz: 120,
@@ -85,7 +85,7 @@ describe('what training learns from recordings', () => {
   it('maps workflow failure codes to the reference failure reasons', () => {
     expect(failureReasonOf('invalid_audio')).toBe('INVALID_AUDIO');
     expect(failureReasonOf('insufficient_audio')).toBe('INSUFFICIENT_AUDIO');
-    expect(failureReasonOf('render_timeout')).toBe('TRAINING_FAILED');
+    expect(failureReasonOf('training_failed')).toBe('TRAINING_FAILED');
     expect(failureReasonOf('something_new')).toBe('INTERNAL_ERROR');
   });
 });

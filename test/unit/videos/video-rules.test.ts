@@ -4,7 +4,6 @@ import { ConflictError } from '../../../lambdas/core/errors.js';
 import { frameSize } from '../../../lambdas/videos/render-spec.js';
 import { scenesDocument } from '../../../lambdas/videos/video-views.js';
 import type { VideoRecord } from '../../../lambdas/videos/videos.js';
-import { failureOf, JobFailure } from '../../../lambdas/workflows/job-failure.js';
 
 describe('credits of a video', () => {
   it('charges every started minute, at least one, twice as much at 4k', () => {
@@ -39,30 +38,6 @@ describe('frame size', () => {
     expect(frameSize('720p', 'auto', { width: 600, height: 800 })).toEqual({ width: 720, height: 960 });
     expect(frameSize('720p', 'auto', { width: 4000, height: 1000 })).toEqual({ width: 1280, height: 720 });
     expect(frameSize('720p', 'auto')).toEqual({ width: 1280, height: 720 });
-  });
-});
-
-describe('job failures across Step Functions', () => {
-  const caught = (error: Error) => ({
-    Error: error.name,
-    Cause: JSON.stringify({ errorType: error.name, errorMessage: error.message, trace: [] }),
-  });
-
-  it('carries the failure code and the user message through the Catch', () => {
-    expect(
-      failureOf(caught(new JobFailure('voice_not_found', 'Voice x does not exist.')), 'Prepare'),
-    ).toEqual({
-      code: 'voice_not_found',
-      message: 'Voice x does not exist.',
-    });
-  });
-
-  it('turns timeouts and unexpected errors into codes with a message naming the step, not the error', () => {
-    expect(failureOf({ Error: 'States.Timeout' }, 'Compose')).toMatchObject({ code: 'render_timeout' });
-    const internal = failureOf(caught(new TypeError('secret detail at /var/task/x.js')), 'Compose');
-    expect(internal.code).toBe('internal_error');
-    expect(internal.message).toContain('Compose');
-    expect(internal.message).not.toContain('secret detail');
   });
 });
 

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, isEventType } from '../../../lambdas/webhooks/event-types.js';
+import { JOBS } from '../../../lambdas/workflows/jobs.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -43,6 +44,11 @@ describe('the event catalog', () => {
           named.add(type);
         }
       }
+    }
+    // Job types name their outcome events in their definitions; the framework publishes them.
+    for (const job of JOBS) {
+      named.add(job.events.success.type);
+      named.add(job.events.failure.type);
     }
     expect([...named].sort()).toEqual([...EMITTED].sort());
     for (const type of named) expect(isEventType(type), type).toBe(true);

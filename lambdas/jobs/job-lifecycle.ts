@@ -1,0 +1,142 @@
+/**
+ * What every job shares (docs/architecture.md, "Jobs"): starting its workflow, resuming it after a
+ * restart, recording its failure, and the bookkeeping that follows its terminal status. Every part is
+ * idempotent, so a step retried by Step Functions, or a workflow restarted after a crash, finishes
+ * what was interrupted and repeats nothing that was done: a reservation moves once (conditional
+ * transactions), an event keeps its id, a batch counts an item once.
+ */
+import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { z } from 'zod';
+import { recordBatchItemOutcome } from '../batches/batches.js';
+import { BILLING_STATE, refundReservation, settleReservation } from '../billing/credits.js';
+import { sfnClient } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
+import type { JobFailureDetails } from '../core/errors.js';
+import { logger } from '../core/observability.js';
+import { publishEvent } from '../events/domain-events.js';
+import {
+  JOB_OUTCOME,
+  type JobDefinition,
+  type JobRefSchema,
+  type JobStepContract,
+} from './job-definition.js';
+
+/**
+ * Starts the job's workflow. The execution is named after the run, so starting it again (a retried
+ * request or batch message) finds the first execution and does nothing. When it cannot start at all
+ * the job is failed with the definition's `notStarted` wording (its credits refunded), since nothing
+ * else would ever end it, and the error is thrown on.
+ */
+export async function startJob<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  ref: z.infer<RefSchema>,
+): Promise<void> {
+  try {
+    await sfnClient().send(
+      new StartExecutionCommand({
+        stateMachineArn: config().stateMachineArns[job.name] ?? '',
+        name: job.executionName(ref),
+        input: JSON.stringify(job.ref.parse(ref)),
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ExecutionAlreadyExists) return;
+    logger.error('Could not start a job workflow', { job: job.name, ref, error });
+    await failJob(job, ref, job.wording.notStarted).catch((failure: unknown) =>
+      logger.error('Could not record that a job did not start', { job: job.name, ref, error: failure }),
+    );
+    throw error;
+  }
+}
+
+/**
+ * The first step of every workflow starts here: the job's record while it is still running. A job
+ * already ended (its workflow restarted after a crash, or redriven) has its ending finished instead,
+ * and a job that is gone has what its run left removed; both answer undefined, and the step stops.
+ */
+export async function resumeJob<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  ref: z.infer<RefSchema>,
+): Promise<Rec | undefined> {
+  const record = await job.record.get(ref);
+  if (!record) {
+    await job.cleanUpGone?.(ref);
+    return undefined;
+  }
+  if (job.record.outcome(record) !== JOB_OUTCOME.running) {
+    await finishJob(job, record);
+    return undefined;
+  }
+  return record;
+}
+
+/**
+ * What follows a terminal status, wherever it was set: credits are settled (succeeded) or refunded
+ * (failed), what the job held is given back, the outcome event is published with a stable id, and
+ * the batch item is counted. A running job is left alone.
+ */
+export async function finishJob<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  record: Rec,
+): Promise<void> {
+  const outcome = job.record.outcome(record);
+  if (outcome === JOB_OUTCOME.running) return;
+  const succeeded = outcome === JOB_OUTCOME.succeeded;
+  // Credits first: a client that sees the terminal status finds its balance already right.
+  const reservation = job.billing?.reservation(record);
+  if (job.billing && reservation?.billing_state === BILLING_STATE.reserved) {
+    const ref = job.refOf(record);
+    if (succeeded) {
+      await settleReservation(
+        job.billing.key(record),
+        ref.workspace_id,
+        reservation,
+        job.billing.charge(record),
+      );
+    } else {
+      await refundReservation(job.billing.key(record), ref.workspace_id, reservation);
+    }
+  }
+  await job.release?.(record);
+  const event = succeeded ? job.events.success : job.events.failure;
+  const callback = job.events.callback?.(record);
+  await publishEvent({
+    event_id: `${event.type}:${(job.events.runId ?? job.events.entityId)(record)}`,
+    event_type: event.type,
+    workspace_id: job.refOf(record).workspace_id,
+    entity_id: job.events.entityId(record),
+    ...(callback ? { callback } : {}),
+    event_data: await event.data(record),
+  });
+  const batchItem = job.batchItem?.(record);
+  if (batchItem) {
+    await recordBatchItemOutcome(
+      job.refOf(record).workspace_id,
+      batchItem.batchId,
+      batchItem.itemId,
+      succeeded ? 'succeeded' : 'failed',
+    );
+  }
+}
+
+/**
+ * Ends a job as failed, unless it has ended already (then that ending is finished instead), and
+ * does the terminal bookkeeping. A job that is gone has what its run left removed.
+ */
+export async function failJob<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  ref: z.infer<RefSchema>,
+  failure: JobFailureDetails,
+): Promise<void> {
+  const record = await job.record.get(ref);
+  if (!record) {
+    await job.cleanUpGone?.(ref);
+    return;
+  }
+  const ended =
+    job.record.outcome(record) === JOB_OUTCOME.running
+      ? ((await job.record.fail(record, failure)) ?? (await job.record.get(ref)))
+      : record;
+  if (!ended) await job.cleanUpGone?.(ref);
+  else await finishJob(job, ended);
+}

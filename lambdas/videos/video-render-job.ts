@@ -1,0 +1,188 @@
+/**
+ * The video render job (docs/architecture.md, "Jobs"): `state-machines/video-render.asl.json` runs
+ * Prepare → SynthesizeSpeech → Compose → Finalize (`render-steps.ts`), and the framework's failure
+ * step from any Catch. A video is created `pending` with its credits reserved, ends `completed`
+ * (settled to its real duration, `avatar_video.success`) or `failed` (refunded, `avatar_video.fail`),
+ * and counts in its batch.
+ */
+import { z } from 'zod';
+import { videoCredits } from '../billing/plans.js';
+import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
+import { TASK_ACCESS, TASK_PACKAGING } from '../jobs/task-deployment.js';
+import { deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
+import {
+  getVideo,
+  markFailed,
+  VIDEO_CONTENT_TYPES,
+  VIDEO_FAILURE,
+  VIDEO_STATUS,
+  type VideoRecord,
+  videoKey,
+  videoMediaKeys,
+} from './videos.js';
+
+export const videoRef = z.object({ workspace_id: z.string().min(1), video_id: z.string().min(1) });
+export type VideoRef = z.infer<typeof videoRef>;
+
+/** What Prepare resolved per scene: the presenter's portrait and the engine voice. */
+export const preparedScene = z.object({
+  scene_id: z.string(),
+  portrait_key: z.string().nullable(),
+  voice_id: z.string().nullable(),
+  engine_voice_id: z.string().nullable(),
+  /** The voice's own speed and pitch (designed and cloned voices); the scene's settings apply on top. */
+  voice_speed: z.number().optional(),
+  voice_pitch: z.number().optional(),
+});
+export type PreparedScene = z.infer<typeof preparedScene>;
+
+export const prepareResult = z.object({
+  /** False when the video is gone or already ended: the workflow stops without doing anything. */
+  proceed: z.boolean(),
+  scenes: z.array(preparedScene),
+});
+export type PrepareResult = z.infer<typeof prepareResult>;
+
+/** Each scene's speech, as work files of the video (`work/<scene>.wav`, `work/<scene>.words.json`). */
+export const speechResult = z.object({
+  scenes: z.array(
+    z.object({
+      scene_id: z.string(),
+      audio_key: z.string().nullable(),
+      timings_key: z.string().nullable(),
+      duration_ms: z.number().nullable(),
+    }),
+  ),
+});
+export type SpeechResult = z.infer<typeof speechResult>;
+
+/** The stored outputs; null when the video was deleted or ended while it was composed. */
+export const composeResult = z
+  .object({
+    outputs: z.object({
+      video_key: z.string(),
+      captioned_video_key: z.string().nullable(),
+      subtitle_key: z.string().nullable(),
+      thumbnail_key: z.string(),
+      gif_key: z.string(),
+    }),
+    duration: z.number(),
+  })
+  .nullable();
+export type ComposeResult = z.infer<typeof composeResult>;
+
+const VIDEO_ITEMS = [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia] as const;
+
+export const videoRenderJob = defineJob({
+  name: 'video-render',
+  taskPrefix: 'Video',
+  ref: videoRef,
+  executionName: (ref) => ref.video_id,
+  refOf: (video: VideoRecord) => ({ workspace_id: video.workspace_id, video_id: video.video_id }),
+  stepsModule: 'videos/render-steps',
+  steps: {
+    Prepare: {
+      description: 'Video render: start processing, resolve avatars and voices',
+      input: videoRef,
+      output: prepareResult,
+      deployment: { access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents] },
+    },
+    SynthesizeSpeech: {
+      description: "Video render: synthesize each scene's speech with word timings",
+      input: videoRef.extend({ prepared: z.array(preparedScene) }),
+      output: speechResult,
+      deployment: {
+        access: [...VIDEO_ITEMS, TASK_ACCESS.synthesizeSpeech],
+        memorySize: 1024,
+        timeoutSeconds: 600,
+      },
+    },
+    Compose: {
+      description: 'Video render: compose scenes, narration and captions with ffmpeg; store the outputs',
+      input: videoRef.extend({ prepared: z.array(preparedScene), speech: speechResult }),
+      output: composeResult,
+      deployment: {
+        access: VIDEO_ITEMS,
+        packaging: TASK_PACKAGING.mediaImage,
+        memorySize: 3008,
+        timeoutSeconds: 900,
+      },
+    },
+    Finalize: {
+      description: 'Video render: complete, settle credits, publish avatar_video.success',
+      input: videoRef.extend({ composed: composeResult }),
+      output: z.null(),
+      deployment: { access: [...VIDEO_ITEMS, TASK_ACCESS.publishEvents] },
+    },
+  },
+  record: {
+    get: (ref) => getVideo(ref.workspace_id, ref.video_id, true),
+    outcome: (video) =>
+      video.status === VIDEO_STATUS.completed && video.outputs
+        ? JOB_OUTCOME.succeeded
+        : video.status === VIDEO_STATUS.failed
+          ? JOB_OUTCOME.failed
+          : JOB_OUTCOME.running,
+    fail: (video, failure) => markFailed(video, failure.code, failure.message),
+  },
+  wording: {
+    timeout: (step) => ({
+      code: VIDEO_FAILURE.renderTimeout,
+      message: `The ${step} step took longer than allowed and was stopped.`,
+    }),
+    fault: (step, error) => ({
+      code: VIDEO_FAILURE.internalError,
+      message: `The ${step} step failed unexpectedly (${error}); nothing was charged. Try again; if it keeps failing, report the video id.`,
+    }),
+    notStarted: {
+      code: VIDEO_FAILURE.internalError,
+      message: 'The render could not be started; nothing was charged. Create the video again.',
+    },
+  },
+  events: {
+    entityId: (video) => video.video_id,
+    callback: (video) =>
+      video.callback_url ? { url: video.callback_url, id: video.callback_id } : undefined,
+    success: {
+      type: 'avatar_video.success',
+      data: async (video) => ({
+        video_id: video.video_id,
+        url: video.outputs
+          ? await presignMediaDownload(video.outputs.video_key, {
+              contentType: VIDEO_CONTENT_TYPES[video.output_format],
+            })
+          : null,
+        gif_download_url: video.outputs
+          ? await presignMediaDownload(video.outputs.gif_key, { contentType: 'image/gif' })
+          : null,
+        video_page_url: null,
+        video_share_page_url: null,
+        folder_id: video.folder_id,
+        callback_id: video.callback_id,
+      }),
+    },
+    failure: {
+      type: 'avatar_video.fail',
+      data: (video) => ({
+        video_id: video.video_id,
+        failure_code: video.failure_code,
+        failure_message: video.failure_message,
+        msg: video.failure_message,
+        folder_id: video.folder_id,
+        callback_id: video.callback_id,
+      }),
+    },
+  },
+  billing: {
+    key: (video) => videoKey(video.workspace_id, video.video_id),
+    // A batch item refused at admission never held a reservation.
+    reservation: (video) => (video.billing_state === undefined ? undefined : video),
+    charge: (video) => videoCredits(video.duration ?? 0, video.resolution),
+  },
+  batchItem: (video) => (video.batch_id ? { batchId: video.batch_id, itemId: video.video_id } : undefined),
+  // The work files steps handed each other (speech, word timings) are not kept once the video ended.
+  release: (video) => deleteMediaPrefix(videoMediaKeys.work(video, '')),
+  // Deleted while it rendered: nothing the run wrote after the delete may stay.
+  cleanUpGone: (ref) => deleteMediaPrefix(videoMediaKeys.prefix(ref)),
+  failureAccess: [TASK_ACCESS.jobMedia],
+});

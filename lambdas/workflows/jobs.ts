@@ -1,0 +1,11 @@
+/**
+ * THE list of job types (docs/architecture.md, "Jobs"). Each definition brings its workflow, its task
+ * functions (`task-functions.ts`), the ARN variable the functions that start it read, and its restart
+ * after a local crash; adding a job type = its definition here + its ASL file.
+ */
+import type { AnyJobDefinition } from '../jobs/job-definition.js';
+import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
+import { videoRenderJob } from '../videos/video-render-job.js';
+import { voiceCloneJob } from '../voices/voice-clone-job.js';
+
+export const JOBS: readonly AnyJobDefinition[] = [videoRenderJob, voiceCloneJob, voiceTrainingJob];

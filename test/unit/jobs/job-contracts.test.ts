@@ -1,0 +1,138 @@
+/**
+ * Every job's workflow file against its definition: each Task state runs a step the definition
+ * declares (or the framework's failure step), passes exactly the fields the step's input schema names,
+ * each from the execution's input or from an earlier step's result of the same shape, and keeps a
+ * result exactly when the step declares one. Every failure reaches the failure step with the name of
+ * the step that failed. A workflow edited without its definition, or the reverse, fails here.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AnyJobDefinition } from '../../../lambdas/jobs/job-definition.js';
+import { RECORD_FAILURE_STEP } from '../../../lambdas/jobs/job-steps.js';
+import { JOBS } from '../../../lambdas/workflows/jobs.js';
+import { TASK_FUNCTIONS } from '../../../lambdas/workflows/task-functions.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+interface AslState {
+  Type: string;
+  Resource?: string;
+  Parameters?: Record<string, unknown>;
+  ResultPath?: string | null;
+  Result?: unknown;
+  Next?: string;
+  End?: boolean;
+  Catch?: { ErrorEquals: string[]; ResultPath?: string; Next: string }[];
+}
+
+function workflowOf(job: AnyJobDefinition): { StartAt: string; States: Record<string, AslState> } {
+  return JSON.parse(readFileSync(path.join(ROOT, 'state-machines', `${job.name}.asl.json`), 'utf8'));
+}
+
+const TASK_FUNCTION = /^\$\{TaskFunction_(\w+)\}$/;
+
+/** The schema at `segments` inside `schema` (objects by key, through nullable and optional). */
+function schemaAt(schema: z.ZodType, segments: readonly string[]): z.ZodType | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (const segment of segments) {
+    while (current instanceof z.ZodNullable || current instanceof z.ZodOptional) {
+      current = current.unwrap() as z.ZodType;
+    }
+    if (!(current instanceof z.ZodObject)) return undefined;
+    current = (current.shape as Record<string, z.ZodType>)[segment];
+  }
+  return current;
+}
+
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any' });
+
+describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_name, job) => {
+  const { States: states } = workflowOf(job);
+  const tasks = Object.entries(states).filter(([, state]) => state.Type === 'Task');
+  const stepOf = (state: AslState) => {
+    const name = TASK_FUNCTION.exec(state.Resource ?? '')?.[1] ?? '';
+    expect(name.startsWith(job.taskPrefix), `${state.Resource} belongs to ${job.taskPrefix}`).toBe(true);
+    return name.slice(job.taskPrefix.length);
+  };
+  /** What the execution's state holds at a top-level path: the input's ref fields and each step's result. */
+  const resultsByPath = new Map<string, z.ZodType>(
+    Object.entries(job.ref.shape as Record<string, z.ZodType>).map(([key, schema]) => [key, schema]),
+  );
+  for (const [, state] of tasks) {
+    const contract = job.steps[stepOf(state)];
+    if (contract && typeof state.ResultPath === 'string') {
+      resultsByPath.set(state.ResultPath.replace(/^\$\./, ''), contract.output);
+    }
+  }
+
+  it('runs every declared step in exactly one Task state, each a known task function', () => {
+    const steps = tasks.map(([, state]) => stepOf(state));
+    expect(steps.filter((step) => step !== RECORD_FAILURE_STEP).sort()).toEqual(
+      Object.keys(job.steps).sort(),
+    );
+    expect(steps.filter((step) => step === RECORD_FAILURE_STEP)).toHaveLength(1);
+    for (const step of steps) expect(TASK_FUNCTIONS[`${job.taskPrefix}${step}`], step).toBeDefined();
+  });
+
+  it("passes each step exactly its input schema's fields, from where the same shape is", () => {
+    for (const [stateName, state] of tasks) {
+      const step = stepOf(state);
+      if (step === RECORD_FAILURE_STEP) continue;
+      const input = job.steps[step]?.input as z.ZodObject;
+      const parameters = state.Parameters ?? {};
+      const passed = Object.keys(parameters).map((key) => key.replace(/\.\$$/, ''));
+      expect(passed.sort(), stateName).toEqual(Object.keys(input.shape).sort());
+      for (const [key, value] of Object.entries(parameters)) {
+        expect(key.endsWith('.$'), `${stateName}.${key} is a path`).toBe(true);
+        const [root = '', ...rest] = String(value).replace(/^\$\./, '').split('.');
+        const source = resultsByPath.get(root);
+        expect(source, `${stateName}.${key}: nothing writes $.${root}`).toBeDefined();
+        const given = schemaAt(source as z.ZodType, rest);
+        const wanted = (input.shape as Record<string, z.ZodType>)[key.replace(/\.\$$/, '')];
+        expect(given && jsonSchema(given), `${stateName}.${key} ← ${String(value)}`).toEqual(
+          wanted && jsonSchema(wanted),
+        );
+      }
+    }
+  });
+
+  it('keeps a step result exactly when the step declares one', () => {
+    for (const [stateName, state] of tasks) {
+      const step = stepOf(state);
+      if (step === RECORD_FAILURE_STEP) continue;
+      const declaresNone = job.steps[step]?.output instanceof z.ZodNull;
+      expect(state.ResultPath === null, stateName).toBe(declaresNone);
+    }
+  });
+
+  it("catches every failure of every step into the failure step, naming the step, with the job's ref", () => {
+    const [, failure] = tasks.find(([, state]) => stepOf(state) === RECORD_FAILURE_STEP) ?? [];
+    const refFields = Object.keys(job.ref.shape);
+    expect(failure?.Parameters).toEqual({
+      job: job.name,
+      ...Object.fromEntries(refFields.map((field) => [`${field}.$`, `$.${field}`])),
+      'step.$': '$.step',
+      'failure.$': '$.failure',
+    });
+    for (const [stateName, state] of tasks) {
+      if (stepOf(state) === RECORD_FAILURE_STEP) continue;
+      const [catcher] = state.Catch ?? [];
+      expect(catcher, stateName).toMatchObject({ ErrorEquals: ['States.ALL'], ResultPath: '$.failure' });
+      const namer = states[catcher?.Next ?? ''];
+      expect(namer, stateName).toMatchObject({ Type: 'Pass', Result: stateName, ResultPath: '$.step' });
+      expect(states[namer?.Next ?? '']?.Resource).toBe(
+        `\${TaskFunction_${job.taskPrefix}${RECORD_FAILURE_STEP}}`,
+      );
+    }
+  });
+
+  it('has a steps module that exports a handler under each step name', async () => {
+    const module = (await import(path.join(ROOT, 'lambdas', `${job.stepsModule}.ts`))) as Record<
+      string,
+      unknown
+    >;
+    for (const step of Object.keys(job.steps)) expect(typeof module[step], step).toBe('function');
+  });
+});
