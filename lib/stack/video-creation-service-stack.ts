@@ -9,6 +9,7 @@ import { type IManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { ADMIN_WORKFLOWS, JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
+import { QUEUES } from '../messaging-topology.js';
 import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
 import { AREA_CAPABILITIES, CAPABILITIES, type Capability } from './area-access.js';
@@ -257,8 +258,8 @@ export class VideoCreationServiceStack extends Stack {
       TABLE_NAME: table.tableName,
       BUCKET_NAME: mediaBucket.bucketName,
       EVENT_BUS_NAME: this.messaging.eventBus.eventBusName,
-      BATCH_QUEUE_URL: this.messaging.batch.queue.queueUrl,
-      WEBHOOK_QUEUE_URL: this.messaging.webhook.queue.queueUrl,
+      [QUEUES.batch.urlVariable]: this.messaging.batch.queue.queueUrl,
+      [QUEUES.webhook.urlVariable]: this.messaging.webhook.queue.queueUrl,
       STACK_KEY_ID: stackKey.keyArn,
       HMAC_KEY_ID: cursorKey.keyArn,
       DOC_BASE_URL: options.docBaseUrl,

@@ -25,7 +25,7 @@ import { EventSourceMapping, type Function as LambdaFunction } from 'aws-cdk-lib
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../../lambdas/events/domain-events.js';
+import { BUS_RULES, QUEUES } from '../messaging-topology.js';
 import { ENVELOPE_KEY_ACTIONS } from './access-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
@@ -100,12 +100,13 @@ export class WebhookDispatcher extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhookDispatcherProps) {
     super(scope, id);
-    const ruleName = `${Stack.of(this).stackName}-webhook-dispatch`;
+    const { webhookDispatch } = BUS_RULES;
+    const ruleName = `${Stack.of(this).stackName}-${webhookDispatch.name}`;
     this.rule = new Rule(this, 'DomainEvents', {
       ruleName,
       eventBus: props.eventBus,
-      description: 'Every domain event of the service to the webhook dispatcher',
-      eventPattern: { source: [EVENT_SOURCE] },
+      description: webhookDispatch.description,
+      eventPattern: { source: [...webhookDispatch.eventPattern.source] },
       // An event the bus cannot put on the queue lands in its dead-letter queue (alarmed).
       targets: [new ConfinedQueueTarget(props.queue, props.deadLetterQueue)],
     });
@@ -176,8 +177,8 @@ export class WebhookDispatcher extends Construct {
       role,
       environment: {
         ...props.environment,
-        WEBHOOK_QUEUE_URL: props.queue.queueUrl,
-        WEBHOOK_DEAD_LETTER_QUEUE_URL: props.deadLetterQueue.queueUrl,
+        [QUEUES.webhook.urlVariable]: props.queue.queueUrl,
+        [QUEUES.webhook.deadLetterUrlVariable]: props.deadLetterQueue.queueUrl,
       },
       description: 'Webhook dispatcher: fans domain events out to endpoints and callbacks',
       logRetention: props.logRetention,
