@@ -4,25 +4,7 @@
  * `${TaskFunction_<Name>}` in the ASL files to it; the local stack resolves the same placeholders to
  * the same handler modules in process. Adding a task = one entry + one handler module.
  */
-
-/** What a task function may touch; the CDK stack turns each into IAM statements (`lib/stack/workflow-task-functions.ts`). */
-export const TASK_ACCESS = {
-  /** `kms:DescribeKey` on customer keys of the stack's region. */
-  describeCustomerKeys: 'describeCustomerKeys',
-  /** GenerateDataKey / Encrypt / Decrypt on customer keys, only with the setup check's encryption context. */
-  checkCustomerKeys: 'checkCustomerKeys',
-  /** Write, read and delete the setup's check objects under workspace media prefixes, with customer keys through S3. */
-  mediaPrefixCheck: 'mediaPrefixCheck',
-  /** Read and update workspace items (the encryption state). */
-  workspaceItems: 'workspaceItems',
-  /** Read and write job items and their workspace's balance (transactions), count batch items. */
-  jobItems: 'jobItems',
-  /** Read, write and delete objects under `workspaces/` and read `catalog/`, with workspace keys. */
-  jobMedia: 'jobMedia',
-  /** Publish domain events to the service's bus. */
-  publishEvents: 'publishEvents',
-} as const;
-export type TaskAccess = (typeof TASK_ACCESS)[keyof typeof TASK_ACCESS];
+import { GRANTS, type Grant } from '../core/grants.js';
 
 /**
  * How a task function is deployed: `zip` is the usual bundle; `media-image` is the container image
@@ -35,7 +17,8 @@ export interface TaskFunctionDefinition {
   /** Entry module under `lambdas/`, without extension; it exports `handler`. */
   module: string;
   description: string;
-  access: readonly TaskAccess[];
+  /** What it may touch; the CDK stack gives its role exactly these grants. */
+  access: readonly Grant[];
   /** @default 'zip' */
   packaging?: TaskPackaging;
   /** Lambda memory in MB. @default 256 */
@@ -44,40 +27,40 @@ export interface TaskFunctionDefinition {
   timeoutSeconds?: number;
 }
 
-const VIDEO_JOB_ACCESS = [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia] as const;
+const VIDEO_JOB_ACCESS = [GRANTS.jobItems, GRANTS.jobMedia] as const;
 
 /** By the `<Name>` of `${TaskFunction_<Name>}` (letters and digits). */
 export const TASK_FUNCTIONS = {
   EncryptionDescribeKey: {
     module: 'workflows/encryption-setup/describe-key',
     description: 'Workspace encryption setup: describe the customer key',
-    access: [TASK_ACCESS.describeCustomerKeys],
+    access: [GRANTS.describeCustomerKeys],
   },
   EncryptionCheckKeyAccess: {
     module: 'workflows/encryption-setup/check-key-access',
     description: 'Workspace encryption setup: data key and encrypt/decrypt round trips with the customer key',
-    access: [TASK_ACCESS.checkCustomerKeys],
+    access: [GRANTS.checkCustomerKeys],
   },
   EncryptionApplyToMediaPrefix: {
     module: 'workflows/encryption-setup/apply-to-media-prefix',
     description:
       "Workspace encryption setup: check S3 writes with the key under the workspace's prefix, activate",
-    access: [TASK_ACCESS.mediaPrefixCheck, TASK_ACCESS.workspaceItems],
+    access: [GRANTS.mediaPrefixCheck, GRANTS.workspaceItems],
   },
   EncryptionRecordFailure: {
     module: 'workflows/encryption-setup/record-failure',
     description: 'Workspace encryption setup: record the failed setup and its per-step report',
-    access: [TASK_ACCESS.workspaceItems],
+    access: [GRANTS.workspaceItems],
   },
   VideoPrepare: {
     module: 'workflows/video-render/prepare',
     description: 'Video render: start processing, resolve avatars and voices',
-    access: [TASK_ACCESS.jobItems],
+    access: [GRANTS.jobItems],
   },
   VideoSynthesizeSpeech: {
     module: 'workflows/video-render/synthesize-speech',
     description: "Video render: synthesize each scene's speech with word timings",
-    access: VIDEO_JOB_ACCESS,
+    access: [...VIDEO_JOB_ACCESS, GRANTS.synthesizeSpeech],
     memorySize: 1024,
     timeoutSeconds: 600,
   },
@@ -92,18 +75,18 @@ export const TASK_FUNCTIONS = {
   VideoFinalize: {
     module: 'workflows/video-render/finalize',
     description: 'Video render: complete, settle credits, publish avatar_video.success',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+    access: [...VIDEO_JOB_ACCESS, GRANTS.publishEvents],
   },
   VideoRecordFailure: {
     module: 'workflows/video-render/record-failure',
     description: 'Video render: record the failure, refund credits, publish avatar_video.fail',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+    access: [...VIDEO_JOB_ACCESS, GRANTS.publishEvents],
   },
   ModelVoiceTrain: {
     module: 'workflows/model-voice-training/train',
     description:
       'Audio voice training: decode and measure the recordings with ffmpeg, derive the engine voice, check it speaks, publish audio_voice.success',
-    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents],
+    access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents, GRANTS.synthesizeSpeech],
     packaging: TASK_PACKAGING.mediaImage,
     memorySize: 2048,
     timeoutSeconds: 900,
@@ -112,12 +95,12 @@ export const TASK_FUNCTIONS = {
     module: 'workflows/model-voice-training/record-failure',
     description:
       'Audio voice training: record FAILED with its reason, remove the recordings, publish audio_voice.fail',
-    access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents],
+    access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents],
   },
   VoiceCloneBuild: {
     module: 'workflows/voice-clone/build',
     description: 'Voice clone: measure the recording (ffmpeg), derive the voice, speak its preview, complete',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+    access: [...VIDEO_JOB_ACCESS, GRANTS.publishEvents, GRANTS.synthesizeSpeech],
     packaging: TASK_PACKAGING.mediaImage,
     memorySize: 1024,
     timeoutSeconds: 300,
@@ -125,7 +108,7 @@ export const TASK_FUNCTIONS = {
   VoiceCloneRecordFailure: {
     module: 'workflows/voice-clone/record-failure',
     description: 'Voice clone: record the failure, free the clone slot, publish voice_clone.fail',
-    access: [...VIDEO_JOB_ACCESS, TASK_ACCESS.publishEvents],
+    access: [...VIDEO_JOB_ACCESS, GRANTS.publishEvents],
   },
 } as const satisfies Readonly<Record<string, TaskFunctionDefinition>>;
 export type TaskFunctionName = keyof typeof TASK_FUNCTIONS;
