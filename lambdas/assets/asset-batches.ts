@@ -3,19 +3,18 @@
  * Completing a batch enqueues one message per pending item; the batch worker completes each, and
  * the batch closes (and fires its callback once) when every item is ready or failed.
  */
-import { enqueueBatchItems } from '../batches/batch-queue.js';
+
 import {
-  BATCH_KINDS,
-  type BatchRecord,
-  batchItemsPartition,
-  batchNotFound,
-  createBatch,
-  getBatch,
-  newBatchId,
-} from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
+  allBatchMembers,
+  type BatchFamily,
+  batchStatuses,
+  batchView,
+  requireBatch,
+} from '../batches/batch-members.js';
+import { enqueueBatchItems } from '../batches/batch-queue.js';
+import { BATCH_KINDS, type BatchRecord, createBatch, newBatchId } from '../batches/batches.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry } from '../batches/bulk-status.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
-import { queryPage } from '../core/repository.js';
 import { encryptionForMediaWrite } from '../media/encryption-policy.js';
 import {
   ASSET_STATUS,
@@ -69,43 +68,23 @@ export async function createDirectUploadBatch(
   return { batch_id: batchId, items };
 }
 
-/** The members of a batch, in item order, one page at a time. */
-export async function batchMembers(workspaceId: string, batchId: string, limit: number, token?: string) {
-  const page = await queryPage<AssetItem>({
-    partition: batchItemsPartition(workspaceId, batchId),
-    index: 'gsi1',
-    limit,
-    token,
-    binding: `${workspaceId}:AssetBatchItems:${batchId}`,
-    newestFirst: false,
-  });
-  return { items: page.items.map(toAssetRecord), nextToken: page.nextToken };
-}
-
-async function allBatchMembers(workspaceId: string, batchId: string): Promise<AssetRecord[]> {
-  const members: AssetRecord[] = [];
-  let token: string | undefined;
-  do {
-    const page = await batchMembers(workspaceId, batchId, 100, token);
-    members.push(...page.items);
-    token = page.nextToken ?? undefined;
-  } while (token);
-  return members;
-}
-
-async function requireAssetBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
-  const batch = await getBatch(workspaceId, batchId);
-  if (!batch || batch.kind !== BATCH_KINDS.assetUploads) throw batchNotFound(batchId);
-  return batch;
-}
+const ASSET_BATCHES: BatchFamily<AssetRecord, AssetItem> = {
+  kind: BATCH_KINDS.assetUploads,
+  listName: 'AssetBatchItems',
+  get: getAsset,
+  toRecord: toAssetRecord,
+  entry: bulkEntry,
+  // An item waits for its upload and is completed in one step: it is never seen processing.
+  uncounted: 'queued',
+};
 
 /**
  * Queues completion of every pending item of a batch; returns the batch. Completing a batch that
  * has nothing pending left is a no-op, so the call is safe to repeat.
  */
 export async function completeBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
-  const batch = await requireAssetBatch(workspaceId, batchId);
-  const pending = (await allBatchMembers(workspaceId, batchId)).filter(
+  const batch = await requireBatch(ASSET_BATCHES, workspaceId, batchId);
+  const pending = (await allBatchMembers(ASSET_BATCHES, workspaceId, batchId)).filter(
     (asset) => asset.status === ASSET_STATUS.pendingUpload,
   );
   await enqueueBatchItems(
@@ -134,40 +113,10 @@ export async function completeBatchItem(workspaceId: string, assetId: string): P
   }
 }
 
-export async function assetBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
-  const batch = await requireAssetBatch(workspaceId, batchId);
-  const page = await batchMembers(workspaceId, batchId, limit, token);
-  // Counts come from the batch's own counters: one read however large the batch.
-  const completed = batch.succeeded;
-  const failed = batch.failed;
-  return {
-    batch_id: batch.batch_id,
-    title: batch.title,
-    status: batch.status,
-    total_items: batch.total_items,
-    counts_by_status: { queued: batch.total_items - completed - failed, processing: 0, completed, failed },
-    created_at: batch.created_at,
-    completed_at: batch.completed_at,
-    items: page.items.map((asset) => {
-      const { batch_id: _batchId, ...entry } = bulkEntry(asset);
-      return entry;
-    }),
-    has_more: page.nextToken !== null,
-    next_token: page.nextToken,
-  };
+export function assetBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
+  return batchView(ASSET_BATCHES, workspaceId, batchId, limit, token);
 }
 
 export function assetStatuses(workspaceId: string, assetIds: readonly string[], batchIds: readonly string[]) {
-  return bulkStatuses(
-    {
-      get: (assetId) => getAsset(workspaceId, assetId),
-      members: async (batchId) => {
-        const batch = await getBatch(workspaceId, batchId);
-        return batch?.kind === BATCH_KINDS.assetUploads ? allBatchMembers(workspaceId, batchId) : undefined;
-      },
-      entry: bulkEntry,
-    },
-    assetIds,
-    batchIds,
-  );
+  return batchStatuses(ASSET_BATCHES, workspaceId, assetIds, batchIds);
 }

@@ -6,10 +6,14 @@
  */
 import { newId } from '../core/ids.js';
 import { speechEngine } from '../engines/speech/index.js';
-import { encodeWavPcm16 } from '../engines/speech/wav.js';
-import { presignMediaDownload, putMediaObject } from '../media/media-store.js';
+import {
+  collectSpeech,
+  type SpokenChunk,
+  storeSpeech,
+  type WordTimestamp,
+} from '../voices/speech-pipeline.js';
 import { pcm16Bytes, TTS_SAMPLE_RATE, wavHeader } from './pcm.js';
-import { engineSettingsFor, requireSpeakableVoice, type SpokenChunk, speak } from './text-to-speech.js';
+import { engineSettingsFor, requireSpeakableVoice, speak } from './text-to-speech.js';
 import { planTtsRequest, type TtsBody } from './tts-request.js';
 
 /** Where a text-to-speech file is kept, in the workspace's media. */
@@ -23,13 +27,6 @@ async function prepare(workspaceId: string, body: TtsBody) {
   return { chunks: speak(speechEngine(), plan, settings), language: settings.language };
 }
 
-export interface WordTimestamp {
-  word: string;
-  /** Seconds from the start of the audio. */
-  start: number;
-  end: number;
-}
-
 export interface SpeechFile {
   data: { audio_url: string; duration: number; word_timestamps: WordTimestamp[] };
   language: string;
@@ -38,28 +35,14 @@ export interface SpeechFile {
 /** Speaks the whole text, stores it as one WAV file and answers its URL, duration and word timings. */
 export async function speakToFile(workspaceId: string, body: TtsBody): Promise<SpeechFile> {
   const { chunks, language } = await prepare(workspaceId, body);
-  const parts: Int16Array[] = [];
-  const words: WordTimestamp[] = [];
-  for await (const chunk of chunks) {
-    parts.push(chunk.samples);
-    for (const word of chunk.words)
-      words.push({ word: word.word, start: word.startMs / 1000, end: word.endMs / 1000 });
-  }
-  const samples = new Int16Array(parts.reduce((total, part) => total + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    samples.set(part, at);
-    at += part.length;
-  }
+  const audio = await collectSpeech(chunks);
   const speechId = newId();
-  const key = ttsAudioKey(workspaceId, speechId);
-  await putMediaObject(workspaceId, key, encodeWavPcm16(samples, TTS_SAMPLE_RATE), 'audio/wav');
   return {
-    data: {
-      audio_url: await presignMediaDownload(key, { contentType: 'audio/wav', fileName: `${speechId}.wav` }),
-      duration: Math.round((samples.length / TTS_SAMPLE_RATE) * 1000) / 1000,
-      word_timestamps: words,
-    },
+    data: await storeSpeech(workspaceId, ttsAudioKey(workspaceId, speechId), `${speechId}.wav`, {
+      ...audio,
+      // Text with nothing to say is an empty file.
+      sampleRate: audio.sampleRate ?? TTS_SAMPLE_RATE,
+    }),
     language,
   };
 }

@@ -20,7 +20,7 @@ import { config } from '../core/config.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { POLLY_SEMITONES_PER_PITCH_STEP } from '../engines/speech/polly-engine.js';
 import { isSpeechEngineError, type SpeechEngine } from '../engines/speech/speech-engine.js';
-import { decodeWavPcm16 } from '../engines/speech/wav.js';
+import { type SpeechStep, type SpokenChunk, speakSteps } from '../voices/speech-pipeline.js';
 import { espeakOffsetFor, espeakPitchHz } from '../voices/voice-analysis.js';
 import {
   engineSpeaks,
@@ -30,9 +30,9 @@ import {
   type ModelVoiceSettings,
   primaryLanguage,
 } from './model-voices.js';
-import { resamplePcm16, silence, TTS_SAMPLE_RATE } from './pcm.js';
+import { TTS_SAMPLE_RATE } from './pcm.js';
 import type { TtsRequestPlan } from './tts-request.js';
-import { type SynthesisUnit, synthesisUnits } from './tts-text.js';
+import { synthesisUnits } from './tts-text.js';
 import { recordingAnalysisOf, voiceSettingsFor } from './voice-training.js';
 
 /** Unit sizes by model: the turbo model speaks shorter pieces, so its first audio comes sooner. */
@@ -41,8 +41,8 @@ const UNIT_OPTIONS = {
   'service-voice-1-turbo': { maxUnitCharacters: 120, splitClauses: true },
 } as const;
 
-/** Units queued at the engine ahead of the one being handed on. */
-const SYNTHESIS_AHEAD = 2;
+/** Units at the engine at once: the one being handed on and the next, queued behind it. */
+const UNITS_IN_FLIGHT = 2;
 
 /** A speakable (`ACTIVE`) audio voice of the workspace. @throws 404, 409, 400 naming `voice_id` */
 export async function requireSpeakableVoice(workspaceId: string, voiceId: string): Promise<ModelVoiceRecord> {
@@ -143,38 +143,26 @@ export function engineSettingsFor(
   };
 }
 
-export interface SpokenWord {
-  word: string;
-  /** Milliseconds from the start of the whole audio. */
-  startMs: number;
-  endMs: number;
-  /** Offset of the word in the request's `text`. */
-  textOffset: number;
-}
-
-/** One piece of the audio, ready to send: 44.1 kHz mono samples and the words they hold. */
-export interface SpokenChunk {
-  samples: Int16Array;
-  words: SpokenWord[];
-}
-
-type Step = { kind: 'pause'; ms: number } | { kind: 'speech'; unit: SynthesisUnit };
-
-function stepsOf(plan: TtsRequestPlan): Step[] {
+function stepsOf(plan: TtsRequestPlan, settings: EngineSettings): SpeechStep[] {
   const options = UNIT_OPTIONS[plan.model];
-  return plan.parts.flatMap((part): Step[] =>
+  return plan.parts.flatMap((part): SpeechStep[] =>
     part.kind === 'pause'
       ? [{ kind: 'pause', ms: part.ms }]
       : synthesisUnits(part, options)
           // Punctuation alone has nothing to say (and an engine may give no audio for it).
           .filter((unit) => /[\p{L}\p{N}]/u.test(unit.text))
-          .map((unit) => ({ kind: 'speech', unit })),
+          .map((unit) => ({
+            kind: 'speech',
+            request: {
+              text: unit.text,
+              voiceId: settings.engineVoiceId,
+              speed: settings.speed,
+              pitch: settings.pitch,
+              intonation: settings.intonation,
+            },
+            textOffset: unit.offset,
+          })),
   );
-}
-
-interface StepAudio {
-  samples: Int16Array;
-  words: { word: string; startMs: number; endMs: number; textOffset: number }[];
 }
 
 /** An engine's refusal of a setting, as a 400 on the request field that set it; anything else as is. */
@@ -198,62 +186,17 @@ function mapEngineError(error: unknown, plan: TtsRequestPlan, settings: EngineSe
 }
 
 /**
- * The audio of a request, chunk by chunk, in order. The engine works ahead by `SYNTHESIS_AHEAD` units;
- * a chunk is yielded as soon as it and those before it are ready.
+ * The audio of a request at 44.1 kHz, chunk by chunk, in order, with `UNITS_IN_FLIGHT` units at the
+ * engine at once.
  */
-export async function* speak(
+export function speak(
   engine: SpeechEngine,
   plan: TtsRequestPlan,
   settings: EngineSettings,
 ): AsyncGenerator<SpokenChunk> {
-  const steps = stepsOf(plan);
-  const run = (step: Step): Promise<StepAudio> => {
-    if (step.kind === 'pause') return Promise.resolve({ samples: silence(step.ms), words: [] });
-    return engine
-      .synthesize({
-        text: step.unit.text,
-        voiceId: settings.engineVoiceId,
-        speed: settings.speed,
-        pitch: settings.pitch,
-        intonation: settings.intonation,
-      })
-      .then(
-        (result) => ({
-          samples: resamplePcm16(decodeWavPcm16(result.audio).samples, result.sampleRate, TTS_SAMPLE_RATE),
-          words: result.words.map((word) => ({
-            word: word.word,
-            startMs: word.startMs,
-            endMs: word.endMs,
-            textOffset: step.unit.offset + word.textOffset,
-          })),
-        }),
-        (error: unknown) => mapEngineError(error, plan, settings),
-      );
-  };
-  const queued: Promise<StepAudio>[] = [];
-  const enqueue = (index: number) => {
-    const step = steps[index];
-    if (!step) return;
-    const audio = run(step);
-    // Handled where it is awaited; a consumer that stops early must not leave it unhandled.
-    audio.catch(() => undefined);
-    queued.push(audio);
-  };
-  for (let index = 0; index < SYNTHESIS_AHEAD; index++) enqueue(index);
-  let elapsedSamples = 0;
-  for (let index = 0; index < steps.length; index++) {
-    const audio = await (queued.shift() as Promise<StepAudio>);
-    enqueue(index + SYNTHESIS_AHEAD);
-    const offsetMs = (elapsedSamples * 1000) / TTS_SAMPLE_RATE;
-    elapsedSamples += audio.samples.length;
-    yield {
-      samples: audio.samples,
-      words: audio.words.map((word) => ({
-        word: word.word,
-        startMs: Math.round(offsetMs + word.startMs),
-        endMs: Math.round(offsetMs + word.endMs),
-        textOffset: word.textOffset,
-      })),
-    };
-  }
+  return speakSteps(engine, stepsOf(plan, settings), {
+    sampleRate: TTS_SAMPLE_RATE,
+    inFlight: UNITS_IN_FLIGHT,
+    engineError: (error) => mapEngineError(error, plan, settings),
+  });
 }

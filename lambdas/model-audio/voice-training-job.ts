@@ -8,10 +8,11 @@
  * a retrain, or a voice deleted meanwhile, records nothing.
  */
 import { z } from 'zod';
+import { GRANTS } from '../core/grants.js';
 import { nowSeconds } from '../core/ids.js';
 import { getItem, updateExistingItem } from '../core/repository.js';
 import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
-import { TASK_ACCESS, TASK_PACKAGING } from '../jobs/task-deployment.js';
+import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import {
   getModelVoice,
   MODEL_VOICE_FAILURE_REASONS,
@@ -76,12 +77,7 @@ export const voiceTrainingJob = defineJob({
       input: trainingRef,
       output: z.object({ outcome: z.enum(['active', 'skipped']) }),
       deployment: {
-        access: [
-          TASK_ACCESS.jobItems,
-          TASK_ACCESS.jobMedia,
-          TASK_ACCESS.publishEvents,
-          TASK_ACCESS.synthesizeSpeech,
-        ],
+        access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents, GRANTS.synthesizeSpeech],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 2048,
         timeoutSeconds: 900,
@@ -135,5 +131,5 @@ export const voiceTrainingJob = defineJob({
     });
   },
   cleanUpGone: cleanUpCancelledTraining,
-  failureAccess: [TASK_ACCESS.jobMedia],
+  failureAccess: [GRANTS.jobMedia],
 });

@@ -7,16 +7,10 @@
  * always closes and fires its callback once.
  */
 import { z } from 'zod';
+import { type BatchFamily, batchStatuses, batchView } from '../batches/batch-members.js';
 import { enqueueBatchItems } from '../batches/batch-queue.js';
-import {
-  BATCH_KINDS,
-  type BatchRecord,
-  batchNotFound,
-  createBatch,
-  getBatch,
-  newBatchId,
-} from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
+import { BATCH_KINDS, type BatchRecord, createBatch, getBatch, newBatchId } from '../batches/batches.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry } from '../batches/bulk-status.js';
 import { JobAlreadyBilledError } from '../billing/credits.js';
 import { ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -30,13 +24,13 @@ import { createVideo } from './create-video.js';
 import { videoRenderJob } from './video-render-job.js';
 import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
 import {
-  allBatchVideos,
   getVideo,
   isTerminal,
-  listBatchVideos,
   pendingVideo,
+  toVideoRecord,
   VIDEO_FAILURE,
   VIDEO_STATUS,
+  type VideoItem,
   type VideoRecord,
   videoItem,
 } from './videos.js';
@@ -227,52 +221,20 @@ export function bulkEntry(video: VideoRecord): BulkStatusEntry {
   };
 }
 
-async function requireVideoBatch(workspaceId: string, batchId: string): Promise<BatchRecord> {
-  const batch = await getBatch(workspaceId, batchId);
-  if (!batch || batch.kind !== BATCH_KINDS.videos) throw batchNotFound(batchId);
-  return batch;
-}
+const VIDEO_BATCHES: BatchFamily<VideoRecord, VideoItem> = {
+  kind: BATCH_KINDS.videos,
+  listName: 'VideoBatchItems',
+  get: (workspaceId, videoId) => getVideo(workspaceId, videoId),
+  toRecord: toVideoRecord,
+  entry: bulkEntry,
+  // Admitted items render for minutes: the members say which are still queued and which running.
+  uncounted: 'members',
+};
 
-export async function videoBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
-  const batch = await requireVideoBatch(workspaceId, batchId);
-  const page = await listBatchVideos(workspaceId, batchId, limit, token);
-  const members = batch.status === 'processing' ? await allBatchVideos(workspaceId, batchId) : [];
-  const counts = { queued: 0, processing: 0, completed: batch.succeeded, failed: batch.failed };
-  if (batch.status === 'processing') {
-    // Counters know only terminal items; the members say which of the rest are queued or running.
-    for (const member of members) {
-      const status = bulkStatusOf(member);
-      if (status === BULK_STATUS.queued || status === BULK_STATUS.processing) counts[status] += 1;
-    }
-  }
-  return {
-    batch_id: batch.batch_id,
-    title: batch.title,
-    status: batch.status,
-    total_items: batch.total_items,
-    counts_by_status: counts,
-    created_at: batch.created_at,
-    completed_at: batch.completed_at,
-    items: page.items.map((video) => {
-      const { batch_id: _batchId, ...entry } = bulkEntry(video);
-      return entry;
-    }),
-    has_more: page.nextToken !== null,
-    next_token: page.nextToken,
-  };
+export function videoBatchView(workspaceId: string, batchId: string, limit: number, token?: string) {
+  return batchView(VIDEO_BATCHES, workspaceId, batchId, limit, token);
 }
 
 export function videoStatuses(workspaceId: string, videoIds: readonly string[], batchIds: readonly string[]) {
-  return bulkStatuses(
-    {
-      get: (videoId) => getVideo(workspaceId, videoId),
-      members: async (batchId) => {
-        const batch = await getBatch(workspaceId, batchId);
-        return batch?.kind === BATCH_KINDS.videos ? allBatchVideos(workspaceId, batchId) : undefined;
-      },
-      entry: bulkEntry,
-    },
-    videoIds,
-    batchIds,
-  );
+  return batchStatuses(VIDEO_BATCHES, workspaceId, videoIds, batchIds);
 }

@@ -7,8 +7,9 @@
  */
 import { z } from 'zod';
 import { videoCredits } from '../billing/plans.js';
+import { GRANTS } from '../core/grants.js';
 import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
-import { TASK_ACCESS, TASK_PACKAGING } from '../jobs/task-deployment.js';
+import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
 import {
   getVideo,
@@ -71,7 +72,7 @@ export const composeResult = z
   .nullable();
 export type ComposeResult = z.infer<typeof composeResult>;
 
-const VIDEO_ITEMS = [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia] as const;
+const VIDEO_ITEMS = [GRANTS.jobItems, GRANTS.jobMedia] as const;
 
 export const videoRenderJob = defineJob({
   name: 'video-render',
@@ -85,14 +86,14 @@ export const videoRenderJob = defineJob({
       description: 'Video render: start processing, resolve avatars and voices',
       input: videoRef,
       output: prepareResult,
-      deployment: { access: [TASK_ACCESS.jobItems, TASK_ACCESS.jobMedia, TASK_ACCESS.publishEvents] },
+      deployment: { access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents] },
     },
     SynthesizeSpeech: {
       description: "Video render: synthesize each scene's speech with word timings",
       input: videoRef.extend({ prepared: z.array(preparedScene) }),
       output: speechResult,
       deployment: {
-        access: [...VIDEO_ITEMS, TASK_ACCESS.synthesizeSpeech],
+        access: [...VIDEO_ITEMS, GRANTS.synthesizeSpeech],
         memorySize: 1024,
         timeoutSeconds: 600,
       },
@@ -112,7 +113,7 @@ export const videoRenderJob = defineJob({
       description: 'Video render: complete, settle credits, publish avatar_video.success',
       input: videoRef.extend({ composed: composeResult }),
       output: z.null(),
-      deployment: { access: [...VIDEO_ITEMS, TASK_ACCESS.publishEvents] },
+      deployment: { access: [...VIDEO_ITEMS, GRANTS.publishEvents] },
     },
   },
   record: {
@@ -184,5 +185,5 @@ export const videoRenderJob = defineJob({
   release: (video) => deleteMediaPrefix(videoMediaKeys.work(video, '')),
   // Deleted while it rendered: nothing the run wrote after the delete may stay.
   cleanUpGone: (ref) => deleteMediaPrefix(videoMediaKeys.prefix(ref)),
-  failureAccess: [TASK_ACCESS.jobMedia],
+  failureAccess: [GRANTS.jobMedia],
 });

@@ -199,30 +199,6 @@ export async function listVideos(
   return { items: page.items.map(toVideoRecord), nextToken: page.nextToken };
 }
 
-/** The members of a video batch, in item order, one page at a time. */
-export async function listBatchVideos(workspaceId: string, batchId: string, limit: number, token?: string) {
-  const page = await queryPage<VideoItem>({
-    partition: batchItemsPartition(workspaceId, batchId),
-    index: 'gsi1',
-    limit,
-    token,
-    binding: `${workspaceId}:VideoBatchItems:${batchId}`,
-    newestFirst: false,
-  });
-  return { items: page.items.map(toVideoRecord), nextToken: page.nextToken };
-}
-
-export async function allBatchVideos(workspaceId: string, batchId: string): Promise<VideoRecord[]> {
-  const videos: VideoRecord[] = [];
-  let token: string | undefined;
-  do {
-    const page = await listBatchVideos(workspaceId, batchId, 100, token);
-    videos.push(...page.items);
-    token = page.nextToken ?? undefined;
-  } while (token);
-  return videos;
-}
-
 /** `pending` → `processing`; also true when it already is processing (a repeated or restarted step). */
 export async function markProcessing(video: VideoRecord): Promise<VideoRecord | undefined> {
   if (video.status === VIDEO_STATUS.processing) return video;

@@ -16,10 +16,15 @@ import {
 } from '../core/errors.js';
 import { type SpeechEngine, speechEngine } from '../engines/speech/index.js';
 import { createPollyEngine } from '../engines/speech/polly-engine.js';
-import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
-import { decodeWavPcm16, encodeWavPcm16 } from '../engines/speech/wav.js';
-import { presignMediaDownload, putMediaObject } from '../media/media-store.js';
+import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { DEPRECATED_SPEECH_ENGINES } from './speech-options.js';
+import {
+  collectSpeech,
+  type SpeechStep,
+  speakSteps,
+  storeSpeech,
+  type WordTimestamp,
+} from './speech-pipeline.js';
 import { parseSsml, type SpeechSegment, SsmlError } from './ssml.js';
 import {
   combinedSettings,
@@ -39,13 +44,6 @@ export interface SpeechRequest {
   locale?: string | undefined;
   engine?: string | undefined;
   settings?: { model_id?: string | undefined } | undefined;
-}
-
-export interface WordTimestamp {
-  word: string;
-  /** Seconds from the start of the audio. */
-  start: number;
-  end: number;
 }
 
 export interface SpeechResult {
@@ -175,8 +173,6 @@ function speechFailure(error: unknown): never {
   throw error;
 }
 
-const seconds = (ms: number) => Math.round(ms) / 1000;
-
 /** Speaks a request and stores the audio. @throws ServiceError 400, 403, 404, 409, 503 */
 export async function createSpeech(
   workspaceId: string,
@@ -194,69 +190,32 @@ export async function createSpeech(
   }
   checkLanguage(voice, request);
 
-  const chunks: Int16Array[] = [];
-  const words: WordTimestamp[] = [];
-  let sampleRate: number | undefined;
-  let pendingSilenceMs = 0;
-  let offsetSamples = 0;
-  const silence = (ms: number, rate: number) => new Int16Array(Math.round((ms * rate) / 1000));
-  for (const segment of segments) {
-    if (segment.kind === 'break') {
-      pendingSilenceMs += segment.ms;
-      continue;
-    }
-    let result: Awaited<ReturnType<SpeechEngine['synthesize']>>;
-    try {
-      result = await engine.synthesize({
-        text: segment.text,
-        voiceId: voice.engineVoiceId,
-        ...combinedSettings(voice, { speed: request.speed * segment.rate }),
-      });
-    } catch (error) {
-      speechFailure(error);
-    }
-    const wav = decodeWavPcm16(result.audio);
-    sampleRate ??= wav.sampleRate;
-    if (wav.sampleRate !== sampleRate)
-      throw new Error('the speech engine changed its sample rate mid-request');
-    if (pendingSilenceMs > 0) {
-      const gap = silence(pendingSilenceMs, sampleRate);
-      chunks.push(gap);
-      offsetSamples += gap.length;
-      pendingSilenceMs = 0;
-    }
-    const offsetMs = (offsetSamples * 1000) / sampleRate;
-    words.push(
-      ...result.words.map((timing: WordTiming) => ({
-        word: timing.word,
-        start: seconds(offsetMs + timing.startMs),
-        end: seconds(offsetMs + timing.endMs),
-      })),
-    );
-    chunks.push(wav.samples);
-    offsetSamples += wav.samples.length;
-  }
+  const steps = segments.map(
+    (segment): SpeechStep =>
+      segment.kind === 'break'
+        ? { kind: 'pause', ms: segment.ms }
+        : {
+            kind: 'speech',
+            request: {
+              text: segment.text,
+              voiceId: voice.engineVoiceId,
+              ...combinedSettings(voice, { speed: request.speed * segment.rate }),
+            },
+            // This route answers no offsets into the text.
+            textOffset: 0,
+          },
+  );
+  // One run of text at a time, in the engine's own sample rate.
+  const audio = await collectSpeech(
+    speakSteps(engine, steps, { sampleRate: 'engine', inFlight: 1, engineError: speechFailure }),
+  );
+  const { sampleRate } = audio;
   if (sampleRate === undefined) throw new InvalidParameterError('`text` has no words to speak.', 'text');
-  if (pendingSilenceMs > 0) {
-    const gap = silence(pendingSilenceMs, sampleRate);
-    chunks.push(gap);
-    offsetSamples += gap.length;
-  }
-  const samples = new Int16Array(offsetSamples);
-  let at = 0;
-  for (const chunk of chunks) {
-    samples.set(chunk, at);
-    at += chunk.length;
-  }
-  const key = speechMediaKey(workspaceId, requestId);
-  await putMediaObject(workspaceId, key, encodeWavPcm16(samples, sampleRate), 'audio/wav');
   return {
-    audio_url: await presignMediaDownload(key, {
-      contentType: 'audio/wav',
-      fileName: `speech-${requestId}.wav`,
-    }),
-    duration: Math.round((samples.length / sampleRate) * 1000) / 1000,
-    word_timestamps: words,
+    ...(await storeSpeech(workspaceId, speechMediaKey(workspaceId, requestId), `speech-${requestId}.wav`, {
+      ...audio,
+      sampleRate,
+    })),
     request_id: requestId,
     voice_id: voice.voiceId,
     engine: engine.name,

@@ -7,9 +7,10 @@
  * is one of the workspace's assets.
  */
 import { z } from 'zod';
+import { GRANTS } from '../core/grants.js';
 import { updateExistingItem } from '../core/repository.js';
 import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
-import { TASK_ACCESS, TASK_PACKAGING } from '../jobs/task-deployment.js';
+import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import {
   failCloneRecord,
@@ -56,12 +57,7 @@ export const voiceCloneJob = defineJob({
       input: cloneRef,
       output: z.object({ status: z.string() }),
       deployment: {
-        access: [
-          TASK_ACCESS.jobItems,
-          TASK_ACCESS.jobMedia,
-          TASK_ACCESS.publishEvents,
-          TASK_ACCESS.synthesizeSpeech,
-        ],
+        access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents, GRANTS.synthesizeSpeech],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 1024,
         timeoutSeconds: 300,
@@ -115,5 +111,5 @@ export const voiceCloneJob = defineJob({
     },
   },
   release: dropSource,
-  failureAccess: [TASK_ACCESS.jobMedia],
+  failureAccess: [GRANTS.jobMedia],
 });

@@ -6,9 +6,10 @@
  * setup, an administration workflow, lists its own.
  */
 import { stateMachineArnVariable } from '../core/config.js';
+import { GRANTS } from '../core/grants.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { RECORD_FAILURE_STEP } from '../jobs/job-steps.js';
-import { JOB_BOOKKEEPING_ACCESS, TASK_ACCESS, type TaskDeployment } from '../jobs/task-deployment.js';
+import { JOB_BOOKKEEPING_ACCESS, type TaskDeployment } from '../jobs/task-deployment.js';
 import { JOBS } from './jobs.js';
 
 export interface TaskFunctionDefinition extends TaskDeployment {
@@ -23,23 +24,23 @@ const ENCRYPTION_TASKS: Readonly<Record<string, TaskFunctionDefinition>> = {
   EncryptionDescribeKey: {
     module: 'workflows/encryption-setup/describe-key',
     description: 'Workspace encryption setup: describe the customer key',
-    access: [TASK_ACCESS.describeCustomerKeys],
+    access: [GRANTS.describeCustomerKeys],
   },
   EncryptionCheckKeyAccess: {
     module: 'workflows/encryption-setup/check-key-access',
     description: 'Workspace encryption setup: data key and encrypt/decrypt round trips with the customer key',
-    access: [TASK_ACCESS.checkCustomerKeys],
+    access: [GRANTS.checkCustomerKeys],
   },
   EncryptionApplyToMediaPrefix: {
     module: 'workflows/encryption-setup/apply-to-media-prefix',
     description:
       "Workspace encryption setup: check S3 writes with the key under the workspace's prefix, activate",
-    access: [TASK_ACCESS.mediaPrefixCheck, TASK_ACCESS.workspaceItems],
+    access: [GRANTS.mediaPrefixCheck, GRANTS.workspaceItems],
   },
   EncryptionRecordFailure: {
     module: 'workflows/encryption-setup/record-failure',
     description: 'Workspace encryption setup: record the failed setup and its per-step report',
-    access: [TASK_ACCESS.workspaceItems],
+    access: [GRANTS.workspaceItems],
   },
 };
 

@@ -32,11 +32,12 @@ import { config, resetConfig } from '../../lambdas/core/config.js';
 import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
 import { speechEngine } from '../../lambdas/engines/speech/index.js';
-import { EVENT_SOURCE } from '../../lambdas/events/domain-events.js';
 import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
+import { BUS_RULES, deadLetterQueueName, QUEUES } from '../messaging-topology.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import {
   type RunningExecution,
+  type SqsQueueDefinition,
   startEventBridgeEmulator,
   startKmsEmulator,
   startSqsEmulator,
@@ -55,9 +56,52 @@ export const LOCAL_RESOURCE_NAMES = {
   eventBus: 'video-service-events',
   stackKeyAlias: 'alias/video-service-stack',
   hmacKeyAlias: 'alias/video-service-cursors',
-  batchQueue: 'video-service-batch',
-  webhookQueue: 'video-service-webhooks',
 } as const;
+
+/** The queues of `messaging-topology.ts`, each after its dead-letter queue (its redrive target). */
+export function localQueueDefinitions(queueArn: (name: string) => string): SqsQueueDefinition[] {
+  return Object.values(QUEUES).flatMap((queue) => {
+    const deadLetterQueue = deadLetterQueueName(queue.localName);
+    return [
+      { name: deadLetterQueue },
+      {
+        name: queue.localName,
+        attributes: {
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: queueArn(deadLetterQueue),
+            maxReceiveCount: String(queue.maxReceiveCount),
+          }),
+        },
+      },
+    ];
+  });
+}
+
+/** The rules of `messaging-topology.ts` as PutRule and PutTargets inputs for the local bus. */
+export function localBusRules(eventBusName: string, queueArn: (name: string) => string) {
+  return Object.values(BUS_RULES).map((rule) => {
+    const target = QUEUES[rule.targetQueue].localName;
+    return {
+      rule: {
+        Name: rule.name,
+        EventBusName: eventBusName,
+        EventPattern: JSON.stringify(rule.eventPattern),
+        Description: rule.description,
+      },
+      targets: {
+        Rule: rule.name,
+        EventBusName: eventBusName,
+        Targets: [
+          {
+            Id: `${rule.targetQueue}-queue`,
+            Arn: queueArn(target),
+            DeadLetterConfig: { Arn: queueArn(deadLetterQueueName(target)) },
+          },
+        ],
+      },
+    };
+  });
+}
 
 /**
  * Functions behind EventBridge/SQS targets, by name. Consumers register here as they are built; an
@@ -144,37 +188,20 @@ async function ensureKmsKey(
   return arn;
 }
 
-/**
- * The service bus and its rules, as the CDK stack declares them: every domain event of the service
- * goes to the webhook queue (the dispatcher's input), with the queue's dead-letter queue for events
- * the bus cannot hand over.
- */
-async function createEventBus(endpoint: string, name: string, webhookQueueArn: string): Promise<void> {
+/** The service bus and its rules (`localBusRules`). */
+async function createEventBus(
+  endpoint: string,
+  name: string,
+  queueArn: (queueName: string) => string,
+): Promise<void> {
   const client = new EventBridgeClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   await client.send(new CreateEventBusCommand({ Name: name })).catch((error: unknown) => {
     if (!(error instanceof ResourceAlreadyExistsException)) throw error;
   });
-  await client.send(
-    new PutRuleCommand({
-      Name: 'webhook-dispatch',
-      EventBusName: name,
-      EventPattern: JSON.stringify({ source: [EVENT_SOURCE] }),
-      Description: 'Every domain event to the webhook dispatcher',
-    }),
-  );
-  await client.send(
-    new PutTargetsCommand({
-      Rule: 'webhook-dispatch',
-      EventBusName: name,
-      Targets: [
-        {
-          Id: 'webhook-queue',
-          Arn: webhookQueueArn,
-          DeadLetterConfig: { Arn: `${webhookQueueArn}-dlq` },
-        },
-      ],
-    }),
-  );
+  for (const { rule, targets } of localBusRules(name, queueArn)) {
+    await client.send(new PutRuleCommand(rule));
+    await client.send(new PutTargetsCommand(targets));
+  }
   client.destroy();
 }
 
@@ -227,23 +254,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         unknownFunction('event target', targetArn),
     });
     running.push(eventBridge);
-    const sqs = await startSqsEmulator({
-      region: LOCAL_REGION,
-      ...persisted('sqs.json'),
-      queues: [LOCAL_RESOURCE_NAMES.batchQueue, LOCAL_RESOURCE_NAMES.webhookQueue].flatMap((name) => [
-        { name: `${name}-dlq` },
-        {
-          name,
-          attributes: {
-            RedrivePolicy: JSON.stringify({
-              deadLetterTargetArn: `arn:aws:sqs:${LOCAL_REGION}:000000000000:${name}-dlq`,
-              maxReceiveCount: '5',
-            }),
-          },
-        },
-      ]),
-    });
+    const sqs = await startSqsEmulator({ region: LOCAL_REGION, ...persisted('sqs.json') });
     running.push(sqs);
+    for (const queue of localQueueDefinitions(sqs.queueArn)) await sqs.createQueue(queue);
     const localSqs = new SQSClient({
       endpoint: sqs.endpoint,
       region: LOCAL_REGION,
@@ -280,9 +293,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
       AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
-      BATCH_QUEUE_URL: sqs.queueUrl(LOCAL_RESOURCE_NAMES.batchQueue),
-      WEBHOOK_QUEUE_URL: sqs.queueUrl(LOCAL_RESOURCE_NAMES.webhookQueue),
-      WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(`${LOCAL_RESOURCE_NAMES.webhookQueue}-dlq`),
+      [QUEUES.batch.urlVariable]: sqs.queueUrl(QUEUES.batch.localName),
+      [QUEUES.webhook.urlVariable]: sqs.queueUrl(QUEUES.webhook.localName),
+      [QUEUES.webhook.deadLetterUrlVariable]: sqs.queueUrl(deadLetterQueueName(QUEUES.webhook.localName)),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: LOCAL_RESOURCE_NAMES.table,
@@ -307,11 +320,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     resetRateLimitLeases();
     clearKeyUsabilityCache();
 
-    await createEventBus(
-      eventBridge.endpoint,
-      LOCAL_RESOURCE_NAMES.eventBus,
-      sqs.queueArn(LOCAL_RESOURCE_NAMES.webhookQueue),
-    );
+    await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus, sqs.queueArn);
     await loadStateMachines(stepFunctions);
     // Executions that were running when the stack last stopped cannot resume mid-task. Jobs start
     // again from the top (their steps are idempotent: conditional writes, billing moved once), so a
@@ -339,7 +348,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The batch worker consumes the batch queue, as the stack's event source mapping does.
     const batchWorker = await startSqsPoller({
       client: new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-      queueUrl: environment.BATCH_QUEUE_URL ?? '',
+      queueUrl: sqs.queueUrl(QUEUES.batch.localName),
       consumer: (await import('../../lambdas/workers/batch-items.js')).handler,
       waitTimeSeconds: 1,
       pollIntervalMs: 50,
@@ -349,7 +358,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Several loops, so a receiver that makes an attempt wait for its deadline holds up only its batch.
     const webhookDispatcher = await startSqsPoller({
       client: localSqs,
-      queueUrl: environment.WEBHOOK_QUEUE_URL ?? '',
+      queueUrl: sqs.queueUrl(QUEUES.webhook.localName),
       consumer: (await import('../../lambdas/workers/webhook-dispatcher.js')).handler,
       waitTimeSeconds: 1,
       pollIntervalMs: 20,

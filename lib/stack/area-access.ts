@@ -2,34 +2,12 @@
  * What the functions of each route area may touch.
  *
  * The route table says what a route is, not which AWS resources its handler calls, so privileges are
- * granted per area: all functions of an area share one execution role, and each capability below is
- * one customer-managed policy in the root stack. Widening an area is a one-word change here, reviewed
- * like any other privilege change.
+ * granted per area: all functions of an area share one execution role, and each grant below is one
+ * customer-managed policy in the root stack (`access-policies.ts`). Widening an area is a one-word
+ * change here, reviewed like any other privilege change.
  */
 import type { RouteArea } from '../../lambdas/api/route-types.js';
-
-export const CAPABILITIES = {
-  /**
-   * Items of the table (every authenticated route: rate-limit counters, idempotency records, its
-   * resources) and MACs of the cursor key (pagination). DynamoDB uses its key through its own grant.
-   */
-  tableItems: 'tableItems',
-  /** Encrypt and decrypt webhook endpoint secrets with the stack key. */
-  webhookSecrets: 'webhookSecrets',
-  /** Read and write objects of the media bucket (presigned URLs sign with the function's role). */
-  media: 'media',
-  /** Publish domain events to the service's event bus. */
-  publishEvents: 'publishEvents',
-  /** Start executions of the service's state machines. */
-  startWorkflows: 'startWorkflows',
-  /** Send to the batch queue (one message per batch item). */
-  sendBatchItems: 'sendBatchItems',
-  /** Send to the webhook delivery queue. */
-  sendWebhooks: 'sendWebhooks',
-  /** Synthesize speech with the deployment's engine (Amazon Polly: a grant; eSpeak: nothing to grant). */
-  synthesizeSpeech: 'synthesizeSpeech',
-} as const;
-export type Capability = (typeof CAPABILITIES)[keyof typeof CAPABILITIES];
+import { GRANTS, type Grant } from '../../lambdas/core/grants.js';
 
 const {
   tableItems,
@@ -40,11 +18,11 @@ const {
   sendBatchItems,
   sendWebhooks,
   synthesizeSpeech,
-} = CAPABILITIES;
+} = GRANTS;
 /** Areas whose creates start an asynchronous job: a record, a state machine execution, media in and out. */
 const jobs = [tableItems, media, publishEvents, startWorkflows] as const;
 
-export const AREA_CAPABILITIES: Readonly<Record<RouteArea, readonly Capability[]>> = {
+export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   account: [tableItems],
   'ai-clipping': jobs,
   assets: [...jobs, sendBatchItems],

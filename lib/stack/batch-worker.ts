@@ -4,15 +4,15 @@
  * to its dead-letter queue (alarmed). Items may hash and move large media, hence the longer timeout;
  * the queue's visibility timeout is longer still.
  */
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { EventSourceMapping, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { GRANTS } from '../../lambdas/core/grants.js';
+import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
-import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
+import { createServiceFunction } from './service-function.js';
 
 /** The worker's entry under `lambdas/`. */
 export const BATCH_WORKER_MODULE = 'workers/batch-items';
@@ -20,12 +20,24 @@ export const BATCH_WORKER_MODULE = 'workers/batch-items';
 /** How long one batch of items may take. The batch queue's visibility timeout must exceed it. */
 export const BATCH_WORKER_TIMEOUT = Duration.minutes(5);
 
+/**
+ * What batch items need: they complete assets and create videos (a job record, its media, its render
+ * workflow). The same grants as the route areas that do it, so the same shared policies.
+ */
+export const BATCH_ITEM_GRANTS = [
+  GRANTS.tableItems,
+  GRANTS.media,
+  GRANTS.publishEvents,
+  GRANTS.startWorkflows,
+] as const;
+
 export interface BatchWorkerProps {
   bundles: HandlerBundles;
-  queue: IQueue;
   environment: Readonly<Record<string, string>>;
-  /** What the items need: table items, media, events. */
+  /** The shared policies of {@link BATCH_ITEM_GRANTS}. */
   managedPolicies: readonly IManagedPolicy[];
+  /** The batch queue, and what the worker's own grant (consuming it) names. */
+  grantTargets: GrantTargets;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
 }
@@ -39,6 +51,7 @@ export class BatchWorker extends Construct {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       managedPolicies: [...props.managedPolicies],
     });
+    grantToRole(role, [GRANTS.consumeBatchItems], props.grantTargets);
     this.function = createServiceFunction(this, 'Function', {
       code: props.bundles.codeFor(this, BATCH_WORKER_MODULE),
       role,
@@ -49,11 +62,15 @@ export class BatchWorker extends Construct {
       timeout: BATCH_WORKER_TIMEOUT,
       memorySize: 1024,
     });
-    Validations.of(role).acknowledge(TRACING_WILDCARD_ACKNOWLEDGEMENT);
-    this.function.addEventSource(
+    // A mapping of its own rather than SqsEventSource, whose grants include an unconditioned
+    // kms:Decrypt on the queue's key (`consumeBatchItems` grants what polling needs).
+    new EventSourceMapping(this, 'QueueSource', {
+      target: this.function,
+      eventSourceArn: props.grantTargets.batchQueue.queue.queueArn,
       // One item per invocation: an item may verify and copy a large file, and must not share the
       // function's time with nine others.
-      new SqsEventSource(props.queue, { batchSize: 1, reportBatchItemFailures: true }),
-    );
+      batchSize: 1,
+      reportBatchItemFailures: true,
+    });
   }
 }

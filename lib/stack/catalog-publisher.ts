@@ -12,27 +12,16 @@
  * changed, and not on every deployment.
  */
 import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { CATALOG_PREFIX } from '../../lambdas/catalog/catalog-keys.js';
 import { catalogMediaVersion } from '../../lambdas/catalog/catalog-media.js';
-import {
-  ENVELOPE_KEY_ACTIONS,
-  SPEECH_SYNTHESIS_WILDCARD_REASON,
-  speechSynthesisStatements,
-} from './access-statements.js';
+import { GRANTS } from '../../lambdas/core/grants.js';
+import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { MediaImage } from './media-image.js';
-import {
-  createServiceFunction,
-  TRACING_WILDCARD_ACKNOWLEDGEMENT,
-  withWildcardReasons,
-} from './service-function.js';
-import type { SpeechEngine } from './service-options.js';
+import { createServiceFunction } from './service-function.js';
 
 /** The handler's module under `lambdas/`, served by the media image. */
 export const CATALOG_PUBLISHER_MODULE = 'catalog/publish-catalog-handler';
@@ -45,10 +34,11 @@ export interface CatalogPublisherProps {
   mediaImage: MediaImage;
   /** The service environment (`BUCKET_NAME`, `STACK_KEY_ID`, `SPEECH_ENGINE`, `TABLE_NAME`, ...). */
   environment: Readonly<Record<string, string>>;
-  mediaBucket: Bucket;
-  /** Catalog media are encrypted with the stack key, like every write that belongs to no workspace. */
-  stackKey: IKey;
-  speechEngine: SpeechEngine;
+  /**
+   * The media bucket, the stack key (catalog media are encrypted with it, like every write that
+   * belongs to no workspace) and the speech engine.
+   */
+  grantTargets: GrantTargets;
   logRetention: RetentionDays;
   /** Of the log groups. */
   removalPolicy: RemovalPolicy;
@@ -65,23 +55,7 @@ export class CatalogPublisher extends Construct {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Catalog publisher: writes the stock catalog media under catalog/ of the media bucket',
     });
-    // HeadObject (is the object there at its current version?) is authorized as s3:GetObject.
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject'],
-        resources: [props.mediaBucket.arnForObjects(`${CATALOG_PREFIX}*`)],
-      }),
-    );
-    // Without it, HeadObject on a missing object answers 403 instead of 404, and the first publish
-    // could not tell "missing" from "forbidden".
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.mediaBucket.bucketArn] }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: [...ENVELOPE_KEY_ACTIONS], resources: [props.stackKey.keyArn] }),
-    );
-    const polly = props.speechEngine === 'polly';
-    if (polly) for (const statement of speechSynthesisStatements()) role.addToPrincipalPolicy(statement);
+    grantToRole(role, [GRANTS.catalogMedia, GRANTS.synthesizeSpeech], props.grantTargets);
 
     this.function = createServiceFunction(this, 'Function', {
       code: props.mediaImage.codeFor(CATALOG_PUBLISHER_MODULE),
@@ -94,17 +68,6 @@ export class CatalogPublisher extends Construct {
       timeout: Duration.minutes(10),
       memorySize: 2048,
     });
-    const bucketLogicalId = Stack.of(this).getLogicalId(props.mediaBucket.node.defaultChild as CfnBucket);
-    Validations.of(role).acknowledge(
-      polly
-        ? withWildcardReasons(TRACING_WILDCARD_ACKNOWLEDGEMENT, SPEECH_SYNTHESIS_WILDCARD_REASON)
-        : TRACING_WILDCARD_ACKNOWLEDGEMENT,
-      {
-        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${CATALOG_PREFIX}*]`,
-        reason:
-          'The catalog is a fixed set of objects under catalog/ (one per stock look and voice, listed in lambdas/catalog/); the wildcard stays inside that folder, which belongs to no workspace.',
-      },
-    );
 
     // The provider framework's own function: its role gets only its log group and the invocation of
     // the handler (no AWSLambdaBasicExecutionRole), and its logs keep the deployment's retention.
@@ -132,7 +95,7 @@ export class CatalogPublisher extends Construct {
     this.resource = new CustomResource(this, 'CatalogMedia', {
       serviceToken: provider.serviceToken,
       resourceType: CATALOG_MEDIA_RESOURCE_TYPE,
-      properties: { CatalogVersion: catalogMediaVersion(props.speechEngine) },
+      properties: { CatalogVersion: catalogMediaVersion(props.grantTargets.speechEngine) },
     });
   }
 }

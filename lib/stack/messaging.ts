@@ -1,12 +1,13 @@
 /**
- * Asynchronous plumbing: the batch and webhook queues (each with a dead-letter queue) and the
- * custom EventBridge bus that receives domain events, with an archive so events can be replayed.
+ * Asynchronous plumbing: the queues of `messaging-topology.ts` (each with a dead-letter queue) and
+ * the custom EventBridge bus that receives domain events, with an archive so events can be replayed.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { QUEUES, type QueueDescription } from '../messaging-topology.js';
 
 export interface MessagingProps {
   /** Customer-managed key the queues are encrypted with. */
@@ -32,33 +33,28 @@ export class Messaging extends Construct {
   constructor(scope: Construct, id: string, props: MessagingProps) {
     super(scope, id);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
-    const queueWithDeadLetters = (name: string, visibilityTimeout: Duration): QueueWithDeadLetters => {
-      const deadLetterQueue = new Queue(this, `${name}DeadLetterQueue`, {
+    const queueWithDeadLetters = (description: QueueDescription): QueueWithDeadLetters => {
+      const deadLetterQueue = new Queue(this, `${description.constructId}DeadLetterQueue`, {
         encryption: QueueEncryption.KMS,
         encryptionMasterKey: props.encryptionKey,
         enforceSSL: true,
-        retentionPeriod: Duration.days(14),
+        retentionPeriod: Duration.days(description.deadLetterRetentionDays),
         removalPolicy,
       });
-      const queue = new Queue(this, `${name}Queue`, {
+      const queue = new Queue(this, `${description.constructId}Queue`, {
         encryption: QueueEncryption.KMS,
         encryptionMasterKey: props.encryptionKey,
         // Reuse data keys for 5 minutes: far fewer KMS calls at the same protection.
         dataKeyReuse: Duration.minutes(5),
         enforceSSL: true,
-        visibilityTimeout,
-        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: 5 },
+        visibilityTimeout: Duration.seconds(description.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: description.maxReceiveCount },
         removalPolicy,
       });
       return { queue, deadLetterQueue };
     };
-    // Visibility timeouts: longer than the consumer's function timeout, so a message is never handed
-    // to a second consumer while the first still works on it.
-    this.batch = queueWithDeadLetters('Batch', Duration.minutes(6));
-    // Webhooks: six times the dispatcher's timeout (30 s), as Lambda recommends for SQS sources. The
-    // dispatcher's own claims (15 s leases) let a crashed attempt be taken over when its message
-    // returns after this timeout.
-    this.webhook = queueWithDeadLetters('Webhook', Duration.minutes(3));
+    this.batch = queueWithDeadLetters(QUEUES.batch);
+    this.webhook = queueWithDeadLetters(QUEUES.webhook);
 
     this.eventBus = new EventBus(this, 'DomainEventBus', {
       eventBusName: props.eventBusName,

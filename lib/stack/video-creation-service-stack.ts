@@ -5,16 +5,19 @@
  */
 import path from 'node:path';
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { type IManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
+import { GRANTS } from '../../lambdas/core/grants.js';
 import { ADMIN_WORKFLOWS, JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
+import { QUEUES } from '../messaging-topology.js';
 import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
-import { AREA_CAPABILITIES, CAPABILITIES, type Capability } from './area-access.js';
-import { BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
+import { AREA_GRANTS } from './area-access.js';
+import { BATCH_ITEM_GRANTS, BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
 import { CATALOG_PUBLISHER_MODULE, CatalogPublisher } from './catalog-publisher.js';
 import { DataStores } from './data-stores.js';
+import type { GrantTargets } from './grant-statements.js';
 import { HandlerBundles } from './handler-bundles.js';
 import { MediaImage } from './media-image.js';
 import { Messaging } from './messaging.js';
@@ -98,17 +101,26 @@ export class VideoCreationServiceStack extends Stack {
       removalPolicy: options.removalPolicy,
     });
 
+    // What grants name (lambdas/core/grants.ts). The job workflows come once they are built.
+    const grantTargets: GrantTargets = {
+      table,
+      stackKey,
+      cursorKey,
+      mediaBucket,
+      eventBus: this.messaging.eventBus,
+      batchQueue: this.messaging.batch,
+      webhookQueue: this.messaging.webhook,
+      jobWorkflows: [],
+      speechEngine: options.speechEngine,
+    };
+
     // The functions of `${TaskFunction_<Name>}` placeholders, from lambdas/workflows/task-functions.ts.
     // Their environment names no state machine: the state machines depend on them.
     this.taskFunctions = new WorkflowTaskFunctions(this, 'TaskFunctions', {
       bundles,
       mediaImage: this.mediaImage,
       environment: this.functionEnvironment(options),
-      table,
-      mediaBucket,
-      stackKey,
-      eventBus: this.messaging.eventBus,
-      speechEngine: options.speechEngine,
+      grantTargets,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
     });
@@ -122,58 +134,36 @@ export class VideoCreationServiceStack extends Stack {
     this.catalogPublisher = new CatalogPublisher(this, 'CatalogPublisher', {
       mediaImage: this.mediaImage,
       environment: this.functionEnvironment(options),
-      mediaBucket,
-      stackKey,
-      speechEngine: options.speechEngine,
+      grantTargets,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
     });
 
     const policies = new AccessPolicies(this, 'AccessPolicies', {
-      table,
-      stackKey,
-      cursorKey,
-      mediaBucket,
-      eventBus: this.messaging.eventBus,
-      batchQueue: this.messaging.batch.queue,
-      webhookQueue: this.messaging.webhook.queue,
-      // Job workflows only: administrative ones (encryption setup) are started by the admin CLI.
-      stateMachines: [...this.workflows.stateMachines]
-        .filter(([name]) => !(name in ADMIN_WORKFLOWS))
-        .map(([, stateMachine]) => stateMachine),
-      speechEngine: options.speechEngine,
+      grants: [...Object.values(AREA_GRANTS).flat(), ...BATCH_ITEM_GRANTS],
+      targets: {
+        ...grantTargets,
+        // Job workflows only: administrative ones (encryption setup) are started by the admin CLI.
+        jobWorkflows: [...this.workflows.stateMachines]
+          .filter(([name]) => !(name in ADMIN_WORKFLOWS))
+          .map(([, stateMachine]) => stateMachine),
+      },
     });
     // Whoever may start job workflows learns their ARNs (VIDEO_RENDER_STATE_MACHINE_ARN, ...).
     const jobWorkflowEnvironment = this.jobWorkflowEnvironment();
 
-    const capabilityPolicies = (capabilities: readonly Capability[]) =>
-      capabilities.flatMap((capability): IManagedPolicy[] => {
-        const policy = policies.byCapability.get(capability);
-        return policy ? [policy] : [];
-      });
-
     this.batchWorker = new BatchWorker(this, 'BatchWorker', {
       bundles,
-      queue: this.messaging.batch.queue,
       environment: { ...this.functionEnvironment(options), ...jobWorkflowEnvironment },
-      // Batch items complete assets and create videos (a job record, its media, its render workflow).
-      managedPolicies: capabilityPolicies([
-        CAPABILITIES.tableItems,
-        CAPABILITIES.media,
-        CAPABILITIES.publishEvents,
-        CAPABILITIES.startWorkflows,
-      ]),
+      managedPolicies: policies.policiesFor(BATCH_ITEM_GRANTS),
+      grantTargets,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
     });
 
     this.webhookDispatcher = new WebhookDispatcher(this, 'WebhookDispatcher', {
       bundles,
-      eventBus: this.messaging.eventBus,
-      queue: this.messaging.webhook.queue,
-      deadLetterQueue: this.messaging.webhook.deadLetterQueue,
-      table,
-      stackKey,
+      grantTargets,
       environment: this.functionEnvironment(options),
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
@@ -188,9 +178,9 @@ export class VideoCreationServiceStack extends Stack {
       authorizerPolicies: [
         new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }),
       ],
-      areaPolicies: (area) => capabilityPolicies(AREA_CAPABILITIES[area]),
+      areaPolicies: (area) => policies.policiesFor(AREA_GRANTS[area]),
       areaEnvironment: (area) =>
-        AREA_CAPABILITIES[area].includes(CAPABILITIES.startWorkflows) ? jobWorkflowEnvironment : {},
+        AREA_GRANTS[area].includes(GRANTS.startWorkflows) ? jobWorkflowEnvironment : {},
       docBaseUrl: options.docBaseUrl,
       allowedCorsOrigins: options.allowedCorsOrigins,
       throttlingRateLimit: options.apiThrottlingRateLimit,
@@ -257,8 +247,8 @@ export class VideoCreationServiceStack extends Stack {
       TABLE_NAME: table.tableName,
       BUCKET_NAME: mediaBucket.bucketName,
       EVENT_BUS_NAME: this.messaging.eventBus.eventBusName,
-      BATCH_QUEUE_URL: this.messaging.batch.queue.queueUrl,
-      WEBHOOK_QUEUE_URL: this.messaging.webhook.queue.queueUrl,
+      [QUEUES.batch.urlVariable]: this.messaging.batch.queue.queueUrl,
+      [QUEUES.webhook.urlVariable]: this.messaging.webhook.queue.queueUrl,
       STACK_KEY_ID: stackKey.keyArn,
       HMAC_KEY_ID: cursorKey.keyArn,
       DOC_BASE_URL: options.docBaseUrl,

@@ -5,30 +5,20 @@
  * queue with a delay; exhausted ones are sent to its dead-letter queue, whose alarm is the
  * exhausted-deliveries alarm.
  *
- * The function's role holds exactly what the dispatcher calls: single-item reads and writes and
- * queries of the table (its own records under workspace partitions, endpoints, callback secrets),
- * KMS Decrypt of webhook secrets only (the encryption context names the endpoint), and SendMessage to
- * the queue (retries) and its dead-letter queue (exhausted deliveries).
+ * The function's role holds exactly what the dispatcher calls ({@link WEBHOOK_DISPATCHER_GRANTS}).
  */
-import { Aws, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import {
-  type IEventBus,
-  type IRule,
-  type IRuleTarget,
-  Rule,
-  type RuleTargetConfig,
-} from 'aws-cdk-lib/aws-events';
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { type IRule, type IRuleTarget, Rule, type RuleTargetConfig } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { EventSourceMapping, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../../lambdas/events/domain-events.js';
-import { ENVELOPE_KEY_ACTIONS } from './access-statements.js';
+import { GRANTS } from '../../lambdas/core/grants.js';
+import { BUS_RULES, QUEUES } from '../messaging-topology.js';
+import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
-import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
+import { createServiceFunction } from './service-function.js';
 
 /** The dispatcher's entry under `lambdas/`. */
 export const WEBHOOK_DISPATCHER_MODULE = 'workers/webhook-dispatcher';
@@ -40,12 +30,15 @@ export const WEBHOOK_DISPATCHER_MODULE = 'workers/webhook-dispatcher';
  */
 export const WEBHOOK_DISPATCHER_TIMEOUT = Duration.seconds(30);
 
-/** Table actions of the dispatcher: no deletes, no index. */
-export const WEBHOOK_DISPATCHER_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
+/**
+ * What the dispatcher calls: its records, endpoints and callback secrets in the table, webhook
+ * secrets only of the stack key (the encryption context names the endpoint), and the webhook queue
+ * (consumed, retries sent back) and its dead-letter queue (exhausted deliveries).
+ */
+export const WEBHOOK_DISPATCHER_GRANTS = [
+  GRANTS.webhookDeliveryItems,
+  GRANTS.openWebhookSecrets,
+  GRANTS.consumeWebhooks,
 ] as const;
 
 /**
@@ -76,19 +69,10 @@ class ConfinedQueueTarget implements IRuleTarget {
   }
 }
 
-/** SQS on the caller's behalf: the only way the dispatcher uses the queues' key for messages. */
-function viaSqs(): Record<string, Record<string, string>> {
-  return { StringEquals: { 'kms:ViaService': `sqs.${Aws.REGION}.${Aws.URL_SUFFIX}` } };
-}
-
 export interface WebhookDispatcherProps {
   bundles: HandlerBundles;
-  eventBus: IEventBus;
-  queue: IQueue;
-  deadLetterQueue: IQueue;
-  table: Table;
-  /** Encrypts the queues and the endpoint secrets. */
-  stackKey: IKey;
+  /** The bus, the webhook queue and the stack key (which encrypts the queues), and what the grants name. */
+  grantTargets: GrantTargets;
   environment: Readonly<Record<string, string>>;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
@@ -100,19 +84,22 @@ export class WebhookDispatcher extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhookDispatcherProps) {
     super(scope, id);
-    const ruleName = `${Stack.of(this).stackName}-webhook-dispatch`;
+    const { eventBus, stackKey } = props.grantTargets;
+    const { queue, deadLetterQueue } = props.grantTargets.webhookQueue;
+    const { webhookDispatch } = BUS_RULES;
+    const ruleName = `${Stack.of(this).stackName}-${webhookDispatch.name}`;
     this.rule = new Rule(this, 'DomainEvents', {
       ruleName,
-      eventBus: props.eventBus,
-      description: 'Every domain event of the service to the webhook dispatcher',
-      eventPattern: { source: [EVENT_SOURCE] },
+      eventBus,
+      description: webhookDispatch.description,
+      eventPattern: { source: [...webhookDispatch.eventPattern.source] },
       // An event the bus cannot put on the queue lands in its dead-letter queue (alarmed).
-      targets: [new ConfinedQueueTarget(props.queue, props.deadLetterQueue)],
+      targets: [new ConfinedQueueTarget(queue, deadLetterQueue)],
     });
     // EventBridge encrypts what it sends with the queues' key. The rule's ARN is spelled out rather
     // than referenced: the key policy cannot depend on the rule, which depends on the queue, which
     // depends on the key.
-    props.stackKey.addToResourcePolicy(
+    stackKey.addToResourcePolicy(
       new PolicyStatement({
         principals: [new ServicePrincipal('events.amazonaws.com')],
         actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
@@ -122,7 +109,7 @@ export class WebhookDispatcher extends Construct {
             'aws:SourceArn': Stack.of(this).formatArn({
               service: 'events',
               resource: 'rule',
-              resourceName: `${props.eventBus.eventBusName}/${ruleName}`,
+              resourceName: `${eventBus.eventBusName}/${ruleName}`,
             }),
           },
         },
@@ -130,66 +117,26 @@ export class WebhookDispatcher extends Construct {
     );
 
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: [...WEBHOOK_DISPATCHER_TABLE_ACTIONS],
-        resources: [props.table.tableArn],
-      }),
-    );
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: ['kms:Decrypt'],
-        resources: [props.stackKey.keyArn],
-        // Only webhook secrets: every such ciphertext names its endpoint in the encryption context.
-        conditions: { Null: { 'kms:EncryptionContext:webhook_endpoint_id': 'false' } },
-      }),
-    );
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: ['sqs:SendMessage'],
-        resources: [props.queue.queueArn, props.deadLetterQueue.queueArn],
-      }),
-    );
-    // The event source mapping polls with the function's role.
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: [
-          'sqs:ReceiveMessage',
-          'sqs:DeleteMessage',
-          'sqs:ChangeMessageVisibility',
-          'sqs:GetQueueAttributes',
-        ],
-        resources: [props.queue.queueArn],
-      }),
-    );
-    // Messages are encrypted with the stack key; SQS uses it for the role, and nothing else may.
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: [...ENVELOPE_KEY_ACTIONS],
-        resources: [props.stackKey.keyArn],
-        conditions: viaSqs(),
-      }),
-    );
+    grantToRole(role, WEBHOOK_DISPATCHER_GRANTS, props.grantTargets);
 
     this.function = createServiceFunction(this, 'Function', {
       code: props.bundles.codeFor(this, WEBHOOK_DISPATCHER_MODULE),
       role,
       environment: {
         ...props.environment,
-        WEBHOOK_QUEUE_URL: props.queue.queueUrl,
-        WEBHOOK_DEAD_LETTER_QUEUE_URL: props.deadLetterQueue.queueUrl,
+        [QUEUES.webhook.urlVariable]: queue.queueUrl,
+        [QUEUES.webhook.deadLetterUrlVariable]: deadLetterQueue.queueUrl,
       },
       description: 'Webhook dispatcher: fans domain events out to endpoints and callbacks',
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
       timeout: WEBHOOK_DISPATCHER_TIMEOUT,
     });
-    Validations.of(role).acknowledge(TRACING_WILDCARD_ACKNOWLEDGEMENT);
     // A mapping of its own rather than SqsEventSource, whose grants include an unconditioned
-    // kms:Decrypt on the queue's key: that would let the function decrypt anything the stack key holds.
+    // kms:Decrypt on the queue's key (`consumeWebhooks` grants what polling needs).
     new EventSourceMapping(this, 'QueueSource', {
       target: this.function,
-      eventSourceArn: props.queue.queueArn,
+      eventSourceArn: queue.queueArn,
       batchSize: 10,
       reportBatchItemFailures: true,
     });

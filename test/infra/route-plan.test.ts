@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../lambdas/api/route-types.js';
 import { ROUTE_AREAS } from '../../lambdas/api/route-types.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import { AREA_CAPABILITIES } from '../../lib/stack/area-access.js';
+import { AREA_GRANTS } from '../../lib/stack/area-access.js';
 import { integrationOf, NOT_IMPLEMENTED_HANDLER, planApi } from '../../lib/stack/route-plan.js';
 
 function route(
@@ -94,8 +94,8 @@ describe('integrationOf', () => {
   });
 });
 
-describe('AREA_CAPABILITIES', () => {
+describe('AREA_GRANTS', () => {
   it('says what every area may touch', () => {
-    expect(Object.keys(AREA_CAPABILITIES).sort()).toEqual([...ROUTE_AREAS].sort());
+    expect(Object.keys(AREA_GRANTS).sort()).toEqual([...ROUTE_AREAS].sort());
   });
 });

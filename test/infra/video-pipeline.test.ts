@@ -6,13 +6,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogMediaVersion } from '../../lambdas/catalog/catalog-media.js';
+import { GRANTS } from '../../lambdas/core/grants.js';
 import {
   JOB_WORKFLOWS,
   TASK_FUNCTIONS,
   type TaskFunctionDefinition,
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
-import { AREA_CAPABILITIES, CAPABILITIES } from '../../lib/stack/area-access.js';
+import { AREA_GRANTS } from '../../lib/stack/area-access.js';
 import { CATALOG_MEDIA_RESOURCE_TYPE, CATALOG_PUBLISHER_MODULE } from '../../lib/stack/catalog-publisher.js';
 import {
   buildService,
@@ -295,7 +296,7 @@ describe('starting the video render workflow', () => {
   it('passes the ARN to exactly the areas that may start workflows, and never to task functions', () => {
     let starting = 0;
     for (const [area, areaStack] of service.stack.api.areaStacks) {
-      const canStart = AREA_CAPABILITIES[area].includes(CAPABILITIES.startWorkflows);
+      const canStart = AREA_GRANTS[area].includes(GRANTS.startWorkflows);
       if (canStart) starting += 1;
       for (const [id, fn] of resourcesOfType(templateJson(areaStack), 'AWS::Lambda::Function')) {
         const { Variables } = propertiesOf(fn).Environment as { Variables: Record<string, unknown> };

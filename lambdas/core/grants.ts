@@ -1,0 +1,54 @@
+/**
+ * THE vocabulary of what a function of this service may touch. Route areas (`lib/stack/area-access.ts`),
+ * Step Functions task functions (`lambdas/workflows/task-functions.ts`), the queue workers and the
+ * catalog publisher name their grants from it, and `lib/stack/grant-statements.ts` turns each grant
+ * into IAM statements, the only place that does. Widening a function is a one-word change in its
+ * list, reviewed like any other privilege change. Plain data: the handlers' side may import it.
+ */
+export const GRANTS = {
+  /**
+   * API functions: items of the table and its index (rate-limit counters, idempotency records, the
+   * route's resources) and MACs of the cursor key (pagination).
+   */
+  tableItems: 'tableItems',
+  /** Read and update workspace items (the encryption state). */
+  workspaceItems: 'workspaceItems',
+  /** Read and write job items and their workspace's balance (transactions), count batch items. */
+  jobItems: 'jobItems',
+  /** The webhook dispatcher's records, endpoints and callback secrets: no deletes, no index. */
+  webhookDeliveryItems: 'webhookDeliveryItems',
+  /** Encrypt and decrypt webhook endpoint secrets with the stack key. */
+  webhookSecrets: 'webhookSecrets',
+  /** Decrypt webhook endpoint secrets with the stack key, to sign deliveries. */
+  openWebhookSecrets: 'openWebhookSecrets',
+  /** Objects of the media bucket (presigned URLs sign with the function's role), with workspace keys. */
+  media: 'media',
+  /** Objects under `workspaces/` and reads of `catalog/`, with workspace keys. */
+  jobMedia: 'jobMedia',
+  /** Read and write the stock catalog media under `catalog/`, with the stack key. */
+  catalogMedia: 'catalogMedia',
+  /** The encryption setup's check objects under workspace media prefixes, with customer keys through S3. */
+  mediaPrefixCheck: 'mediaPrefixCheck',
+  /** `kms:DescribeKey` on customer keys of the stack's region. */
+  describeCustomerKeys: 'describeCustomerKeys',
+  /** GenerateDataKey / Encrypt / Decrypt on customer keys, only with the setup check's encryption context. */
+  checkCustomerKeys: 'checkCustomerKeys',
+  /** Publish domain events to the service's event bus. */
+  publishEvents: 'publishEvents',
+  /** Start executions of the job workflows (not the administrative ones). */
+  startWorkflows: 'startWorkflows',
+  /** Send to the batch queue (one message per batch item). */
+  sendBatchItems: 'sendBatchItems',
+  /** Consume the batch queue (the batch worker's event source). */
+  consumeBatchItems: 'consumeBatchItems',
+  /** Send to the webhook queue. */
+  sendWebhooks: 'sendWebhooks',
+  /**
+   * Consume the webhook queue (the dispatcher's event source), and send to it (retries) and to its
+   * dead-letter queue (exhausted deliveries).
+   */
+  consumeWebhooks: 'consumeWebhooks',
+  /** Synthesize speech with the deployment's engine (Amazon Polly: a grant; eSpeak: nothing to grant). */
+  synthesizeSpeech: 'synthesizeSpeech',
+} as const;
+export type Grant = (typeof GRANTS)[keyof typeof GRANTS];
