@@ -114,6 +114,19 @@ export interface JobDefinition<
   failureAccess: TaskDeployment['access'];
 }
 
+/** `record.outcome` of a record whose `status` says it: these two statuses end it, any other is running. */
+export function outcomeByStatus<Rec extends { status: string }>(terminal: {
+  succeeded: Rec['status'];
+  failed: Rec['status'];
+}): (record: Rec) => JobOutcome {
+  return (record) =>
+    record.status === terminal.succeeded
+      ? JOB_OUTCOME.succeeded
+      : record.status === terminal.failed
+        ? JOB_OUTCOME.failed
+        : JOB_OUTCOME.running;
+}
+
 /** Declares a job type; the identity function that gives the definition its types. */
 export function defineJob<RefSchema extends JobRefSchema, Rec, Steps extends Record<string, JobStepContract>>(
   definition: JobDefinition<RefSchema, Rec, Steps>,

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
 import { nowSeconds } from '../core/ids.js';
 import { getItem, updateExistingItem } from '../core/repository.js';
-import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
+import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import {
   getModelVoice,
@@ -86,12 +86,7 @@ export const voiceTrainingJob = defineJob({
   },
   record: {
     get: voiceOfTraining,
-    outcome: (voice) =>
-      voice.status === MODEL_VOICE_STATUS.active
-        ? JOB_OUTCOME.succeeded
-        : voice.status === MODEL_VOICE_STATUS.failed
-          ? JOB_OUTCOME.failed
-          : JOB_OUTCOME.running,
+    outcome: outcomeByStatus({ succeeded: MODEL_VOICE_STATUS.active, failed: MODEL_VOICE_STATUS.failed }),
     fail: (voice, failure) =>
       updateExistingItem<ModelVoiceRecord>(
         modelVoiceKey(voice.workspace_id, voice.voice_id),

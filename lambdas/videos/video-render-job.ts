@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { videoCredits } from '../billing/plans.js';
 import { GRANTS } from '../core/grants.js';
-import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
+import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
 import {
@@ -118,12 +118,7 @@ export const videoRenderJob = defineJob({
   },
   record: {
     get: (ref) => getVideo(ref.workspace_id, ref.video_id, true),
-    outcome: (video) =>
-      video.status === VIDEO_STATUS.completed && video.outputs
-        ? JOB_OUTCOME.succeeded
-        : video.status === VIDEO_STATUS.failed
-          ? JOB_OUTCOME.failed
-          : JOB_OUTCOME.running,
+    outcome: outcomeByStatus({ succeeded: VIDEO_STATUS.completed, failed: VIDEO_STATUS.failed }),
     fail: (video, failure) => markFailed(video, failure.code, failure.message),
   },
   wording: {

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
 import { updateExistingItem } from '../core/repository.js';
-import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
+import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import {
@@ -66,12 +66,7 @@ export const voiceCloneJob = defineJob({
   },
   record: {
     get: (ref) => getVoiceRecord(ref.workspace_id, ref.voice_id, true),
-    outcome: (record) =>
-      record.status === VOICE_STATUS.complete
-        ? JOB_OUTCOME.succeeded
-        : record.status === VOICE_STATUS.failed
-          ? JOB_OUTCOME.failed
-          : JOB_OUTCOME.running,
+    outcome: outcomeByStatus({ succeeded: VOICE_STATUS.complete, failed: VOICE_STATUS.failed }),
     fail: (record, failure) => failCloneRecord(record.workspace_id, record.voice_id, failure),
   },
   wording: {
