@@ -6,14 +6,32 @@
  */
 
 import { tmpdir } from 'node:os';
+import { onProcessReset } from './process-state.js';
 
 /** The project's error documentation (`docs/errors.md`); deployments may publish their own copy. */
 export const DEFAULT_DOC_BASE_URL =
   'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
 
-/** Speech synthesis engines (`lambdas/engines/speech/`): the reference eSpeak NG engine and Amazon Polly. */
+/**
+ * The name shared by the engines' test doubles (`SPEECH_ENGINE=test-double`, `COMPOSITION_ENGINE=test-double`):
+ * fast in-memory implementations that make tiny valid media for tests whose subject is not the media.
+ * They are only accepted with `ALLOW_TEST_DOUBLE_ENGINES=true`, which nothing but the test harness sets;
+ * the CDK stack's options do not even offer them (lib/stack/service-options.ts).
+ */
+export const TEST_DOUBLE_ENGINE = 'test-double';
+
+/**
+ * The real speech synthesis engines (`lambdas/engines/speech/`): the reference eSpeak NG engine and Amazon
+ * Polly. The API names these, and every cloned or designed voice keeps its settings for each of them.
+ */
 export const SPEECH_ENGINE_NAMES = ['espeak', 'polly'] as const;
-export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
+/** What `SPEECH_ENGINE` may name: a real engine or, in tests, the double. */
+export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
+
+/** The real video composition engines (`lambdas/engines/composition/`): the reference ffmpeg engine. */
+export const COMPOSITION_ENGINE_NAMES = ['ffmpeg'] as const;
+/** What `COMPOSITION_ENGINE` may name: a real engine or, in tests, the double. */
+export type CompositionEngineName = (typeof COMPOSITION_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
 
 /**
  * Amazon Polly engine types the Polly speech engine can use (the `Engine` of SynthesizeSpeech).
@@ -76,8 +94,16 @@ export interface ServiceConfig {
   allowedCorsOrigins: string[];
   /** S3 path-style addressing (needed by S3-compatible stores). @default false */
   s3ForcePathStyle: boolean;
-  /** The speech synthesis engine (`SPEECH_ENGINE`): `espeak` or `polly`. @default 'espeak' */
+  /**
+   * The speech synthesis engine (`SPEECH_ENGINE`): `espeak`, `polly`, or `test-double` (tests only, see
+   * `TEST_DOUBLE_ENGINE`). @default 'espeak'
+   */
   speechEngine: SpeechEngineName;
+  /**
+   * The video composition engine (`COMPOSITION_ENGINE`): `ffmpeg`, or `test-double` (tests only, see
+   * `TEST_DOUBLE_ENGINE`). @default 'ffmpeg'
+   */
+  compositionEngine: CompositionEngineName;
   /**
    * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
    * speaks with the first one it supports. @default ['neural', 'standard']
@@ -127,6 +153,12 @@ export interface ServiceConfig {
   webhookMaxRetryAfterMs: number;
   /** How long webhook events, deliveries and their attempts are kept, in days. @default 30 */
   webhookRetentionDays: number;
+  /**
+   * Share of a workspace's per-minute rate limit one function instance takes from the shared counter
+   * at a time (`RATE_LIMIT_LEASE_FRACTION`, see core/rate-limit.ts), from 0 (exclusive) to 1.
+   * @default 0.02
+   */
+  rateLimitLeaseFraction: number;
 }
 
 function numberFrom(name: string, fallback: number): number {
@@ -183,6 +215,24 @@ function choicesFrom<T extends string>(name: string, allowed: readonly T[], fall
   return values.length ? [...new Set(values.map((value) => oneOf(name, allowed, value)))] : fallback;
 }
 
+/**
+ * An engine choice among `engines` and the test double, which only a process that says it is a test
+ * (`ALLOW_TEST_DOUBLE_ENGINES=true`) may choose.
+ */
+function engineFrom<T extends string>(
+  name: string,
+  engines: readonly T[],
+  fallback: T,
+): T | typeof TEST_DOUBLE_ENGINE {
+  const engine = choiceFrom(name, [...engines, TEST_DOUBLE_ENGINE], fallback);
+  if (engine === TEST_DOUBLE_ENGINE && process.env.ALLOW_TEST_DOUBLE_ENGINES !== 'true') {
+    throw new Error(
+      `Environment variable ${name} is "${TEST_DOUBLE_ENGINE}", an engine for tests only: set ALLOW_TEST_DOUBLE_ENGINES=true to use it`,
+    );
+  }
+  return engine;
+}
+
 let cached: ServiceConfig | undefined;
 
 export function config(): ServiceConfig {
@@ -215,7 +265,8 @@ export function config(): ServiceConfig {
       .map((origin) => origin.trim())
       .filter(Boolean),
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-    speechEngine: choiceFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
+    speechEngine: engineFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
+    compositionEngine: engineFrom('COMPOSITION_ENGINE', COMPOSITION_ENGINE_NAMES, 'ffmpeg'),
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
@@ -231,15 +282,48 @@ export function config(): ServiceConfig {
     webhookRetryJitter: numberFrom('WEBHOOK_RETRY_JITTER', 0.2),
     webhookMaxRetryAfterMs: numberFrom('WEBHOOK_MAX_RETRY_AFTER_MS', 3_600_000),
     webhookRetentionDays: numberFrom('WEBHOOK_RETENTION_DAYS', 30),
+    rateLimitLeaseFraction: numberFrom('RATE_LIMIT_LEASE_FRACTION', 0.02),
   };
   if (!(cached.webhookTimeoutMs > 0)) throw new Error('WEBHOOK_TIMEOUT_MS must be a positive number');
   if (!(cached.webhookRetryJitter >= 0 && cached.webhookRetryJitter <= 1)) {
     throw new Error('WEBHOOK_RETRY_JITTER must be a fraction from 0 to 1');
   }
+  if (!(cached.rateLimitLeaseFraction > 0 && cached.rateLimitLeaseFraction <= 1)) {
+    throw new Error('RATE_LIMIT_LEASE_FRACTION must be a fraction above 0, at most 1');
+  }
   return cached;
+}
+
+/**
+ * Where the media tools are. Separate from `ServiceConfig` because ffmpeg also runs outside the
+ * service (the engines' unit tests, the benchmark, catalog generation), where no table is configured.
+ */
+export interface MediaToolsConfig {
+  /**
+   * ffmpeg and ffprobe executables (`FFMPEG_PATH`, `FFPROBE_PATH`): a container image's own build, or a
+   * bundle in which the npm packages' path lookups cannot work.
+   * @default '' (the binaries of `@ffmpeg-installer/ffmpeg` and `@ffprobe-installer/ffprobe`)
+   */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** TrueType/OpenType font of burned captions (`CAPTION_FONT_FILE`). @default '' (DejaVu Sans from npm) */
+  captionFontFile: string;
+}
+
+let cachedMediaTools: MediaToolsConfig | undefined;
+
+export function mediaToolsConfig(): MediaToolsConfig {
+  cachedMediaTools ??= {
+    ffmpegPath: process.env.FFMPEG_PATH ?? '',
+    ffprobePath: process.env.FFPROBE_PATH ?? '',
+    captionFontFile: process.env.CAPTION_FONT_FILE ?? '',
+  };
+  return cachedMediaTools;
 }
 
 /** Forget the cached configuration (tests and the local stack change the environment). */
 export function resetConfig(): void {
   cached = undefined;
+  cachedMediaTools = undefined;
 }
+onProcessReset(resetConfig);

@@ -31,7 +31,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findStockVoice, STOCK_VOICES, type StockVoice } from '../catalog/stock-voices.js';
+import {
+  engineVoiceOf,
+  findStockVoice,
+  STOCK_VOICES,
+  type StockVoice,
+  voiceCatalogEngine,
+} from '../catalog/stock-voices.js';
 import { CompositionError } from '../engines/composition/composition-engine.js';
 import {
   ensureExecutable,
@@ -516,10 +522,11 @@ export function catalogVoicesOfLanguage(language: string): StockVoice[] {
  */
 export function deriveVoice(analysis: RecordingAnalysis, options: DeriveOptions = {}): DerivedVoice {
   const engine = options.engine ?? 'espeak';
+  const catalog = voiceCatalogEngine(engine);
   const language = options.language ?? 'en-US';
   const gender = options.gender ?? analysis.likelyGender;
-  const voices = catalogVoicesOfLanguage(language).filter((voice) =>
-    Object.hasOwn(voice.engineVoices, engine),
+  const voices = catalogVoicesOfLanguage(language).filter(
+    (voice) => engineVoiceOf(voice, engine) !== undefined,
   );
   if (voices.length === 0) {
     throw new VoiceDerivationError(`The ${engine} speech engine has no voice of the language ${language}.`);
@@ -528,7 +535,7 @@ export function deriveVoice(analysis: RecordingAnalysis, options: DeriveOptions 
   const sameLanguage = voices.filter((voice) => voice.language === tag);
   const base = sameLanguage.find((voice) => voice.gender === gender) ?? (sameLanguage[0] as StockVoice);
   const targetHz = analysis.pitchHz > 0 ? analysis.pitchHz : undefined;
-  if (engine === 'espeak') return deriveEspeak(analysis, base, gender, targetHz);
+  if (catalog === 'espeak') return deriveEspeak(analysis, base, gender, targetHz);
   return deriveNominal(analysis, base, gender, targetHz, engine);
 }
 
