@@ -33,6 +33,13 @@ export const COMPOSITION_ENGINE_NAMES = ['ffmpeg'] as const;
 /** What `COMPOSITION_ENGINE` may name: a real engine or, in tests, the double. */
 export type CompositionEngineName = (typeof COMPOSITION_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
 
+/** The real voice analysis engines (`lambdas/voices/voice-analysers.ts`): ffmpeg decoding and YIN pitch. */
+export const VOICE_ANALYSIS_ENGINE_NAMES = ['yin'] as const;
+/** What `VOICE_ANALYSIS_ENGINE` may name: a real engine or, in tests, the double. */
+export type VoiceAnalysisEngineName =
+  | (typeof VOICE_ANALYSIS_ENGINE_NAMES)[number]
+  | typeof TEST_DOUBLE_ENGINE;
+
 /**
  * Amazon Polly engine types the Polly speech engine can use (the `Engine` of SynthesizeSpeech).
  * `generative` is not one: Polly gives no speech marks (word timings) for generative voices.
@@ -104,6 +111,11 @@ export interface ServiceConfig {
    * `TEST_DOUBLE_ENGINE`). @default 'ffmpeg'
    */
   compositionEngine: CompositionEngineName;
+  /**
+   * How recordings are measured for voice clones and trained voices (`VOICE_ANALYSIS_ENGINE`): `yin`, or
+   * `test-double` (tests only, see `TEST_DOUBLE_ENGINE`). @default 'yin'
+   */
+  voiceAnalysisEngine: VoiceAnalysisEngineName;
   /**
    * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
    * speaks with the first one it supports. @default ['neural', 'standard']
@@ -267,6 +279,7 @@ export function config(): ServiceConfig {
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
     speechEngine: engineFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
     compositionEngine: engineFrom('COMPOSITION_ENGINE', COMPOSITION_ENGINE_NAMES, 'ffmpeg'),
+    voiceAnalysisEngine: engineFrom('VOICE_ANALYSIS_ENGINE', VOICE_ANALYSIS_ENGINE_NAMES, 'yin'),
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',

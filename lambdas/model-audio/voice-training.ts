@@ -28,12 +28,8 @@ import { updateExistingItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { readMediaStream } from '../media/media-store.js';
-import {
-  analyseRecording,
-  deriveVoice,
-  type RecordingAnalysis,
-  VoiceDerivationError,
-} from '../voices/voice-analysis.js';
+import { voiceAnalyser } from '../voices/voice-analysers.js';
+import { deriveVoice, type RecordingAnalysis, VoiceDerivationError } from '../voices/voice-analysis.js';
 import { JobFailure } from '../workflows/job-failure.js';
 import {
   MODEL_VOICE_STATUS,
@@ -246,7 +242,7 @@ export async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult>
       const path = join(workDir, `recording-${index}`);
       await writeFile(path, await readMediaStream(recording.object_key));
       analyses.push(
-        await analyseRecording(path, {
+        await voiceAnalyser().analyse(path, {
           denoise: voice.remove_background_noise,
           maxSeconds: ANALYSED_SECONDS[voice.mode],
           workDir,

@@ -16,8 +16,9 @@ import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
 import { JobFailure } from '../workflows/job-failure.js';
 import { announceCloneOutcome, CLONE_FAILURE, type CloneRef, dropSource } from './clone-outcomes.js';
 import { storeVoicePreview } from './designed-voices.js';
+import { voiceAnalyser } from './voice-analysers.js';
 import {
-  analyseRecording,
+  type analyseRecording,
   type DerivedVoice,
   deriveVoice,
   VoiceAnalysisError,
@@ -85,7 +86,7 @@ export async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }
     }
     let analysis: Awaited<ReturnType<typeof analyseRecording>>;
     try {
-      analysis = await analyseRecording(recording, {
+      analysis = await voiceAnalyser().analyse(recording, {
         denoise: record.remove_background_noise ?? true,
         workDir,
       });

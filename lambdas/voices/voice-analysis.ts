@@ -134,7 +134,7 @@ export async function analyseRecording(
   options: AnalyseOptions = {},
 ): Promise<RecordingAnalysis> {
   const samples = await decodeToPcm(path, options);
-  if (typeof samples === 'string') return unusable(samples);
+  if (typeof samples === 'string') return unusableAnalysis(samples);
   return analysePcm(samples, ANALYSIS_SAMPLE_RATE);
 }
 
@@ -205,7 +205,11 @@ async function decodeToPcm(path: string, options: AnalyseOptions): Promise<Float
   }
 }
 
-function unusable(reason: string, partial: Partial<RecordingAnalysis> = {}): RecordingAnalysis {
+/** A recording that cannot be measured, with what could be measured of it and why (for the user). */
+export function unusableAnalysis(
+  reason: string,
+  partial: Partial<RecordingAnalysis> = {},
+): RecordingAnalysis {
   return {
     pitchHz: 0,
     pitchLowHz: 0,
@@ -303,7 +307,7 @@ export function analysePcm(
 ): RecordingAnalysis {
   const durationSeconds = round(samples.length / sampleRate, 3);
   const levels = frameLevels(samples);
-  if (levels.length === 0) return unusable('The recording is empty.', { durationSeconds });
+  if (levels.length === 0) return unusableAnalysis('The recording is empty.', { durationSeconds });
   const sortedLevels = [...levels].sort((a, b) => a - b);
   const floor = percentile(sortedLevels, 0.1);
   const loud = percentile(sortedLevels, 0.95);
@@ -349,19 +353,19 @@ export function analysePcm(
     likelyGender: pitchHz > 0 && pitchHz < GENDER_BOUNDARY_HZ ? ('male' as const) : ('female' as const),
   };
   if (activeFrames === 0 || loudnessDb < MIN_LOUDNESS_DB) {
-    return unusable(
+    return unusableAnalysis(
       `The recording is too quiet to measure (speech at ${loudnessDb} dBFS; at least ${MIN_LOUDNESS_DB} dBFS is needed).`,
       measured,
     );
   }
   if (speechSeconds < MIN_SPEECH_SECONDS) {
-    return unusable(
+    return unusableAnalysis(
       `The recording holds ${speechSeconds} s of speech; at least ${MIN_SPEECH_SECONDS} s is needed.`,
       measured,
     );
   }
   if (voicedSeconds < MIN_VOICED_SECONDS) {
-    return unusable(
+    return unusableAnalysis(
       `No voice could be measured in the recording (${voicedSeconds} s with a pitch; at least ${MIN_VOICED_SECONDS} s is needed). Is it speech?`,
       measured,
     );

@@ -2,7 +2,7 @@
  * Integration-test harness: the whole local stack in this test file's process, in memory, on free
  * loopback ports, plus a small HTTP client and factories for workspaces and keys.
  *
- * Media engines: by default the stack speaks and composes with the engines' test doubles (tiny valid
+ * Media engines: by default the stack speaks, composes and measures voices with the engines' test doubles (tiny valid
  * media, fast; see `TEST_DOUBLE_ENGINE` in lambdas/core/config.ts), since most tests are about the API,
  * not the media. A test file whose subject is the media (durations, frames, speech) asks for
  * `engines: 'reference'`.
@@ -58,8 +58,8 @@ export interface TestStack {
 
 export interface TestStackOptions extends LocalStackOptions {
   /**
-   * `doubles`: the speech and composition test doubles. `reference`: the real engines (eSpeak NG and
-   * ffmpeg), for tests that check the media itself. @default 'doubles'
+   * `doubles`: the speech, composition and voice analysis test doubles. `reference`: the real engines
+   * (eSpeak NG, ffmpeg, YIN), for tests that check the media itself. @default 'doubles'
    */
   engines?: 'doubles' | 'reference';
 }
@@ -69,6 +69,7 @@ export const TEST_DOUBLE_ENGINES_ENVIRONMENT = {
   ALLOW_TEST_DOUBLE_ENGINES: 'true',
   SPEECH_ENGINE: TEST_DOUBLE_ENGINE,
   COMPOSITION_ENGINE: TEST_DOUBLE_ENGINE,
+  VOICE_ANALYSIS_ENGINE: TEST_DOUBLE_ENGINE,
 } as const;
 
 export async function startTestStack({

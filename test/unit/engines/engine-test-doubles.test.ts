@@ -3,6 +3,7 @@ import { config, resetConfig } from '../../../lambdas/core/config.js';
 import { resetProcessState } from '../../../lambdas/core/process-state.js';
 import { compositionEngine } from '../../../lambdas/engines/composition/index.js';
 import { resetSpeechEngine, speechEngine } from '../../../lambdas/engines/speech/index.js';
+import { voiceAnalyser } from '../../../lambdas/voices/voice-analysers.js';
 
 beforeEach(() => {
   vi.stubEnv('TABLE_NAME', 'table');
@@ -19,11 +20,13 @@ describe('engine test doubles', () => {
   it('are not used unless configured: the reference engines are the defaults', () => {
     vi.stubEnv('SPEECH_ENGINE', undefined);
     vi.stubEnv('COMPOSITION_ENGINE', undefined);
+    vi.stubEnv('VOICE_ANALYSIS_ENGINE', undefined);
     expect(speechEngine().name).toBe('espeak');
     expect(compositionEngine().name).toBe('ffmpeg');
+    expect(voiceAnalyser().name).toBe('yin');
   });
 
-  it.each(['SPEECH_ENGINE', 'COMPOSITION_ENGINE'])(
+  it.each(['SPEECH_ENGINE', 'COMPOSITION_ENGINE', 'VOICE_ANALYSIS_ENGINE'])(
     'are refused by %s without ALLOW_TEST_DOUBLE_ENGINES=true',
     (variable) => {
       vi.stubEnv(variable, 'test-double');
@@ -41,8 +44,10 @@ describe('engine test doubles', () => {
     vi.stubEnv('ALLOW_TEST_DOUBLE_ENGINES', 'true');
     vi.stubEnv('SPEECH_ENGINE', 'test-double');
     vi.stubEnv('COMPOSITION_ENGINE', 'test-double');
+    vi.stubEnv('VOICE_ANALYSIS_ENGINE', 'test-double');
     expect(speechEngine().name).toBe('test-double');
     expect(compositionEngine().name).toBe('test-double');
+    expect(voiceAnalyser().name).toBe('test-double');
   });
 
   it('refuses an unknown composition engine', () => {
