@@ -290,6 +290,8 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       thumbnailPath: path.join(workDir, 'thumbnail.jpg'),
       gifPath: path.join(workDir, 'preview.gif'),
     };
+    // The child inherits this process's environment (PATH, locale, temp dir: not configuration),
+    // plus its own fontconfig below.
     const env: NodeJS.ProcessEnv = { ...process.env };
     let captions: CompositionPlan['captions'];
     const cues = request.captions.filter((cue) => cue.text.trim().length > 0);
