@@ -13,10 +13,12 @@ export const DEFAULT_DOC_BASE_URL =
   'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
 
 /**
- * The name shared by the engines' test doubles (`SPEECH_ENGINE=test-double`, `COMPOSITION_ENGINE=test-double`):
- * fast in-memory implementations that make tiny valid media for tests whose subject is not the media.
- * They are only accepted with `ALLOW_TEST_DOUBLE_ENGINES=true`, which nothing but the test harness sets;
- * the CDK stack's options do not even offer them (lib/stack/service-options.ts).
+ * The name shared by the engines' test doubles (the value `test-double` of `SPEECH_ENGINE`,
+ * `COMPOSITION_ENGINE` and `VOICE_ANALYSIS_ENGINE`): separate, fast implementations of each engine
+ * interface that make tiny valid media, for tests whose subject is not the media. Jobs record the name
+ * like any engine's. They are only accepted with `ALLOW_TEST_DOUBLE_ENGINES=true`, which nothing but the
+ * test harness sets (test/support/test-stack.ts); the CDK stack never sets it, and its options cannot
+ * choose a double (lib/stack/service-options.ts).
  */
 export const TEST_DOUBLE_ENGINE = 'test-double';
 
