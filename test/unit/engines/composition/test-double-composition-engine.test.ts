@@ -45,7 +45,7 @@ describe('the composition test double', () => {
   });
 
   it.each(['mp4', 'webm'] as const)(
-    'writes a %s that ffprobe reads, as long as the scenes, with a JPEG and a GIF',
+    '%s: a video ffprobe reads, as long as the scenes, with a JPEG thumbnail and a GIF preview',
     async (format) => {
       const result = await engine.compose(request({ format }));
       expect(result).toMatchObject({ width: 64, height: 36 });
