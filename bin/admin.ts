@@ -6,8 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { resetAwsClients } from '../lambdas/core/aws-clients.js';
-import { resetConfig } from '../lambdas/core/config.js';
+import { resetProcessState } from '../lambdas/core/process-state.js';
 import { ADMIN_USAGE, AdminUsageError, runAdminCommand } from '../lib/admin/admin-commands.js';
 
 async function runningLocalStack(dataDir: string): Promise<Record<string, string> | undefined> {
@@ -30,8 +29,7 @@ async function connect(): Promise<() => Promise<void>> {
   const environment = await runningLocalStack(dataDir);
   if (environment) {
     Object.assign(process.env, environment);
-    resetConfig();
-    resetAwsClients();
+    await resetProcessState();
     return async () => undefined;
   }
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';

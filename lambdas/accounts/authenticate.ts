@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import { config } from '../core/config.js';
 import { nowSeconds } from '../core/ids.js';
+import { onProcessReset } from '../core/process-state.js';
 import { findApiKeyBySecret, SCOPE_MODES } from './api-keys.js';
 import { AUTH_TYPES, type Principal } from './principal.js';
 import { getWorkspace, WORKSPACE_STATUS } from './workspaces.js';
@@ -41,6 +42,7 @@ const MAX_CACHE_ENTRIES = 10_000;
 export function clearAuthCache(): void {
   cache.clear();
 }
+onProcessReset(clearAuthCache);
 
 function header(
   headers: Record<string, string | undefined> | null | undefined,

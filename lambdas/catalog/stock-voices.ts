@@ -8,7 +8,7 @@
  * Pure data: no I/O, safe to import from any handler. Preview clips are made by
  * `publish-catalog-media.ts` with the deployment's engine and stored at `previewKey`.
  */
-import { config } from '../core/config.js';
+import { config, TEST_DOUBLE_ENGINE } from '../core/config.js';
 import { catalogKeys } from './catalog-keys.js';
 
 export interface StockVoice {
@@ -267,7 +267,17 @@ export function findStockVoice(voiceId: string): StockVoice | undefined {
 
 /** The engine voice that speaks `voice` on `engineName`, or undefined when that engine cannot. */
 export function engineVoiceOf(voice: StockVoice, engineName: string): string | undefined {
-  return Object.hasOwn(voice.engineVoices, engineName) ? voice.engineVoices[engineName] : undefined;
+  const catalog = voiceCatalogEngine(engineName);
+  return Object.hasOwn(voice.engineVoices, catalog) ? voice.engineVoices[catalog] : undefined;
+}
+
+/**
+ * The engine whose voice ids and settings `engineName` takes: its own, except the speech test double,
+ * which speaks eSpeak's ids (engines/speech/test-double-speech-engine.ts) so that every stock, designed
+ * and cloned voice resolves for it exactly as for eSpeak. Voice look-ups by engine go through this.
+ */
+export function voiceCatalogEngine(engineName: string): string {
+  return engineName === TEST_DOUBLE_ENGINE ? 'espeak' : engineName;
 }
 
 /** The stock voices a speech engine can speak (by default this deployment's), in catalog order. */

@@ -11,6 +11,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config.js';
 import { tracer } from './observability.js';
+import { onProcessReset } from './process-state.js';
 
 /** Every client's calls become X-Ray subsegments when tracing is on. */
 function traced<Client extends object>(client: Client): Client {
@@ -69,7 +70,7 @@ export function eventBridgeClient(): EventBridgeClient {
   return eventBridge;
 }
 
-/** Drop every client (the local stack calls this after it changes endpoints). */
+/** Drop every client (the local stack changes endpoints: see core/process-state.ts). */
 export function resetAwsClients(): void {
   documentClient = undefined;
   dynamoClient = undefined;
@@ -79,3 +80,4 @@ export function resetAwsClients(): void {
   sqs = undefined;
   eventBridge = undefined;
 }
+onProcessReset(resetAwsClients);

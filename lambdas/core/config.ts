@@ -6,14 +6,41 @@
  */
 
 import { tmpdir } from 'node:os';
+import { onProcessReset } from './process-state.js';
 
 /** The project's error documentation (`docs/errors.md`); deployments may publish their own copy. */
 export const DEFAULT_DOC_BASE_URL =
   'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
 
-/** Speech synthesis engines (`lambdas/engines/speech/`): the reference eSpeak NG engine and Amazon Polly. */
+/**
+ * The name shared by the engines' test doubles (the value `test-double` of `SPEECH_ENGINE`,
+ * `COMPOSITION_ENGINE` and `VOICE_ANALYSIS_ENGINE`): separate, fast implementations of each engine
+ * interface that make tiny valid media, for tests whose subject is not the media. Jobs record the name
+ * like any engine's. They are only accepted with `ALLOW_TEST_DOUBLE_ENGINES=true`, which nothing but the
+ * test harness sets (test/support/test-stack.ts); the CDK stack never sets it, and its options cannot
+ * choose a double (lib/stack/service-options.ts).
+ */
+export const TEST_DOUBLE_ENGINE = 'test-double';
+
+/**
+ * The real speech synthesis engines (`lambdas/engines/speech/`): the reference eSpeak NG engine and Amazon
+ * Polly. The API names these, and every cloned or designed voice keeps its settings for each of them.
+ */
 export const SPEECH_ENGINE_NAMES = ['espeak', 'polly'] as const;
-export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
+/** What `SPEECH_ENGINE` may name: a real engine or, in tests, the double. */
+export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
+
+/** The real video composition engines (`lambdas/engines/composition/`): the reference ffmpeg engine. */
+export const COMPOSITION_ENGINE_NAMES = ['ffmpeg'] as const;
+/** What `COMPOSITION_ENGINE` may name: a real engine or, in tests, the double. */
+export type CompositionEngineName = (typeof COMPOSITION_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
+
+/** The real voice analysis engines (`lambdas/voices/voice-analysers.ts`): ffmpeg decoding and YIN pitch. */
+export const VOICE_ANALYSIS_ENGINE_NAMES = ['yin'] as const;
+/** What `VOICE_ANALYSIS_ENGINE` may name: a real engine or, in tests, the double. */
+export type VoiceAnalysisEngineName =
+  | (typeof VOICE_ANALYSIS_ENGINE_NAMES)[number]
+  | typeof TEST_DOUBLE_ENGINE;
 
 /**
  * Amazon Polly engine types the Polly speech engine can use (the `Engine` of SynthesizeSpeech).
@@ -76,8 +103,21 @@ export interface ServiceConfig {
   allowedCorsOrigins: string[];
   /** S3 path-style addressing (needed by S3-compatible stores). @default false */
   s3ForcePathStyle: boolean;
-  /** The speech synthesis engine (`SPEECH_ENGINE`): `espeak` or `polly`. @default 'espeak' */
+  /**
+   * The speech synthesis engine (`SPEECH_ENGINE`): `espeak`, `polly`, or `test-double` (tests only, see
+   * `TEST_DOUBLE_ENGINE`). @default 'espeak'
+   */
   speechEngine: SpeechEngineName;
+  /**
+   * The video composition engine (`COMPOSITION_ENGINE`): `ffmpeg`, or `test-double` (tests only, see
+   * `TEST_DOUBLE_ENGINE`). @default 'ffmpeg'
+   */
+  compositionEngine: CompositionEngineName;
+  /**
+   * How recordings are measured for voice clones and trained voices (`VOICE_ANALYSIS_ENGINE`): `yin`, or
+   * `test-double` (tests only, see `TEST_DOUBLE_ENGINE`). @default 'yin'
+   */
+  voiceAnalysisEngine: VoiceAnalysisEngineName;
   /**
    * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
    * speaks with the first one it supports. @default ['neural', 'standard']
@@ -127,6 +167,12 @@ export interface ServiceConfig {
   webhookMaxRetryAfterMs: number;
   /** How long webhook events, deliveries and their attempts are kept, in days. @default 30 */
   webhookRetentionDays: number;
+  /**
+   * Share of a workspace's per-minute rate limit one function instance takes from the shared counter
+   * at a time (`RATE_LIMIT_LEASE_FRACTION`, see core/rate-limit.ts), from 0 (exclusive) to 1.
+   * @default 0.02
+   */
+  rateLimitLeaseFraction: number;
 }
 
 function numberFrom(name: string, fallback: number): number {
@@ -201,6 +247,24 @@ function stateMachineArnsFrom(environment: NodeJS.ProcessEnv): Record<string, st
   );
 }
 
+/**
+ * An engine choice among `engines` and the test double, which only a process that says it is a test
+ * (`ALLOW_TEST_DOUBLE_ENGINES=true`) may choose.
+ */
+function engineFrom<T extends string>(
+  name: string,
+  engines: readonly T[],
+  fallback: T,
+): T | typeof TEST_DOUBLE_ENGINE {
+  const engine = choiceFrom(name, [...engines, TEST_DOUBLE_ENGINE], fallback);
+  if (engine === TEST_DOUBLE_ENGINE && process.env.ALLOW_TEST_DOUBLE_ENGINES !== 'true') {
+    throw new Error(
+      `Environment variable ${name} is "${TEST_DOUBLE_ENGINE}", an engine for tests only: set ALLOW_TEST_DOUBLE_ENGINES=true to use it`,
+    );
+  }
+  return engine;
+}
+
 let cached: ServiceConfig | undefined;
 
 export function config(): ServiceConfig {
@@ -233,7 +297,9 @@ export function config(): ServiceConfig {
       .map((origin) => origin.trim())
       .filter(Boolean),
     s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-    speechEngine: choiceFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
+    speechEngine: engineFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
+    compositionEngine: engineFrom('COMPOSITION_ENGINE', COMPOSITION_ENGINE_NAMES, 'ffmpeg'),
+    voiceAnalysisEngine: engineFrom('VOICE_ANALYSIS_ENGINE', VOICE_ANALYSIS_ENGINE_NAMES, 'yin'),
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',
@@ -247,15 +313,48 @@ export function config(): ServiceConfig {
     webhookRetryJitter: numberFrom('WEBHOOK_RETRY_JITTER', 0.2),
     webhookMaxRetryAfterMs: numberFrom('WEBHOOK_MAX_RETRY_AFTER_MS', 3_600_000),
     webhookRetentionDays: numberFrom('WEBHOOK_RETENTION_DAYS', 30),
+    rateLimitLeaseFraction: numberFrom('RATE_LIMIT_LEASE_FRACTION', 0.02),
   };
   if (!(cached.webhookTimeoutMs > 0)) throw new Error('WEBHOOK_TIMEOUT_MS must be a positive number');
   if (!(cached.webhookRetryJitter >= 0 && cached.webhookRetryJitter <= 1)) {
     throw new Error('WEBHOOK_RETRY_JITTER must be a fraction from 0 to 1');
   }
+  if (!(cached.rateLimitLeaseFraction > 0 && cached.rateLimitLeaseFraction <= 1)) {
+    throw new Error('RATE_LIMIT_LEASE_FRACTION must be a fraction above 0, at most 1');
+  }
   return cached;
+}
+
+/**
+ * Where the media tools are. Separate from `ServiceConfig` because ffmpeg also runs outside the
+ * service (the engines' unit tests, the benchmark, catalog generation), where no table is configured.
+ */
+export interface MediaToolsConfig {
+  /**
+   * ffmpeg and ffprobe executables (`FFMPEG_PATH`, `FFPROBE_PATH`): a container image's own build, or a
+   * bundle in which the npm packages' path lookups cannot work.
+   * @default '' (the binaries of `@ffmpeg-installer/ffmpeg` and `@ffprobe-installer/ffprobe`)
+   */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** TrueType/OpenType font of burned captions (`CAPTION_FONT_FILE`). @default '' (DejaVu Sans from npm) */
+  captionFontFile: string;
+}
+
+let cachedMediaTools: MediaToolsConfig | undefined;
+
+export function mediaToolsConfig(): MediaToolsConfig {
+  cachedMediaTools ??= {
+    ffmpegPath: process.env.FFMPEG_PATH ?? '',
+    ffprobePath: process.env.FFPROBE_PATH ?? '',
+    captionFontFile: process.env.CAPTION_FONT_FILE ?? '',
+  };
+  return cachedMediaTools;
 }
 
 /** Forget the cached configuration (tests and the local stack change the environment). */
 export function resetConfig(): void {
   cached = undefined;
+  cachedMediaTools = undefined;
 }
+onProcessReset(resetConfig);

@@ -11,10 +11,15 @@ import { GenerateMacCommand } from '@aws-sdk/client-kms';
 import { kmsClient } from './aws-clients.js';
 import { config } from './config.js';
 import { InvalidParameterError } from './errors.js';
+import { onProcessReset } from './process-state.js';
 
 const KEY_DERIVATION_MESSAGE = 'video-creation-service/pagination-cursor/v1';
 
 let derivedKey: Promise<Buffer> | undefined;
+// Derived from the stack's HMAC key, which a restarted local stack may have replaced.
+onProcessReset(() => {
+  derivedKey = undefined;
+});
 
 function cursorKey(): Promise<Buffer> {
   derivedKey ??= kmsClient()

@@ -5,6 +5,12 @@
  * The tracer is loaded only when POWERTOOLS_TRACE_ENABLED is `true`, which the CDK stack sets: it
  * brings the X-Ray SDK, whose async hooks tax every promise of the process, for traces that only
  * X-Ray can receive.
+ *
+ * These are the one place outside core/config.ts that reads the environment, on purpose: they are
+ * Powertools' own variables (Powertools itself reads them too), and they are needed when this module
+ * loads, before any handler runs, where `config()` would demand the service's settings (`TABLE_NAME`)
+ * of every process that only wants a logger. They are not reset with the configuration: a logger keeps
+ * its settings for the life of the process, as it does in Lambda.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';

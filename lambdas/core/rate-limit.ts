@@ -15,6 +15,7 @@ import type { RateClass } from '../api/route-types.js';
 import { documents } from './aws-clients.js';
 import { config } from './config.js';
 import { RateLimitError } from './errors.js';
+import { onProcessReset } from './process-state.js';
 
 export interface RateLimit {
   limit: number;
@@ -70,11 +71,6 @@ interface Lease {
 
 const leases = new Map<string, Lease>();
 
-function leaseFraction(): number {
-  const raw = Number(process.env.RATE_LIMIT_LEASE_FRACTION ?? '0.02');
-  return Number.isFinite(raw) && raw > 0 && raw <= 1 ? raw : 0.02;
-}
-
 async function addToCounter(counterKey: string, windowStart: number, amount: number, expiresAt: number) {
   const result = await documents().send(
     new UpdateCommand({
@@ -105,7 +101,10 @@ export async function takeRequest(
   }
   if (lease.available === 0 && !lease.exhausted) {
     const size = lease.nextSize;
-    lease.nextSize = Math.min(size * 2, Math.max(1, Math.floor(rate.limit * leaseFraction())));
+    lease.nextSize = Math.min(
+      size * 2,
+      Math.max(1, Math.floor(rate.limit * config().rateLimitLeaseFraction)),
+    );
     const counted = await addToCounter(
       counterKey,
       windowStart,
@@ -152,3 +151,4 @@ export function rateLimitExceeded(decision: RateDecision): RateLimitError {
 export function resetRateLimitLeases(): void {
   leases.clear();
 }
+onProcessReset(resetRateLimitLeases);

@@ -7,6 +7,7 @@
 import { DescribeKeyCommand, type KeyMetadata } from '@aws-sdk/client-kms';
 import { kmsClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
+import { onProcessReset } from '../core/process-state.js';
 
 /** What a media write may do with the key. */
 export type KeyUsability =
@@ -42,6 +43,7 @@ const cache = new Map<string, CachedAnswer>();
 export function clearKeyUsabilityCache(): void {
   cache.clear();
 }
+onProcessReset(clearKeyUsabilityCache);
 
 export function usabilityOf(metadata: KeyMetadata | undefined): KeyUsability {
   const state = metadata?.KeyState ?? 'Unknown';

@@ -15,7 +15,7 @@
  * Word timings are those of the engine (eSpeak: exact), shifted to their place in the whole audio.
  */
 
-import { findStockVoice } from '../catalog/stock-voices.js';
+import { findStockVoice, voiceCatalogEngine } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { POLLY_SEMITONES_PER_PITCH_STEP } from '../engines/speech/polly-engine.js';
@@ -94,7 +94,7 @@ export function shiftedPitch(
   semitones: number,
 ): number {
   if (semitones === 0) return pitch;
-  if (settings.engine === 'espeak') {
+  if (voiceCatalogEngine(settings.engine) === 'espeak') {
     const variant = /-([mf]\d)$/.exec(settings.engine_voice_id)?.[1] ?? 'f1';
     return espeakOffsetFor(variant, espeakPitchHz(variant, pitch) * 2 ** (semitones / 12));
   }

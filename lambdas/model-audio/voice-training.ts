@@ -31,12 +31,8 @@ import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobSteps } from '../jobs/job-steps.js';
 import { readMediaStream } from '../media/media-store.js';
-import {
-  analyseRecording,
-  deriveVoice,
-  type RecordingAnalysis,
-  VoiceDerivationError,
-} from '../voices/voice-analysis.js';
+import { voiceAnalyser } from '../voices/voice-analysers.js';
+import { deriveVoice, type RecordingAnalysis, VoiceDerivationError } from '../voices/voice-analysis.js';
 import {
   MODEL_VOICE_STATUS,
   type ModelVoiceAnalysis,
@@ -236,7 +232,7 @@ async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult> {
       const path = join(workDir, `recording-${index}`);
       await writeFile(path, await readMediaStream(recording.object_key));
       analyses.push(
-        await analyseRecording(path, {
+        await voiceAnalyser().analyse(path, {
           denoise: voice.remove_background_noise,
           maxSeconds: ANALYSED_SECONDS[voice.mode],
           workDir,

@@ -18,7 +18,7 @@ import {
   CompositionError,
   type CompositionScene,
   captionCuesFromWords,
-  createFfmpegCompositionEngine,
+  compositionEngine,
   probeMedia,
   toSrt,
   wordsWithPunctuation,
@@ -322,7 +322,7 @@ async function compose(
           offsetY: mark.offset_y,
         }
       : undefined;
-    const engine = createFfmpegCompositionEngine();
+    const engine = compositionEngine();
     const size = frameSize(video.resolution, video.aspect_ratio, presenterSize);
     let result: Awaited<ReturnType<typeof engine.compose>>;
     try {

@@ -17,8 +17,9 @@ import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobSteps } from '../jobs/job-steps.js';
 import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
 import { storeVoicePreview } from './designed-voices.js';
+import { voiceAnalyser } from './voice-analysers.js';
 import {
-  analyseRecording,
+  type analyseRecording,
   type DerivedVoice,
   deriveVoice,
   VoiceAnalysisError,
@@ -80,7 +81,7 @@ async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
     }
     let analysis: Awaited<ReturnType<typeof analyseRecording>>;
     try {
-      analysis = await analyseRecording(recording, {
+      analysis = await voiceAnalyser().analyse(recording, {
         denoise: record.remove_background_noise ?? true,
         workDir,
       });

@@ -8,6 +8,7 @@
  * already has is returned as it is. Designed voices take no clone slot; `DELETE /v3/voices/{voice_id}`
  * removes one like any own voice (a later design may bring it back).
  */
+import { voiceCatalogEngine } from '../catalog/stock-voices.js';
 import { nowSeconds } from '../core/ids.js';
 import { logger } from '../core/observability.js';
 import { speechEngine } from '../engines/speech/index.js';
@@ -31,7 +32,7 @@ import {
  */
 export async function storeVoicePreview(record: VoiceRecord, text: string): Promise<string | null> {
   const engine = speechEngine();
-  const settings = record.engine_voices[engine.name];
+  const settings = record.engine_voices[voiceCatalogEngine(engine.name)];
   if (!settings) return null;
   try {
     const preview = await engine.synthesize({

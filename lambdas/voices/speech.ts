@@ -14,6 +14,7 @@ import {
   NotFoundError,
   ServiceError,
 } from '../core/errors.js';
+import { onProcessReset } from '../core/process-state.js';
 import { type SpeechEngine, speechEngine } from '../engines/speech/index.js';
 import { createPollyEngine } from '../engines/speech/polly-engine.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
@@ -107,6 +108,11 @@ function checkLanguage(voice: ResolvedVoice, request: SpeechRequest): void {
 }
 
 const pollyEngines = new Map<PollyEngineType, SpeechEngine>();
+onProcessReset(async () => {
+  const engines = [...pollyEngines.values()];
+  pollyEngines.clear();
+  await Promise.all(engines.map((engine) => engine.close()));
+});
 
 /**
  * The engine for this request: the deployment's, or (on Polly) one restricted to the Polly engine type

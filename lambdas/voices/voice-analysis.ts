@@ -31,7 +31,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findStockVoice, STOCK_VOICES, type StockVoice } from '../catalog/stock-voices.js';
+import {
+  engineVoiceOf,
+  findStockVoice,
+  STOCK_VOICES,
+  type StockVoice,
+  voiceCatalogEngine,
+} from '../catalog/stock-voices.js';
 import { JobFailure } from '../core/errors.js';
 import { CompositionError } from '../engines/composition/composition-engine.js';
 import {
@@ -125,7 +131,7 @@ export async function analyseRecording(
   options: AnalyseOptions = {},
 ): Promise<RecordingAnalysis> {
   const samples = await decodeToPcm(path, options);
-  if (typeof samples === 'string') return unusable(samples);
+  if (typeof samples === 'string') return unusableAnalysis(samples);
   return analysePcm(samples, ANALYSIS_SAMPLE_RATE);
 }
 
@@ -196,7 +202,11 @@ async function decodeToPcm(path: string, options: AnalyseOptions): Promise<Float
   }
 }
 
-function unusable(reason: string, partial: Partial<RecordingAnalysis> = {}): RecordingAnalysis {
+/** A recording that cannot be measured, with what could be measured of it and why (for the user). */
+export function unusableAnalysis(
+  reason: string,
+  partial: Partial<RecordingAnalysis> = {},
+): RecordingAnalysis {
   return {
     pitchHz: 0,
     pitchLowHz: 0,
@@ -294,7 +304,7 @@ export function analysePcm(
 ): RecordingAnalysis {
   const durationSeconds = round(samples.length / sampleRate, 3);
   const levels = frameLevels(samples);
-  if (levels.length === 0) return unusable('The recording is empty.', { durationSeconds });
+  if (levels.length === 0) return unusableAnalysis('The recording is empty.', { durationSeconds });
   const sortedLevels = [...levels].sort((a, b) => a - b);
   const floor = percentile(sortedLevels, 0.1);
   const loud = percentile(sortedLevels, 0.95);
@@ -340,19 +350,19 @@ export function analysePcm(
     likelyGender: pitchHz > 0 && pitchHz < GENDER_BOUNDARY_HZ ? ('male' as const) : ('female' as const),
   };
   if (activeFrames === 0 || loudnessDb < MIN_LOUDNESS_DB) {
-    return unusable(
+    return unusableAnalysis(
       `The recording is too quiet to measure (speech at ${loudnessDb} dBFS; at least ${MIN_LOUDNESS_DB} dBFS is needed).`,
       measured,
     );
   }
   if (speechSeconds < MIN_SPEECH_SECONDS) {
-    return unusable(
+    return unusableAnalysis(
       `The recording holds ${speechSeconds} s of speech; at least ${MIN_SPEECH_SECONDS} s is needed.`,
       measured,
     );
   }
   if (voicedSeconds < MIN_VOICED_SECONDS) {
-    return unusable(
+    return unusableAnalysis(
       `No voice could be measured in the recording (${voicedSeconds} s with a pitch; at least ${MIN_VOICED_SECONDS} s is needed). Is it speech?`,
       measured,
     );
@@ -515,10 +525,11 @@ export function catalogVoicesOfLanguage(language: string): StockVoice[] {
  */
 export function deriveVoice(analysis: RecordingAnalysis, options: DeriveOptions = {}): DerivedVoice {
   const engine = options.engine ?? 'espeak';
+  const catalog = voiceCatalogEngine(engine);
   const language = options.language ?? 'en-US';
   const gender = options.gender ?? analysis.likelyGender;
-  const voices = catalogVoicesOfLanguage(language).filter((voice) =>
-    Object.hasOwn(voice.engineVoices, engine),
+  const voices = catalogVoicesOfLanguage(language).filter(
+    (voice) => engineVoiceOf(voice, engine) !== undefined,
   );
   if (voices.length === 0) {
     throw new VoiceDerivationError(`The ${engine} speech engine has no voice of the language ${language}.`);
@@ -527,7 +538,7 @@ export function deriveVoice(analysis: RecordingAnalysis, options: DeriveOptions 
   const sameLanguage = voices.filter((voice) => voice.language === tag);
   const base = sameLanguage.find((voice) => voice.gender === gender) ?? (sameLanguage[0] as StockVoice);
   const targetHz = analysis.pitchHz > 0 ? analysis.pitchHz : undefined;
-  if (engine === 'espeak') return deriveEspeak(analysis, base, gender, targetHz);
+  if (catalog === 'espeak') return deriveEspeak(analysis, base, gender, targetHz);
   return deriveNominal(analysis, base, gender, targetHz, engine);
 }
 

@@ -17,7 +17,7 @@
  * step repeats nothing; a clone deleted meanwhile ends the workflow quietly.
  */
 import { getWorkspace } from '../accounts/workspaces.js';
-import { availableStockVoices } from '../catalog/stock-voices.js';
+import { availableStockVoices, engineVoiceOf } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { InvalidParameterError, PaymentRequiredError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
@@ -46,8 +46,8 @@ export interface CloneRequest {
 function cloneLanguage(language: string | undefined): string {
   if (language === undefined) return DEFAULT_CLONE_LANGUAGE;
   const engine = config().speechEngine;
-  const voice = catalogVoicesOfLanguage(language).find((candidate) =>
-    Object.hasOwn(candidate.engineVoices, engine),
+  const voice = catalogVoicesOfLanguage(language).find(
+    (candidate) => engineVoiceOf(candidate, engine) !== undefined,
   );
   if (!voice) {
     const languages = [...new Set(availableStockVoices().map((candidate) => candidate.language))].join(', ');

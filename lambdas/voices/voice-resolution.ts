@@ -2,7 +2,7 @@
  * The one place a `voice_id` becomes something a speech engine can speak: a stock voice, or a voice
  * the workspace owns (designed or cloned). Video renders (when they start) and text to speech use it.
  */
-import { engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
+import { engineVoiceOf, findStockVoice, voiceCatalogEngine } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { getVoiceRecord, VOICE_STATUS } from './workspace-voices.js';
@@ -88,7 +88,8 @@ export async function resolveVoice(
       `Voice ${voiceId} could not be cloned (${own.failure_message ?? 'no reason recorded'}); clone it again or choose another voice.`,
     );
   }
-  const settings = Object.hasOwn(own.engine_voices, engineName) ? own.engine_voices[engineName] : undefined;
+  const catalog = voiceCatalogEngine(engineName);
+  const settings = Object.hasOwn(own.engine_voices, catalog) ? own.engine_voices[catalog] : undefined;
   if (!settings) {
     throw new VoiceResolutionError(
       VOICE_RESOLUTION_FAILURE.notUsable,

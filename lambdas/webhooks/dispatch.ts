@@ -22,6 +22,7 @@ import { ConflictError, NotFoundError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { outboundPolicy } from '../core/network-guard.js';
 import { logger, metrics } from '../core/observability.js';
+import { onProcessReset } from '../core/process-state.js';
 import type { DomainEvent } from '../events/domain-events.js';
 import { CALLBACK_SECRET_CONTEXT_ID, getCallbackSecretItem } from './callback-secret.js';
 import {
@@ -94,6 +95,8 @@ const leaseMs = () => config().webhookTimeoutMs + LEASE_MARGIN_MS;
 const secretCache = new Map<string, { secret: string; expiresAt: number }>();
 const SECRET_CACHE_TTL_MS = 5 * 60_000;
 const SECRET_CACHE_SIZE = 1000;
+// A restarted local stack has new KMS keys, so its ciphertexts could repeat earlier ones.
+onProcessReset(() => secretCache.clear());
 
 async function secretFor(workspaceId: string, contextId: string, ciphertext: string): Promise<string> {
   const cached = secretCache.get(ciphertext);

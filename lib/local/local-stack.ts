@@ -24,13 +24,10 @@ import {
 } from '@aws-sdk/client-kms';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { publishCatalogMedia } from '../../lambdas/catalog/publish-catalog-media.js';
-import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
-import { config, resetConfig } from '../../lambdas/core/config.js';
-import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
-import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
+import { config } from '../../lambdas/core/config.js';
+import { resetProcessState } from '../../lambdas/core/process-state.js';
 import { speechEngine } from '../../lambdas/engines/speech/index.js';
 import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { BUS_RULES, deadLetterQueueName, QUEUES } from '../messaging-topology.js';
@@ -313,12 +310,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...options.environment,
     };
     Object.assign(process.env, environment);
-    // A (re)started stack is a cold start: no configuration, client, credential or lease survives.
-    resetConfig();
-    resetAwsClients();
-    clearAuthCache();
-    resetRateLimitLeases();
-    clearKeyUsabilityCache();
+    // A (re)started stack is a cold start: no configuration, client, cache or engine survives.
+    await resetProcessState();
 
     await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus, sqs.queueArn);
     await loadStateMachines(stepFunctions);

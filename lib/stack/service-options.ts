@@ -7,6 +7,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 
+/** The deployable speech engines: never the test double (see `TEST_DOUBLE_ENGINE` in lambdas/core/config.ts). */
 export const SPEECH_ENGINES = ['polly', 'espeak'] as const;
 export type SpeechEngine = (typeof SPEECH_ENGINES)[number];
 

@@ -239,7 +239,8 @@ export class VideoCreationServiceStack extends Stack {
   /**
    * The environment of every function: what `lambdas/core/config.ts` reads, plus Powertools'. Empty
    * options are left out so the runtime's own defaults apply. ALLOW_LOOPBACK_URLS is a local
-   * development switch and never set here.
+   * development switch and ALLOW_TEST_DOUBLE_ENGINES a test switch (the engines' test doubles): neither
+   * is ever set here.
    */
   private functionEnvironment(options: ServiceOptions): Record<string, string> {
     const { table, mediaBucket, stackKey, cursorKey } = this.data;

@@ -60,4 +60,8 @@ describe('serviceOptionsFromContext', () => {
       expect(attempt, key).toThrow(new RegExp(`- ${key} `));
     }
   });
+
+  it("cannot deploy the engines' test doubles", () => {
+    expect(() => optionsFrom({ speechEngine: 'test-double' })).toThrow(/- speechEngine /);
+  });
 });

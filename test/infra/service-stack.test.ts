@@ -327,6 +327,7 @@ describe('functions', () => {
       };
       expect(Object.keys(variables), logicalId).toEqual(expect.arrayContaining(REQUIRED_ENVIRONMENT));
       expect(variables.ALLOW_LOOPBACK_URLS, logicalId).toBeUndefined();
+      expect(variables.ALLOW_TEST_DOUBLE_ENGINES, logicalId).toBeUndefined();
     }
     for (const { template } of allTemplates()) {
       for (const [logicalId, logGroup] of resourcesOfType(template, 'AWS::Logs::LogGroup')) {

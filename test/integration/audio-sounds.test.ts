@@ -37,7 +37,10 @@ let api: TestStack;
 let workDir: string;
 
 beforeAll(async () => {
-  api = await startTestStack();
+  api = await startTestStack({
+    // The subject is the sound catalog media: the real engines.
+    engines: 'reference',
+  });
   workDir = await mkdtemp(join(tmpdir(), 'audio-sounds-'));
 });
 afterAll(async () => {

@@ -80,7 +80,10 @@ const LOOK_FIELDS = [
 
 let api: TestStack;
 beforeAll(async () => {
-  api = await startTestStack();
+  api = await startTestStack({
+    // The subject is the catalog media, published with the reference engines: the real engines.
+    engines: 'reference',
+  });
 });
 afterAll(() => api.stop());
 

@@ -98,6 +98,8 @@ async function download(url: string, name: string): Promise<{ path: string; byte
 
 beforeAll(async () => {
   api = await startTestStack({
+    // The subject is the speech and the voices trained from real recordings: the real engines.
+    engines: 'reference',
     stepFunctionsTimeScale: 0.001,
     ...capture.stackOptions,
   });

@@ -27,6 +27,8 @@ let voiceId: string;
 
 beforeAll(async () => {
   api = await startTestStack({
+    // The subject is the rendered videos themselves (ffprobe, durations, frames, captions vs speech): the real engines.
+    engines: 'reference',
     stepFunctionsTimeScale: 0.001,
     ...capture.stackOptions,
   });

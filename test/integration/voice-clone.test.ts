@@ -46,6 +46,8 @@ const SCRIPT = 'Thank you for calling. Your order has shipped and will arrive on
 
 beforeAll(async () => {
   api = await startTestStack({
+    // The subject is voices derived from real recordings, and their previews: the real engines.
+    engines: 'reference',
     stepFunctionsTimeScale: 0.001,
     ...capture.stackOptions,
   });

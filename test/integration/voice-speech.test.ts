@@ -22,7 +22,10 @@ interface Speech {
 let api: TestStack;
 let scratch: string;
 beforeAll(async () => {
-  api = await startTestStack();
+  api = await startTestStack({
+    // The subject is the speech itself (decoded audio, word timings vs duration): the real engines.
+    engines: 'reference',
+  });
   scratch = await mkdtemp(join(tmpdir(), 'voice-speech-test-'));
 });
 afterAll(async () => {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishEvent } from '../../lambdas/events/domain-events.js';
+import { getVideo } from '../../lambdas/videos/videos.js';
 import { verifyServiceSignature, verifyStandardWebhook } from '../../lib/webhooks/verify-webhook.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -88,6 +89,11 @@ describe('webhooks end to end', () => {
       key: workspace.apiKey,
     });
     expect(status.body.data.status).toBe('completed');
+    // Made by the engines' test doubles (this file is not about the media), and recorded as such.
+    expect((await getVideo(workspace.workspaceId, videoId, true))?.engines).toEqual({
+      speech: 'test-double',
+      composition: 'test-double',
+    });
   }, 120_000);
 
   it('gets every event to a receiver that was down for a while, once it is back', async () => {

@@ -1,9 +1,15 @@
 /**
  * Integration-test harness: the whole local stack in this test file's process, in memory, on free
  * loopback ports, plus a small HTTP client and factories for workspaces and keys.
+ *
+ * Media engines: by default the stack speaks, composes and measures voices with the engines' test doubles (tiny valid
+ * media, fast; see `TEST_DOUBLE_ENGINE` in lambdas/core/config.ts), since most tests are about the API,
+ * not the media. A test file whose subject is the media (durations, frames, speech) asks for
+ * `engines: 'reference'`.
  */
 import { createApiKey, type ScopeMode } from '../../lambdas/accounts/api-keys.js';
 import { createWorkspace, type NewWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { TEST_DOUBLE_ENGINE } from '../../lambdas/core/config.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local/local-stack.js';
 
 export interface ApiResult<T = Record<string, unknown>> {
@@ -50,11 +56,34 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(options: LocalStackOptions = {}): Promise<TestStack> {
+export interface TestStackOptions extends LocalStackOptions {
+  /**
+   * `doubles`: the speech, composition and voice analysis test doubles. `reference`: the real engines
+   * (eSpeak NG, ffmpeg, YIN), for tests that check the media itself. @default 'doubles'
+   */
+  engines?: 'doubles' | 'reference';
+}
+
+/** The environment that selects the engines' test doubles (and allows them: they are refused otherwise). */
+export const TEST_DOUBLE_ENGINES_ENVIRONMENT = {
+  ALLOW_TEST_DOUBLE_ENGINES: 'true',
+  SPEECH_ENGINE: TEST_DOUBLE_ENGINE,
+  COMPOSITION_ENGINE: TEST_DOUBLE_ENGINE,
+  VOICE_ANALYSIS_ENGINE: TEST_DOUBLE_ENGINE,
+} as const;
+
+export async function startTestStack({
+  engines = 'doubles',
+  ...options
+}: TestStackOptions = {}): Promise<TestStack> {
   const stack = await startLocalStack({
     port: 0,
     ...options,
-    environment: { AUTH_CACHE_TTL_SECONDS: '0', ...options.environment },
+    environment: {
+      AUTH_CACHE_TTL_SECONDS: '0',
+      ...(engines === 'doubles' ? TEST_DOUBLE_ENGINES_ENVIRONMENT : {}),
+      ...options.environment,
+    },
   });
 
   async function newKey(

@@ -190,6 +190,17 @@ function checkPath(value: unknown, what: string): void {
   if (typeof value !== 'string' || value.length === 0) throw invalid(`${what} path is missing`);
 }
 
+/** The distinct input files of a request's scenes (backgrounds, portraits, narrations), for engines to probe. */
+export function compositionInputFiles(request: CompositionRequest): string[] {
+  const files = new Set<string>();
+  for (const scene of request.scenes) {
+    if (scene.background.type !== 'color') files.add(scene.background.path);
+    if (scene.avatar) files.add(scene.avatar.imagePath);
+    if (scene.narration) files.add(scene.narration.path);
+  }
+  return [...files];
+}
+
 /**
  * Checks the request's shape and ranges the same way for every engine (not the files: engines probe
  * them). Returns the frame rate to use.

@@ -13,12 +13,17 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, chmod, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { mediaToolsConfig } from '../../core/config.js';
 import { CompositionError } from './composition-engine.js';
 
 const require = createRequire(import.meta.url);
 
-function packagedBinary(tool: 'ffmpeg' | 'ffprobe', packageName: string, variable: string): string {
-  const override = process.env[variable];
+function packagedBinary(
+  tool: 'ffmpeg' | 'ffprobe',
+  packageName: string,
+  variable: string,
+  override: string,
+): string {
   if (override) return override;
   try {
     return (require(packageName) as { path: string }).path;
@@ -33,12 +38,17 @@ function packagedBinary(tool: 'ffmpeg' | 'ffprobe', packageName: string, variabl
 
 /** The ffmpeg executable: `FFMPEG_PATH`, else the one in `@ffmpeg-installer/ffmpeg`. */
 export function ffmpegPath(): string {
-  return packagedBinary('ffmpeg', '@ffmpeg-installer/ffmpeg', 'FFMPEG_PATH');
+  return packagedBinary('ffmpeg', '@ffmpeg-installer/ffmpeg', 'FFMPEG_PATH', mediaToolsConfig().ffmpegPath);
 }
 
 /** The ffprobe executable: `FFPROBE_PATH`, else the one in `@ffprobe-installer/ffprobe`. */
 export function ffprobePath(): string {
-  return packagedBinary('ffprobe', '@ffprobe-installer/ffprobe', 'FFPROBE_PATH');
+  return packagedBinary(
+    'ffprobe',
+    '@ffprobe-installer/ffprobe',
+    'FFPROBE_PATH',
+    mediaToolsConfig().ffprobePath,
+  );
 }
 
 const executableChecks = new Map<string, Promise<void>>();

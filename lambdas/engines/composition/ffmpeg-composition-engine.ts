@@ -24,12 +24,14 @@ import { constants } from 'node:fs';
 import { access, copyFile, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { mediaToolsConfig } from '../../core/config.js';
 import { toAss } from './captions.js';
 import {
   type CompositionEngine,
   CompositionError,
   type CompositionRequest,
   type CompositionResult,
+  compositionInputFiles,
   validateCompositionRequest,
 } from './composition-engine.js';
 import {
@@ -108,8 +110,8 @@ export interface FfmpegCompositionEngine extends CompositionEngine {
 const require = createRequire(import.meta.url);
 
 function defaultCaptionFont(): string {
-  const fromEnvironment = process.env.CAPTION_FONT_FILE;
-  if (fromEnvironment) return fromEnvironment;
+  const configured = mediaToolsConfig().captionFontFile;
+  if (configured) return configured;
   try {
     return require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
   } catch (error) {
@@ -288,6 +290,8 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       thumbnailPath: path.join(workDir, 'thumbnail.jpg'),
       gifPath: path.join(workDir, 'preview.gif'),
     };
+    // The child inherits this process's environment (PATH, locale, temp dir: not configuration),
+    // plus its own fontconfig below.
     const env: NodeJS.ProcessEnv = { ...process.env };
     let captions: CompositionPlan['captions'];
     const cues = request.captions.filter((cue) => cue.text.trim().length > 0);
@@ -324,17 +328,11 @@ class FfmpegEngine implements FfmpegCompositionEngine {
 
   /** Probes each distinct input file once; the first unreadable one fails the request. */
   private async probeInputs(request: CompositionRequest): Promise<Map<string, MediaInfo>> {
-    const files = new Set<string>();
-    for (const scene of request.scenes) {
-      if (scene.background.type !== 'color') files.add(scene.background.path);
-      if (scene.avatar) files.add(scene.avatar.imagePath);
-      if (scene.narration) files.add(scene.narration.path);
-    }
-    const list = [...files];
-    const infos = await mapLimited(list, this.probeConcurrency, (file) =>
+    const files = compositionInputFiles(request);
+    const infos = await mapLimited(files, this.probeConcurrency, (file) =>
       probeMedia(file, { timeoutMs: this.probeTimeoutMs }),
     );
-    return new Map(list.map((file, index) => [file, infos[index] as MediaInfo]));
+    return new Map(files.map((file, index) => [file, infos[index] as MediaInfo]));
   }
 
   /** EXIF orientations of the still images (backgrounds and portraits), read once per file. */

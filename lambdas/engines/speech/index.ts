@@ -1,15 +1,18 @@
 /**
  * The process's speech engine, chosen by configuration (`SPEECH_ENGINE`, see core/config.ts):
- * `espeak` (the reference engine, the default) or `polly` (Amazon Polly, with the engine types of
- * `POLLY_ENGINES`). Job code calls `speechEngine()` and records its `name` on the job.
+ * `espeak` (the reference engine, the default), `polly` (Amazon Polly, with the engine types of
+ * `POLLY_ENGINES`) or `test-double` (tests only). Job code calls `speechEngine()` and records its
+ * `name` on the job.
  *
  * Both engines are imported statically, so every bundle that uses this module carries both (and the
  * eSpeak worker beside it, see lib/stack/handler-bundles.ts): the choice is made at run time.
  */
 import { config, type SpeechEngineName } from '../../core/config.js';
+import { onProcessReset } from '../../core/process-state.js';
 import { createEspeakEngine } from './espeak-engine.js';
 import { createPollyEngine } from './polly-engine.js';
 import type { SpeechEngine } from './speech-engine.js';
+import { createTestDoubleSpeechEngine } from './test-double-speech-engine.js';
 
 export * from './speech-engine.js';
 
@@ -20,6 +23,8 @@ export function createSpeechEngine(name: SpeechEngineName = config().speechEngin
       return createEspeakEngine();
     case 'polly':
       return createPollyEngine({ engines: config().pollyEngines });
+    case 'test-double':
+      return createTestDoubleSpeechEngine();
     default:
       throw new Error(`unknown speech engine ${String(name satisfies never)}`);
   }
@@ -39,3 +44,4 @@ export async function resetSpeechEngine(): Promise<void> {
   shared = undefined;
   await engine?.close();
 }
+onProcessReset(resetSpeechEngine);

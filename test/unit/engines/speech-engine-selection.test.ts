@@ -47,7 +47,7 @@ describe('speech engine selection', () => {
   it('refuses an unknown engine when the configuration loads', () => {
     vi.stubEnv('SPEECH_ENGINE', 'festival');
     expect(() => config()).toThrow(
-      'Environment variable SPEECH_ENGINE must be one of espeak, polly, got "festival"',
+      'Environment variable SPEECH_ENGINE must be one of espeak, polly, test-double, got "festival"',
     );
     expect(() => speechEngine()).toThrow(/SPEECH_ENGINE/);
   });

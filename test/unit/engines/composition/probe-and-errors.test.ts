@@ -1,6 +1,7 @@
 import { chmod, copyFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../../../lambdas/core/config.js';
 import {
   type CompositionError,
   type CompositionRequest,
@@ -108,15 +109,18 @@ describe('ffmpeg and ffprobe locations', () => {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    resetConfig();
   });
 
   it('come from the npm packages unless FFMPEG_PATH / FFPROBE_PATH say otherwise', () => {
     delete process.env.FFMPEG_PATH;
     delete process.env.FFPROBE_PATH;
+    resetConfig();
     expect(ffmpegPath()).toMatch(/@ffmpeg-installer.*ffmpeg$/);
     expect(ffprobePath()).toMatch(/@ffprobe-installer.*ffprobe$/);
     process.env.FFMPEG_PATH = '/opt/bin/ffmpeg';
     process.env.FFPROBE_PATH = '/opt/bin/ffprobe';
+    resetConfig();
     expect(ffmpegPath()).toBe('/opt/bin/ffmpeg');
     expect(ffprobePath()).toBe('/opt/bin/ffprobe');
   });
@@ -131,6 +135,7 @@ describe('ffmpeg and ffprobe locations', () => {
 
   it('reports a missing ffmpeg as engine_unavailable', async () => {
     process.env.FFMPEG_PATH = path.join(scratch.dir, 'no-ffmpeg-here');
+    resetConfig();
     const error = await failure(engine.compose(request()));
     expect(error.failureCode).toBe('engine_unavailable');
   });
