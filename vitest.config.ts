@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One seed for every property test (test/support/property-seed.ts).
+    setupFiles: ['test/support/property-seed.ts'],
     // Each file runs in its own process: a file's local stack owns its process environment.
     pool: 'forks',
     testTimeout: 60_000,
