@@ -5,8 +5,8 @@
  * serves every such route.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { type ApiLambdaHandler, apiHandler } from '../core/api-handler.js';
 import { NotImplementedError } from '../core/errors.js';
+import { type ApiLambdaHandler, apiHandler } from './pipeline/api-handler.js';
 import { ROUTES } from './routes.js';
 
 const pipelines = new Map<string, ApiLambdaHandler>();

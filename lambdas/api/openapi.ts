@@ -4,8 +4,8 @@
  * document differs from a fresh build, so the served document never drifts from the code.
  */
 import { z } from 'zod';
-import type { HandlerDefinition } from '../core/api-handler.js';
-import { IDEMPOTENCY_HEADER } from '../core/idempotency.js';
+import type { HandlerDefinition } from './pipeline/api-handler.js';
+import { IDEMPOTENCY_HEADER } from './pipeline/idempotency.js';
 import type { RouteDefinition } from './route-types.js';
 
 type JsonObject = Record<string, unknown>;

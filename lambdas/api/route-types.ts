@@ -96,7 +96,7 @@ export interface RouteDefinition {
   removed?: { replacement: string };
   /**
    * The body is sent while it is produced (API Gateway response streaming; the handler is a
-   * `streamingApiHandler`, see core/response-streaming.ts). Absent: the response is sent whole.
+   * `streamingApiHandler`, see pipeline/response-streaming.ts). Absent: the response is sent whole.
    */
   responseStreaming?: true;
 }

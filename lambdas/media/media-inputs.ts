@@ -4,7 +4,7 @@
  *
  * - `{type: "asset_id", asset_id}`: a ready asset of the caller's workspace;
  * - `{type: "url", url}`: a public HTTPS URL, downloaded once under the outbound SSRF guard
- *   (ARCHITECTURE.md §6): checked before and after DNS, the connection pinned to the checked
+ *   (docs/architecture.md, "Events and webhooks"): checked before and after DNS, the connection pinned to the checked
  *   address, redirects never followed, with a deadline and a size cap;
  * - `{type: "base64", media_type, data}`: the file inline, decoded strictly and size-capped.
  *

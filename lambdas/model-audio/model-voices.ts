@@ -10,7 +10,7 @@
  *   keeping its name and language. Professional voices need the entitlement of
  *   `professionalCloningEnabled` (403 `forbidden` otherwise).
  *
- * Both kinds are a record plus an execution of the same workflow (ARCHITECTURE.md §5): measuring a
+ * Both kinds are a record plus an execution of the same workflow (docs/architecture.md, "Jobs"): measuring a
  * recording needs ffmpeg, which runs in the media container function on AWS, not in API functions.
  * What "training" is with the reference engines: see voice-training.ts.
  *

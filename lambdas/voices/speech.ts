@@ -21,6 +21,7 @@ import { decodeWavPcm16, encodeWavPcm16 } from '../engines/speech/wav.js';
 import { presignMediaDownload, putMediaObject } from '../media/media-store.js';
 import { DEPRECATED_SPEECH_ENGINES } from './speech-options.js';
 import { parseSsml, type SpeechSegment, SsmlError } from './ssml.js';
+import { languageMatches } from './voice-filter.js';
 import {
   combinedSettings,
   type ResolvedVoice,
@@ -28,7 +29,6 @@ import {
   VOICE_RESOLUTION_FAILURE,
   VoiceResolutionError,
 } from './voice-resolution.js';
-import { languageMatches } from './voice-views.js';
 
 export interface SpeechRequest {
   text: string;

@@ -1,6 +1,6 @@
 /**
  * Voice clones (`POST /v3/voices/clone`): a record plus a Step Functions execution
- * (`state-machines/voice-clone.asl.json`), as every job (ARCHITECTURE.md section 5).
+ * (`state-machines/voice-clone.asl.json`), as every job (docs/architecture.md, "Jobs").
  *
  * Create: check the language and the clone slots, fetch the recording (a media input: URL, asset or
  * base64, audio or video), write the clone `processing` while taking a slot (one transaction), start

@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../../lambdas/api/openapi.js';
+import type { ApiLambdaHandler, HandlerDefinition } from '../../lambdas/api/pipeline/api-handler.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import type { ApiLambdaHandler, HandlerDefinition } from '../../lambdas/core/api-handler.js';
 import { loadRouteHandler } from '../local/handler-modules.js';
 
 export const OPENAPI_PATH = fileURLToPath(

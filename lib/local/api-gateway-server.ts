@@ -21,16 +21,16 @@ import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
 } from '../../lambdas/api/gateway-responses.js';
-import { goneResponse } from '../../lambdas/api/removed-route.js';
-import type { RouteDefinition } from '../../lambdas/api/route-types.js';
-import { config } from '../../lambdas/core/config.js';
-import { errorEnvelope } from '../../lambdas/core/envelope.js';
 import {
   type HttpPrelude,
   isStreamingHandler,
   PRELUDE_DELIMITER,
   type StreamingLambdaHandler,
-} from '../../lambdas/core/response-streaming.js';
+} from '../../lambdas/api/pipeline/response-streaming.js';
+import { goneResponse } from '../../lambdas/api/removed-route.js';
+import type { RouteDefinition } from '../../lambdas/api/route-types.js';
+import { config } from '../../lambdas/core/config.js';
+import { errorEnvelope } from '../../lambdas/core/envelope.js';
 import { type LambdaProxyHandler, loadRouteHandler } from './handler-modules.js';
 import { RouteMatcher } from './route-matcher.js';
 

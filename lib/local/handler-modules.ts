@@ -2,8 +2,9 @@
  * Loads route handler modules by their route-table path. Used by the local server and by the
  * documentation generator; deployed functions are bundled per route by the CDK stack instead.
  */
+
+import type { ApiLambdaHandler } from '../../lambdas/api/pipeline/api-handler.js';
 import type { RouteDefinition } from '../../lambdas/api/route-types.js';
-import type { ApiLambdaHandler } from '../../lambdas/core/api-handler.js';
 
 export type LambdaProxyHandler = (...args: Parameters<ApiLambdaHandler>) => ReturnType<ApiLambdaHandler>;
 

@@ -25,11 +25,11 @@ import {
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { clearAuthCache } from '../../lambdas/accounts/authenticate.js';
+import { resetRateLimitLeases } from '../../lambdas/api/pipeline/rate-limit.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { publishCatalogMedia } from '../../lambdas/catalog/publish-catalog-media.js';
 import { resetAwsClients } from '../../lambdas/core/aws-clients.js';
 import { config, resetConfig } from '../../lambdas/core/config.js';
-import { resetRateLimitLeases } from '../../lambdas/core/rate-limit.js';
 import { clearKeyUsabilityCache } from '../../lambdas/encryption/key-usability.js';
 import { speechEngine } from '../../lambdas/engines/speech/index.js';
 import { EVENT_SOURCE } from '../../lambdas/events/domain-events.js';

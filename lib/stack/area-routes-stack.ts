@@ -118,7 +118,7 @@ export class AreaRoutesStack extends NestedStack {
         this.addMockMethod(resource, route, removedRoute(route, props.docBaseUrl), 'removed');
         continue;
       }
-      // A streamed route (response streaming, see lambdas/core/response-streaming.ts) needs its handler:
+      // A streamed route (response streaming, see lambdas/api/pipeline/response-streaming.ts) needs its handler:
       // the 501 handler of a route not built yet answers whole.
       const streaming = route.responseStreaming === true && route.handler !== undefined;
       const fn = createServiceFunction(this, `${route.operationId}Function`, {

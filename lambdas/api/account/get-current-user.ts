@@ -1,8 +1,8 @@
 import { accountView } from '../../accounts/account-view.js';
 import { getWorkspace } from '../../accounts/workspaces.js';
-import { apiHandler } from '../../core/api-handler.js';
 import { UnauthorizedError } from '../../core/errors.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 export const handler = apiHandler('UserMeGet', {}, async ({ principal }) => {
   const workspace = await getWorkspace(principal.workspaceId);

@@ -1,6 +1,6 @@
 import { completeDirectUpload, uploadResult } from '../../assets/assets.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { assetIdPath, completeAssetBody } from './schemas.js';
 
 /** `POST /v3/assets/{asset_id}/complete`: verifies the uploaded bytes and makes the asset ready. */

@@ -1,6 +1,6 @@
 import { completeBatch } from '../../assets/asset-batches.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { completeBatchBody } from './batch-schemas.js';
 
 /** `POST /v3/assets/complete/batches`: completes every pending item of a batch, asynchronously. */

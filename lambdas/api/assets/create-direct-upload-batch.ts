@@ -1,6 +1,6 @@
 import { createDirectUploadBatch } from '../../assets/asset-batches.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { directUploadBatchBody } from './batch-schemas.js';
 
 /** `POST /v3/assets/direct-uploads/batches`: up to 100 direct uploads, as one batch. */

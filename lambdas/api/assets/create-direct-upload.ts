@@ -1,8 +1,8 @@
 import { createPendingAsset } from '../../assets/assets.js';
 import { presignDirectUpload } from '../../assets/direct-uploads.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { encryptionForMediaWrite } from '../../media/encryption-policy.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { directUploadFile } from './schemas.js';
 
 /** `POST /v3/assets/direct-uploads`: an asset awaiting its bytes, and where to PUT them. */

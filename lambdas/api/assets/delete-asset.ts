@@ -1,6 +1,6 @@
 import { assetNotFound, deleteAsset } from '../../assets/assets.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { assetIdPath } from './schemas.js';
 
 export const handler = apiHandler('AssetDelete', { path: assetIdPath }, async ({ path, principal }) => {

@@ -1,6 +1,6 @@
 import { assetBatchView } from '../../assets/asset-batches.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { batchIdPath, batchItemsQuery } from './batch-schemas.js';
 
 export const handler = apiHandler(

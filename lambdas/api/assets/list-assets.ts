@@ -1,6 +1,6 @@
 import { assetView, listAssets } from '../../assets/assets.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { listAssetsQuery } from './schemas.js';
 
 export const handler = apiHandler('AssetList', { query: listAssetsQuery }, async ({ query, principal }) => {

@@ -1,7 +1,7 @@
 import { assetStatuses } from '../../assets/asset-batches.js';
 import { checkStatusIdCount } from '../../batches/bulk-status.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { statusesQuery } from './batch-schemas.js';
 
 /** `GET /v3/assets/statuses?asset_ids=…&batch_ids=…`: one entry per asset, batches expanded. */

@@ -1,6 +1,6 @@
 import { listSounds, listSoundsQuery } from '../../audio/sounds.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /** `GET /v3/audio/sounds`: music (default) or sound effects, ranked against `query`, each with a download URL. */
 export const handler = apiHandler(

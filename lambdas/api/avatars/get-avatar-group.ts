@@ -1,7 +1,7 @@
 import { getAvatarGroup } from '../../avatars/avatars.js';
-import { apiHandler } from '../../core/api-handler.js';
 import { NotFoundError } from '../../core/errors.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { groupIdPath } from './schemas.js';
 
 export const handler = apiHandler('AvatarGet', { path: groupIdPath }, async ({ path, principal }) => {

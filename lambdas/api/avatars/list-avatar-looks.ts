@@ -1,6 +1,6 @@
 import { listAvatarLooks } from '../../avatars/avatars.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { listAvatarLooksQuery } from './schemas.js';
 
 export const handler = apiHandler(

@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
 import { NotFoundError } from '../../core/errors.js';
-import { respond } from '../../core/http.js';
 import { getFolder } from '../../folders/folders.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { folderIdPath } from './schemas.js';
 
 export const handler = apiHandler('FolderGet', { path: folderIdPath }, async ({ path, principal }) => {

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { listFolders } from '../../folders/folders.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { listFoldersQuery } from './schemas.js';
 
 export const handler = apiHandler('FolderList', { query: listFoldersQuery }, async ({ query, principal }) => {

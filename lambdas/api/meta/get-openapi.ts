@@ -1,5 +1,5 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import document from './openapi.generated.json' with { type: 'json' };
 
 export const handler = apiHandler('OpenApiGet', {}, async () => ({

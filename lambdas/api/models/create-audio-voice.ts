@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { createModelVoice, createModelVoiceBody, modelVoiceView } from '../../model-audio/model-voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /**
  * `POST /v3/models/audio/voices`: 202 with the voice, `PENDING`; poll `GET /v3/models/audio/voices/{voice_id}`

@@ -1,7 +1,7 @@
-import { streamingApiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { speakToStream } from '../../model-audio/speech-responses.js';
 import { ttsBody } from '../../model-audio/tts-request.js';
+import { streamingApiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /**
  * `POST /v3/models/audio/tts/stream`: the same speech as a 44.1 kHz mono WAV stream, sent sentence by

@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { speakToFile } from '../../model-audio/speech-responses.js';
 import { ttsBody } from '../../model-audio/tts-request.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /**
  * `POST /v3/models/audio/tts`: speaks `text` with an audio voice and answers when it is done, with a

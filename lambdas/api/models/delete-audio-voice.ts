@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { deleteModelVoice, modelVoiceNotFound, modelVoicePath } from '../../model-audio/model-voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /** `DELETE /v3/models/audio/voices/{voice_id}`: `{status: "ok"}`, again for a voice deleted before. */
 export const handler = apiHandler(

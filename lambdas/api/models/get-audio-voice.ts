@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { modelVoicePath, modelVoiceView, requireModelVoice } from '../../model-audio/model-voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 export const handler = apiHandler(
   'ModelAudioVoicesGet',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { listModelVoices, listModelVoicesQuery } from '../../model-audio/model-voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /** `GET /v3/models/audio/voices`: the workspace's audio voices, instant and professional, newest first. */
 export const handler = apiHandler(

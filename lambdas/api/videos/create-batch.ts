@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { createVideoBatch } from '../../videos/video-batches.js';
 import { createVideoBatchBody } from '../../videos/video-requests.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /** 202: the batch and one placeholder video per item; each is created by the batch worker. */
 export const handler = apiHandler(

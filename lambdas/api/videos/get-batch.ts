@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { videoBatchView } from '../../videos/video-batches.js';
 import { batchIdPath, batchItemsQuery } from '../../videos/video-requests.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 export const handler = apiHandler(
   'VideoBatchesGet',

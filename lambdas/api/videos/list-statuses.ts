@@ -1,8 +1,8 @@
 import { checkStatusIdCount } from '../../batches/bulk-status.js';
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { videoStatuses } from '../../videos/video-batches.js';
 import { videoStatusesQuery } from '../../videos/video-requests.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 
 /** `GET /v3/videos/statuses?video_ids=…&batch_ids=…`: one entry per video, batches expanded. */
 export const handler = apiHandler(

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { createVoiceClone } from '../../voices/voice-clones.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { cloneVoiceBody } from './schemas.js';
 
 /** `POST /v3/voices/clone`: 202 with `voice_clone_id`; poll `GET /v3/voices/{voice_clone_id}` until complete. */

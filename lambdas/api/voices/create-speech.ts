@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { newId } from '../../core/ids.js';
 import { createSpeech } from '../../voices/speech.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { speechBody } from './schemas.js';
 
 /** `POST /v3/voices/speech`: text or SSML spoken by a voice; a presigned WAV URL with word timings. */

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { deleteVoice } from '../../voices/voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { voiceIdPath } from './schemas.js';
 
 /** `DELETE /v3/voices/{voice_id}`: deletes an own voice and frees its clone slot. */

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { designVoices } from '../../voices/designed-voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { designVoiceBody } from './schemas.js';
 
 /** `POST /v3/voices`: up to three designed voices for a description, stored as the workspace's own. */

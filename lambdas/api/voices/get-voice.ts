@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { getVoiceDetail } from '../../voices/voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { voiceIdPath } from './schemas.js';
 
 /** `GET /v3/voices/{voice_id}`: a voice; clones with `status` (poll until `complete`). */

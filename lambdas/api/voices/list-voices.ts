@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { listVoices } from '../../voices/voices.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { listVoicesQuery } from './schemas.js';
 
 export const handler = apiHandler('VoiceList', { query: listVoicesQuery }, async ({ query, principal }) => {

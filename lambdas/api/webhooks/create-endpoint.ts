@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { type ApiResponse, respond } from '../../core/http.js';
 import { createEndpoint, revealSecretOnReplay, type WebhookEndpoint } from '../../webhooks/endpoints.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { type ApiResponse, respond } from '../pipeline/http.js';
 import { createEndpointBody } from './schemas.js';
 
 export const handler = apiHandler(

@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { findEvent, listDeliveries, toDeliveryView, toEventView } from '../../webhooks/deliveries.js';
 import { webhookEventNotFound } from '../../webhooks/dispatch.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { eventIdPath } from './schemas.js';
 
 export const handler = apiHandler('WebhookEventGet', { path: eventIdPath }, async ({ path, principal }) => {

@@ -1,7 +1,7 @@
-import { apiHandler } from '../../core/api-handler.js';
 import { decodeCursor, encodeCursor } from '../../core/cursor.js';
-import { respond } from '../../core/http.js';
-import { listEventTypes } from '../../webhooks/event-types.js';
+import { listEventTypes } from '../../events/event-types.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { listEventTypesQuery } from './schemas.js';
 
 const BINDING = 'WebhookEventTypesList';

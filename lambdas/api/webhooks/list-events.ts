@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { listEvents, toEventView } from '../../webhooks/deliveries.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { listEventsQuery } from './schemas.js';
 
 export const handler = apiHandler(

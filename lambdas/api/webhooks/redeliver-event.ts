@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { redeliverEvent } from '../../webhooks/dispatch.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { eventIdPath, redeliverEventBody } from './schemas.js';
 
 export const handler = apiHandler(

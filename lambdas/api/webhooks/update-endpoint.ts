@@ -1,6 +1,6 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
 import { updateEndpoint } from '../../webhooks/endpoints.js';
+import { apiHandler } from '../pipeline/api-handler.js';
+import { respond } from '../pipeline/http.js';
 import { endpointNotFound } from './not-found.js';
 import { endpointIdPath, updateEndpointBody } from './schemas.js';
 

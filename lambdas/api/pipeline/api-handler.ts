@@ -9,9 +9,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { RouteDefinition } from '../api/route-types.js';
-import { findRoute } from '../api/routes.js';
-import { config } from './config.js';
+import { config } from '../../core/config.js';
+import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from '../../core/observability.js';
+import type { RouteDefinition } from '../route-types.js';
+import { findRoute } from '../routes.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, type ReplayCodec, runIdempotently } from './idempotency.js';
 import { authorizationMiddleware } from './middleware/authorization.js';
@@ -19,7 +20,6 @@ import { errorEnvelopeMiddleware } from './middleware/error-envelope.js';
 import { type ApiContext, lowerCaseHeaders } from './middleware/pipeline-context.js';
 import { rateLimitMiddleware } from './middleware/rate-limiting.js';
 import { type RequestSchemas, validationMiddleware } from './middleware/validation.js';
-import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from './observability.js';
 import {
   type ProxyResultWithStream,
   STREAMED_BODY,
@@ -132,7 +132,7 @@ export function apiHandler<S extends RequestSchemas>(
 
 /**
  * The handler of a route marked `responseStreaming` in the route table: the same pipeline, and a
- * `respond.stream` body is sent as it is produced (see core/response-streaming.ts).
+ * `respond.stream` body is sent as it is produced (see pipeline/response-streaming.ts).
  */
 export function streamingApiHandler<S extends RequestSchemas>(
   operationId: string,

@@ -1,7 +1,7 @@
 /** Parses and validates the JSON body, query string and path parameters with the route's schemas. */
 import type { z } from 'zod';
-import { InvalidParameterError } from '../errors.js';
-import { parseInput } from '../validation.js';
+import { InvalidParameterError } from '../../../core/errors.js';
+import { parseInput } from '../../../core/validation.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
 export interface RequestSchemas {

@@ -1,7 +1,7 @@
 /** Request and response shapes of the route handlers, and the helpers that build responses. */
-import type { Principal } from '../accounts/principal.js';
-import type { RouteDefinition } from '../api/route-types.js';
-import type { ListEnvelope } from './envelope.js';
+import type { Principal } from '../../accounts/principal.js';
+import type { ListEnvelope } from '../../core/envelope.js';
+import type { RouteDefinition } from '../route-types.js';
 
 export interface ApiRequest<Body = unknown, Query = unknown, Path = unknown> {
   body: Body;
@@ -25,7 +25,7 @@ export interface ApiResponse {
   raw?: { contentType: string; data: string | Uint8Array };
   /**
    * A body sent while it is produced (chunked), for routes marked `responseStreaming` in the route
-   * table (see core/response-streaming.ts). Elsewhere it is collected and sent whole.
+   * table (see pipeline/response-streaming.ts). Elsewhere it is collected and sent whole.
    */
   stream?: { contentType: string; chunks: AsyncIterable<Uint8Array> };
   headers?: Record<string, string>;

@@ -1,8 +1,8 @@
 /** State the request pipeline's middlewares hand to each other and to the handler. */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Principal } from '../../accounts/principal.js';
-import type { RouteDefinition } from '../../api/route-types.js';
+import type { Principal } from '../../../accounts/principal.js';
+import type { RouteDefinition } from '../../route-types.js';
 
 export interface PipelineState {
   route: RouteDefinition;

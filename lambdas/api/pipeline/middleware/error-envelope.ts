@@ -2,10 +2,10 @@
  * Outermost middleware: every failure becomes the spec's error envelope. Typed ServiceErrors carry
  * their status and code; anything else is a 500 whose message is logged, never returned.
  */
-import { config } from '../config.js';
-import { errorEnvelope } from '../envelope.js';
-import { ServiceError } from '../errors.js';
-import { countRequest, logger, REQUEST_OUTCOMES } from '../observability.js';
+import { config } from '../../../core/config.js';
+import { errorEnvelope } from '../../../core/envelope.js';
+import { ServiceError } from '../../../core/errors.js';
+import { countRequest, logger, REQUEST_OUTCOMES } from '../../../core/observability.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
 export const INTERNAL_ERROR_MESSAGE =

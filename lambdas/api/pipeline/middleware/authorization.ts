@@ -2,8 +2,8 @@
  * Who is calling and may they call this route: the principal from the authorizer, the route's
  * scopes, and whether an OAuth client can pay for it.
  */
-import { AUTH_TYPES, fromAuthorizerContext } from '../../accounts/principal.js';
-import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { AUTH_TYPES, fromAuthorizerContext } from '../../../accounts/principal.js';
+import { ForbiddenError, UnauthorizedError } from '../../../core/errors.js';
 import { missingScopes } from '../scopes.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 

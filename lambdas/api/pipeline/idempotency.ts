@@ -11,11 +11,11 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { dynamo } from './aws-clients.js';
-import { config } from './config.js';
-import { ConflictError, InvalidParameterError } from './errors.js';
+import { dynamo } from '../../core/aws-clients.js';
+import { config } from '../../core/config.js';
+import { ConflictError, InvalidParameterError } from '../../core/errors.js';
+import { TABLE_SCHEMA } from '../../core/table-schema.js';
 import type { ApiRequest, ApiResponse } from './http.js';
-import { TABLE_SCHEMA } from './table-schema.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,255}$/;

@@ -10,11 +10,11 @@
  * proved busy holds a large lease, where it saves most of the counter writes.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateLimitOverrides } from '../accounts/workspaces.js';
-import type { RateClass } from '../api/route-types.js';
-import { documents } from './aws-clients.js';
-import { config } from './config.js';
-import { RateLimitError } from './errors.js';
+import type { RateLimitOverrides } from '../../accounts/workspaces.js';
+import { documents } from '../../core/aws-clients.js';
+import { config } from '../../core/config.js';
+import { RateLimitError } from '../../core/errors.js';
+import type { RateClass } from '../route-types.js';
 
 export interface RateLimit {
   limit: number;

@@ -1,6 +1,6 @@
 /** `multipart/form-data` bodies (uploads), parsed with busboy under a size cap. */
 import busboy from 'busboy';
-import { InvalidParameterError } from './errors.js';
+import { InvalidParameterError } from '../../core/errors.js';
 
 export interface UploadedFile {
   /** The client's file name, without any path. */
