@@ -1,4 +1,5 @@
 /** Types of the route table. Kept apart from the rows so that tooling can import them cheaply. */
+import type { Endpoint } from './pipeline/endpoint.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -88,15 +89,16 @@ export interface RouteDefinition {
   /** `none` only for public documents such as the OpenAPI description. */
   auth: 'required' | 'none';
   /**
-   * Module under `lambdas/api/` (without extension) exporting `handler`. Absent: the route is part of
-   * the contract but not built yet and answers 501 `not_implemented`.
+   * How the route is served: request schemas and the function that answers. Absent: the route is
+   * part of the contract but not built yet and answers 501 `not_implemented`.
    */
-  handler?: string;
+  endpoint?: Endpoint;
   /** A route removed from the contract: answers 410 `gone` naming what replaces it. */
   removed?: { replacement: string };
   /**
-   * The body is sent while it is produced (API Gateway response streaming; the handler is a
-   * `streamingApiHandler`, see pipeline/response-streaming.ts). Absent: the response is sent whole.
+   * The body is sent while it is produced (API Gateway response streaming, see
+   * pipeline/response-streaming.ts): the endpoint answers with `respond.stream`. Absent: the response
+   * is sent whole.
    */
   responseStreaming?: true;
 }

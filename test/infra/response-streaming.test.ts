@@ -13,7 +13,7 @@ import {
 import { buildService, resourcesOfType, templateJson } from './synth-helpers.js';
 
 const service = buildService({ validateTemplates: false });
-const STREAMED = ROUTES.filter((route) => route.responseStreaming && route.handler);
+const STREAMED = ROUTES.filter((route) => route.responseStreaming && route.endpoint);
 
 describe('response streaming in the stack', () => {
   it('has routes that stream', () => {

@@ -1,25 +1,25 @@
 /**
- * Builds a route's Lambda handler: the request pipeline (middy) around a plain async function.
+ * Builds a route's Lambda handler: the request pipeline (middy) around the row's endpoint.
  *
  * Fixed middleware order: logger context → error envelope → authorization (principal, scopes,
- * billing) → rate limit → validation → [idempotency] → handler. A handler receives a typed
+ * billing) → rate limit → validation → [idempotency] → endpoint. An endpoint receives a typed
  * `ApiRequest` and returns an `ApiResponse`; it never sees the proxy event.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
 import { config } from '../../core/config.js';
+import { NotImplementedError } from '../../core/errors.js';
 import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from '../../core/observability.js';
 import type { RouteDefinition } from '../route-types.js';
-import { findRoute } from '../routes.js';
+import { type Endpoint, endpoint } from './endpoint.js';
 import type { ApiRequest, ApiResponse } from './http.js';
-import { idempotencyKeyOf, type ReplayCodec, runIdempotently } from './idempotency.js';
+import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
 import { authorizationMiddleware } from './middleware/authorization.js';
 import { errorEnvelopeMiddleware } from './middleware/error-envelope.js';
 import { type ApiContext, lowerCaseHeaders } from './middleware/pipeline-context.js';
 import { rateLimitMiddleware } from './middleware/rate-limiting.js';
-import { type RequestSchemas, validationMiddleware } from './middleware/validation.js';
+import { validationMiddleware } from './middleware/validation.js';
 import {
   type ProxyResultWithStream,
   STREAMED_BODY,
@@ -27,36 +27,10 @@ import {
   streamifyProxyHandler,
 } from './response-streaming.js';
 
-type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-export type RouteHandler<S extends RequestSchemas> = (
-  request: ApiRequest<Output<S['body']>, Output<S['query']>, Output<S['path']>>,
-) => Promise<ApiResponse>;
-
-/** What the OpenAPI generator reads from a handler module. */
-export interface HandlerDefinition {
-  route: RouteDefinition;
-  schemas: RequestSchemas;
-  /** Documented success status and response example shape. */
-  successStatus: number;
-}
-
-export type ApiLambdaHandler = ((
+export type ApiLambdaHandler = (
   event: APIGatewayProxyEvent,
   context: Context,
-) => Promise<APIGatewayProxyResult>) & {
-  definition: HandlerDefinition;
-};
-
-/** The handler of a route marked `responseStreaming`: the Lambda runtime's streaming signature. */
-export type StreamingApiLambdaHandler = StreamingLambdaHandler & { definition: HandlerDefinition };
-
-export interface ApiHandlerOptions {
-  /** Status of a successful response, for the OpenAPI document. @default 200 */
-  successStatus?: number;
-  /** Keeps secrets of the response out of the idempotency record. @default undefined (stored as is) */
-  replayCodec?: ReplayCodec;
-}
+) => Promise<APIGatewayProxyResult>;
 
 /** CORS headers for a browser origin the deployment allows; none for any other caller. */
 function corsHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<string, string> {
@@ -118,45 +92,32 @@ async function toProxyResult(
   };
 }
 
-export function apiHandler<S extends RequestSchemas>(
-  operationId: string,
-  schemas: S,
-  handle: RouteHandler<S>,
-  options: ApiHandlerOptions = {},
-): ApiLambdaHandler {
-  const route = findRoute(operationId);
-  const lambdaHandler = pipeline(route, schemas, handle, options, false) as ApiLambdaHandler;
-  lambdaHandler.definition = { route, schemas, successStatus: options.successStatus ?? 200 };
-  return lambdaHandler;
+/** Answers 501 `not_implemented` after the same pipeline as a real route (authentication, scopes, rate limit). */
+function notImplemented(operationId: string): Endpoint {
+  return endpoint({}, async () => {
+    throw new NotImplementedError(operationId);
+  });
 }
 
 /**
- * The handler of a route marked `responseStreaming` in the route table: the same pipeline, and a
- * `respond.stream` body is sent as it is produced (see pipeline/response-streaming.ts).
+ * The Lambda handler of a row of the route table: its endpoint (or the 501 of a route not built
+ * yet) inside the pipeline. A row marked `responseStreaming` gets the runtime's streaming signature
+ * and sends a `respond.stream` body as it is produced; the 501 of such a row answers whole.
  */
-export function streamingApiHandler<S extends RequestSchemas>(
-  operationId: string,
-  schemas: S,
-  handle: RouteHandler<S>,
-  options: ApiHandlerOptions = {},
-): StreamingApiLambdaHandler {
-  const route = findRoute(operationId);
-  if (!route.responseStreaming) {
-    throw new Error(`${operationId} streams its response: mark its row responseStreaming in the route table`);
+export function lambdaHandlerFor(route: RouteDefinition): ApiLambdaHandler | StreamingLambdaHandler {
+  if (route.removed) throw new Error(`${route.operationId} was removed: API Gateway answers it, no function`);
+  const served = route.endpoint ?? notImplemented(route.operationId);
+  if (route.responseStreaming && route.endpoint) {
+    return streamifyProxyHandler(pipeline(route, served, true), (error) =>
+      logger.error('The response stream failed after it started', { error: error as Error }),
+    );
   }
-  const buffered = pipeline(route, schemas, handle, options, true);
-  const lambdaHandler = streamifyProxyHandler(buffered, (error) =>
-    logger.error('The response stream failed after it started', { error: error as Error }),
-  ) as StreamingApiLambdaHandler;
-  lambdaHandler.definition = { route, schemas, successStatus: options.successStatus ?? 200 };
-  return lambdaHandler;
+  return pipeline(route, served, false) as ApiLambdaHandler;
 }
 
-function pipeline<S extends RequestSchemas>(
+function pipeline(
   route: RouteDefinition,
-  schemas: S,
-  handle: RouteHandler<S>,
-  options: ApiHandlerOptions,
+  served: Endpoint,
   streaming: boolean,
 ): (event: APIGatewayProxyEvent, context: Context) => Promise<ProxyResultWithStream> {
   const core = async (event: APIGatewayProxyEvent, context: ApiContext): Promise<ProxyResultWithStream> => {
@@ -171,12 +132,18 @@ function pipeline<S extends RequestSchemas>(
       rawBody: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'),
       requestId: context.awsRequestId,
       sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
-      route,
-    } as ApiRequest<Output<S['body']>, Output<S['query']>, Output<S['path']>>;
+    } as ApiRequest;
     const key = route.idempotent ? idempotencyKeyOf(request.headers) : undefined;
     const response = key
-      ? await runIdempotently(request, context, key, () => handle(request), options.replayCodec)
-      : await handle(request);
+      ? await runIdempotently(
+          route.operationId,
+          request,
+          context,
+          key,
+          () => served.handle(request),
+          served.replayCodec,
+        )
+      : await served.handle(request);
     countRequest(route.operationId, REQUEST_OUTCOMES.success);
     return toProxyResult(response, context, streaming);
   };
@@ -189,7 +156,7 @@ function pipeline<S extends RequestSchemas>(
     .use(errorEnvelopeMiddleware())
     .use(authorizationMiddleware())
     .use(rateLimitMiddleware())
-    .use(validationMiddleware(schemas));
+    .use(validationMiddleware(served.request));
 
   if (tracingMiddleware) wrapped.use(tracingMiddleware);
 

@@ -1,7 +1,6 @@
 /** Request and response shapes of the route handlers, and the helpers that build responses. */
 import type { Principal } from '../../accounts/principal.js';
 import type { ListEnvelope } from '../../core/envelope.js';
-import type { RouteDefinition } from '../route-types.js';
 
 export interface ApiRequest<Body = unknown, Query = unknown, Path = unknown> {
   body: Body;
@@ -14,7 +13,6 @@ export interface ApiRequest<Body = unknown, Query = unknown, Path = unknown> {
   rawBody: Buffer;
   requestId: string;
   sourceIp: string;
-  route: RouteDefinition;
 }
 
 export interface ApiResponse {

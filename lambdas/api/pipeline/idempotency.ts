@@ -50,6 +50,7 @@ export interface ReplayCodec {
 }
 
 export async function runIdempotently(
+  operationId: string,
   request: ApiRequest,
   context: Context,
   key: string,
@@ -79,10 +80,10 @@ export async function runIdempotently(
       fresh = await run();
       return codec ? codec.toRecord(fresh) : fresh;
     },
-    { persistenceStore, config: idempotencyConfig, keyPrefix: request.route.operationId },
+    { persistenceStore, config: idempotencyConfig, keyPrefix: operationId },
   );
   try {
-    const result = await idempotent({ operation: request.route.operationId, path: request.path, key });
+    const result = await idempotent({ operation: operationId, path: request.path, key });
     if (fresh) return fresh;
     return codec ? await codec.fromRecord(result, request) : result;
   } catch (error) {

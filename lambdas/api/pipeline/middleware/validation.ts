@@ -1,14 +1,8 @@
 /** Parses and validates the JSON body, query string and path parameters with the route's schemas. */
-import type { z } from 'zod';
 import { InvalidParameterError } from '../../../core/errors.js';
 import { parseInput } from '../../../core/validation.js';
+import type { RequestSchemas } from '../endpoint.js';
 import type { ApiMiddleware } from './pipeline-context.js';
-
-export interface RequestSchemas {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  path?: z.ZodType;
-}
 
 function parseJsonBody(raw: string | null, isBase64Encoded: boolean): unknown {
   if (raw === null || raw === '') return undefined;
