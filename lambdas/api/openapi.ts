@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { IDEMPOTENCY_HEADER } from './pipeline/idempotency.js';
-import type { RouteDefinition } from './route-types.js';
+import type { RouteDefinition } from './pipeline/route-types.js';
 
 type JsonObject = Record<string, unknown>;
 

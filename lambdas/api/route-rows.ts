@@ -3,7 +3,14 @@
  * `areaRoutes(area, [...])` in `lambdas/api/<area>/routes.ts`. The defaults live here, once.
  */
 import type { Endpoint } from './pipeline/endpoint.js';
-import type { Billing, HttpMethod, RateClass, RouteArea, RouteDefinition, Scope } from './route-types.js';
+import type {
+  Billing,
+  HttpMethod,
+  RateClass,
+  RouteArea,
+  RouteDefinition,
+  Scope,
+} from './pipeline/route-types.js';
 
 interface RowOptions {
   /** How the route is served. @default undefined (not built yet: 501 `not_implemented`) */

@@ -28,8 +28,8 @@ import {
   PRELUDE_DELIMITER,
   type StreamingLambdaHandler,
 } from '../../lambdas/api/pipeline/response-streaming.js';
+import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 import { goneResponse } from '../../lambdas/api/removed-route.js';
-import type { RouteDefinition } from '../../lambdas/api/route-types.js';
 import { config } from '../../lambdas/core/config.js';
 import { errorEnvelope } from '../../lambdas/core/envelope.js';
 import { RouteMatcher } from './route-matcher.js';

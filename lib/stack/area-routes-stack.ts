@@ -25,7 +25,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS } from '../../lambdas/api/gateway-responses.js';
 import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/api/pipeline/route-entry.js';
-import type { RouteArea } from '../../lambdas/api/route-types.js';
+import type { RouteArea } from '../../lambdas/api/pipeline/route-types.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { type ApiPlan, integrationOf } from './route-plan.js';
 import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';

@@ -7,7 +7,7 @@
  * imported by the area stacks. That keeps almost every resource next to its methods.
  */
 import path from 'node:path';
-import type { HttpMethod, RouteArea, RouteDefinition } from '../../lambdas/api/route-types.js';
+import type { HttpMethod, RouteArea, RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 
 export interface ApiResourcePlan {
   /** API Gateway path, e.g. `/v3/folders/{folder_id}`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RouteDefinition } from '../../lambdas/api/route-types.js';
-import { ROUTE_AREAS } from '../../lambdas/api/route-types.js';
+import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
+import { ROUTE_AREAS } from '../../lambdas/api/pipeline/route-types.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { AREA_CAPABILITIES } from '../../lib/stack/area-access.js';
 import { areaBundleEntry, integrationOf, planApi } from '../../lib/stack/route-plan.js';

@@ -11,7 +11,6 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { config } from '../../core/config.js';
 import { NotImplementedError } from '../../core/errors.js';
 import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from '../../core/observability.js';
-import type { RouteDefinition } from '../route-types.js';
 import { type Endpoint, endpoint } from './endpoint.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
@@ -26,6 +25,7 @@ import {
   type StreamingLambdaHandler,
   streamifyProxyHandler,
 } from './response-streaming.js';
+import type { RouteDefinition } from './route-types.js';
 
 export type ApiLambdaHandler = (
   event: APIGatewayProxyEvent,

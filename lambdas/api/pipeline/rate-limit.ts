@@ -14,7 +14,7 @@ import type { RateLimitOverrides } from '../../accounts/workspaces.js';
 import { documents } from '../../core/aws-clients.js';
 import { config } from '../../core/config.js';
 import { RateLimitError } from '../../core/errors.js';
-import type { RateClass } from '../route-types.js';
+import type { RateClass } from './route-types.js';
 
 export interface RateLimit {
   limit: number;

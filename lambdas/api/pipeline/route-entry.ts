@@ -3,8 +3,9 @@
  * the area's rows and their endpoints (`lambdas/api/<area>/routes.ts`): each function's environment
  * names the row it serves, so the bundle is built and uploaded once per area, not once per route.
  */
-import type { RouteDefinition } from '../route-types.js';
+
 import { lambdaHandlerFor } from './api-handler.js';
+import type { RouteDefinition } from './route-types.js';
 
 /** The environment variable holding the operation id of the function's row. */
 export const ROUTE_OPERATION_ID_VARIABLE = 'ROUTE_OPERATION_ID';

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDefinition, Scope } from '../../../lambdas/api/route-types.js';
-import { SCOPE_RESOURCES } from '../../../lambdas/api/route-types.js';
+import type { RouteDefinition, Scope } from '../../../lambdas/api/pipeline/route-types.js';
+import { SCOPE_RESOURCES } from '../../../lambdas/api/pipeline/route-types.js';
 import { ROUTES } from '../../../lambdas/api/routes.js';
 import { decryptSecret } from '../../../lambdas/webhooks/endpoint-secrets.js';
 import { getEndpointItem } from '../../../lambdas/webhooks/endpoints.js';

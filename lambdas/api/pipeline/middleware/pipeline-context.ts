@@ -2,7 +2,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../../../accounts/principal.js';
-import type { RouteDefinition } from '../../route-types.js';
+import type { RouteDefinition } from '../route-types.js';
 
 export interface PipelineState {
   route: RouteDefinition;

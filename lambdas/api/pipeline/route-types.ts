@@ -1,5 +1,5 @@
 /** Types of the route table. Kept apart from the rows so that tooling can import them cheaply. */
-import type { Endpoint } from './pipeline/endpoint.js';
+import type { Endpoint } from './endpoint.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
