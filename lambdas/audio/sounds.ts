@@ -10,9 +10,15 @@
  */
 import { z } from 'zod';
 import { arraySource, type Page, pageAcrossSources } from '../catalog/catalog-pages.js';
+import {
+  CATALOG_SOUNDS,
+  type CatalogSound,
+  SOUND_TYPES,
+  type SoundType,
+  soundKey,
+} from '../catalog/sound-catalog.js';
 import { limitParam, tokenParam } from '../core/validation.js';
 import { presignMediaDownload } from '../media/media-store.js';
-import { CATALOG_SOUNDS, type CatalogSound, SOUND_TYPES, type SoundType, soundKey } from './sound-catalog.js';
 
 export const listSoundsQuery = z.strictObject({
   type: z.enum(SOUND_TYPES).default('music').meta({ description: '`music` (default) or `sound_effects`' }),

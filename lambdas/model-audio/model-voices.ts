@@ -20,6 +20,12 @@
 import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
 import type { Plan } from '../accounts/workspaces.js';
+import {
+  type MediaInput,
+  mediaInputSchema,
+  type ResolvedMedia,
+  resolveMediaInput,
+} from '../assets/media-inputs.js';
 import { engineVoiceOf } from '../catalog/stock-voices.js';
 import { sfnClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
@@ -35,12 +41,6 @@ import {
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { limitParam, tokenParam } from '../core/validation.js';
-import {
-  type MediaInput,
-  mediaInputSchema,
-  type ResolvedMedia,
-  resolveMediaInput,
-} from '../media/media-inputs.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import { catalogVoicesOfLanguage } from '../voices/voice-analysis.js';
 import type { ModelVoiceMode } from './tts-text.js';

@@ -6,6 +6,7 @@
  */
 import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
+import { type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation, refundReservation } from '../billing/credits.js';
 import {
   capResolution,
@@ -20,7 +21,6 @@ import { PaymentRequiredError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { logger } from '../core/observability.js';
 import { requireUsableFolder } from '../folders/folders.js';
-import { type ResolvedMedia, resolveMediaInput } from '../media/media-inputs.js';
 import type { MediaKind } from '../media/media-types.js';
 import type { RenderScene, RenderSpec, SceneBackground, SceneSpeech } from './render-spec.js';
 import type {

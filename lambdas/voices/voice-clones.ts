@@ -18,6 +18,7 @@
  */
 import { ExecutionAlreadyExists, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { getWorkspace } from '../accounts/workspaces.js';
+import { type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
 import { availableStockVoices } from '../catalog/stock-voices.js';
 import { sfnClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
@@ -25,7 +26,6 @@ import { InvalidParameterError, PaymentRequiredError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { logger } from '../core/observability.js';
 import { getItem } from '../core/repository.js';
-import { type MediaInput, resolveMediaInput } from '../media/media-inputs.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import { CLONE_FAILURE, recordCloneFailure } from './clone-outcomes.js';
 import { catalogVoicesOfLanguage } from './voice-analysis.js';

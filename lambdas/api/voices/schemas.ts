@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { mediaInputSchema } from '../../assets/media-inputs.js';
 import { SPEECH_ENGINE_NAMES } from '../../core/config.js';
 import { limitParam, tokenParam } from '../../core/validation.js';
-import { mediaInputSchema } from '../../media/media-inputs.js';
 import { DEPRECATED_SPEECH_ENGINES, MAX_SPEECH_TEXT_LENGTH } from '../../voices/speech-options.js';
 import { VOICE_GENDERS } from '../../voices/voice-filter.js';
 import { VOICE_TYPES } from '../../voices/voice-views.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderSoundSamples } from '../../../lambdas/audio/render-sound.js';
-import { CATALOG_SOUNDS, soundKey, soundVersionInputs } from '../../../lambdas/audio/sound-catalog.js';
 import { rankSounds, searchWords } from '../../../lambdas/audio/sounds.js';
-import { durationOf, loudestPeakSeconds } from '../../../lambdas/audio/synth.js';
+import { renderSoundSamples } from '../../../lambdas/catalog/render-sound.js';
+import { CATALOG_SOUNDS, soundKey, soundVersionInputs } from '../../../lambdas/catalog/sound-catalog.js';
+import { durationOf, loudestPeakSeconds } from '../../../lambdas/catalog/synth.js';
 
 describe('the sound catalog', () => {
   it('has unique ids and keys under catalog/sounds/, music and sound effects', () => {

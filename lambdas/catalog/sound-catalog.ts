@@ -6,7 +6,7 @@
  * Pure data and recipes (no I/O): safe to import from any handler. `durationSeconds` is the recipe's own length and
  * `peakOffset` the loudest moment of its samples (a unit test renders every recipe and checks both).
  */
-import { CATALOG_PREFIX } from '../catalog/catalog-keys.js';
+import { CATALOG_PREFIX } from './catalog-keys.js';
 import { MUSIC_RECIPES, SOUND_EFFECT_RECIPES } from './sound-recipes.js';
 
 export const SOUND_TYPES = ['music', 'sound_effects'] as const;

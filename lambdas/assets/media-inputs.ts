@@ -18,7 +18,6 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { ASSET_STATUS, getAsset } from '../assets/assets.js';
 import { InvalidParameterError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import {
@@ -32,8 +31,8 @@ import {
   resolveOutboundAddress,
 } from '../core/network-guard.js';
 import { parseInput } from '../core/validation.js';
-import { mediaKeys } from './media-keys.js';
-import { putMediaObject } from './media-store.js';
+import { mediaKeys } from '../media/media-keys.js';
+import { putMediaObject } from '../media/media-store.js';
 import {
   ACCEPTED_MEDIA_TYPES,
   type AcceptedMimeType,
@@ -42,7 +41,8 @@ import {
   type MediaKind,
   normaliseMimeType,
   SNIFF_BYTES,
-} from './media-types.js';
+} from '../media/media-types.js';
+import { ASSET_STATUS, getAsset } from './assets.js';
 
 const MiB = 1024 * 1024;
 
