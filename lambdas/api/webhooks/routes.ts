@@ -1,5 +1,6 @@
 /** Webhooks: this area's rows of the route table (lambdas/api/routes.ts), with the endpoints that serve them. */
 import { decodeCursor, encodeCursor } from '../../core/cursor.js';
+import { NotFoundError } from '../../core/errors.js';
 import { listEventTypes } from '../../events/event-types.js';
 import { rotateCallbackSecret } from '../../webhooks/callback-secret.js';
 import {
@@ -20,7 +21,6 @@ import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { areaRoutes, create, row } from '../route-rows.js';
 import { webhookEndpointsCreate } from './create-endpoint.js';
-import { endpointNotFound } from './not-found.js';
 import {
   endpointIdPath,
   eventIdPath,
@@ -31,6 +31,9 @@ import {
   updateEndpointBody,
 } from './schemas.js';
 
+const endpointNotFound = (endpointId: string) =>
+  new NotFoundError(`Webhook endpoint ${endpointId} not found.`, 'webhook_not_found', 'endpoint_id');
+
 const webhookEndpointsList = endpoint({ query: listEndpointsQuery }, async ({ query, principal }) => {
   const page = await listEndpoints(principal.workspaceId, query.limit, query.token);
   return respond.list(page.items, page.nextToken);
@@ -39,9 +42,9 @@ const webhookEndpointsList = endpoint({ query: listEndpointsQuery }, async ({ qu
 const webhookEndpointsUpdate = endpoint(
   { path: endpointIdPath, body: updateEndpointBody },
   async ({ path, body, principal }) => {
-    const endpoint = await updateEndpoint(principal.workspaceId, path.endpoint_id, body);
-    if (!endpoint) throw endpointNotFound(path.endpoint_id);
-    return respond.ok(endpoint);
+    const updated = await updateEndpoint(principal.workspaceId, path.endpoint_id, body);
+    if (!updated) throw endpointNotFound(path.endpoint_id);
+    return respond.ok(updated);
   },
 );
 
@@ -57,14 +60,20 @@ const webhookEndpointsRotateSecret = endpoint({ path: endpointIdPath }, async ({
   return respond.ok(rotated);
 });
 
-const BINDING = 'WebhookEventTypesList';
+/** What the list's cursors are bound to: a token of another list is refused. */
+const EVENT_TYPES_CURSOR_BINDING = 'WebhookEventTypesList';
 
 const webhookEventTypesList = endpoint({ query: listEventTypesQuery }, async ({ query }) => {
   const all = listEventTypes();
-  const start = query.token ? Number((await decodeCursor(BINDING, query.token)).offset) : 0;
+  const start = query.token
+    ? Number((await decodeCursor(EVENT_TYPES_CURSOR_BINDING, query.token)).offset)
+    : 0;
   const page = all.slice(start, start + query.limit);
   const next = start + page.length;
-  return respond.list(page, next < all.length ? await encodeCursor(BINDING, { offset: next }) : null);
+  return respond.list(
+    page,
+    next < all.length ? await encodeCursor(EVENT_TYPES_CURSOR_BINDING, { offset: next }) : null,
+  );
 });
 
 const webhookEventsList = endpoint({ query: listEventsQuery }, async ({ query, principal }) => {
