@@ -25,7 +25,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS } from '../../lambdas/api/gateway-responses.js';
 import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/api/pipeline/route-entry.js';
-import type { RouteArea } from '../../lambdas/api/pipeline/route-types.js';
+import { type RouteArea, streamsResponse } from '../../lambdas/api/pipeline/route-types.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { type ApiPlan, integrationOf } from './route-plan.js';
 import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
@@ -119,9 +119,8 @@ export class AreaRoutesStack extends NestedStack {
         this.addMockMethod(resource, route, removedRoute(route, props.docBaseUrl), 'removed');
         continue;
       }
-      // A streamed route (response streaming, see lambdas/api/pipeline/response-streaming.ts) needs its
-      // endpoint: the 501 of a route not built yet answers whole.
-      const streaming = route.responseStreaming === true && route.endpoint !== undefined;
+      // Response streaming, see lambdas/api/pipeline/response-streaming.ts.
+      const streaming = streamsResponse(route);
       const fn = createServiceFunction(this, `${route.operationId}Function`, {
         code: props.bundles.codeFor(this, integration.bundle),
         role: executionRole(),

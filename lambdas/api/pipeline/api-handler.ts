@@ -25,7 +25,7 @@ import {
   type StreamingLambdaHandler,
   streamifyProxyHandler,
 } from './response-streaming.js';
-import type { RouteDefinition } from './route-types.js';
+import { type RouteDefinition, streamsResponse } from './route-types.js';
 
 export type ApiLambdaHandler = (
   event: APIGatewayProxyEvent,
@@ -107,7 +107,7 @@ function notImplemented(operationId: string): Endpoint {
 export function lambdaHandlerFor(route: RouteDefinition): ApiLambdaHandler | StreamingLambdaHandler {
   if (route.removed) throw new Error(`${route.operationId} was removed: API Gateway answers it, no function`);
   const served = route.endpoint ?? notImplemented(route.operationId);
-  if (route.responseStreaming && route.endpoint) {
+  if (streamsResponse(route)) {
     return streamifyProxyHandler(pipeline(route, served, true), (error) =>
       logger.error('The response stream failed after it started', { error: error as Error }),
     );

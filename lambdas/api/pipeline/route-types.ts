@@ -102,3 +102,11 @@ export interface RouteDefinition {
    */
   responseStreaming?: true;
 }
+
+/**
+ * Whether the route's response is streamed: a row marked `responseStreaming` that has its endpoint
+ * (the 501 of a row not built yet answers whole).
+ */
+export function streamsResponse(route: RouteDefinition): boolean {
+  return route.responseStreaming === true && route.endpoint !== undefined;
+}
