@@ -39,10 +39,25 @@ const MAX_REFERENCE_DEPTH = 3;
 const EXTRA_LENGTH = 24;
 const EXTRA_ITEMS = 4;
 
-/** Values shaped by `schema`: what a client that read the OpenAPI document might send. */
-export function arbitraryOf(schema: z.ZodType): fc.Arbitrary<unknown> {
+/**
+ * Values shaped by `schema`: what a client that read the OpenAPI document might send. `overrides`
+ * replace the derived values of the object's own properties, by name, where a schema alone cannot make
+ * a plausible one (the id of an existing resource, say).
+ */
+export function arbitraryOf(
+  schema: z.ZodType,
+  overrides: Readonly<Record<string, fc.Arbitrary<unknown>>> = {},
+): fc.Arbitrary<unknown> {
   const described = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return fromJsonSchema(described, described.$defs ?? {}, 0);
+  const defs = described.$defs ?? {};
+  if (described.type !== 'object' || !described.properties) return fromJsonSchema(described, defs, 0);
+  const properties = Object.entries(described.properties);
+  return fc.record(
+    Object.fromEntries(
+      properties.map(([name, property]) => [name, overrides[name] ?? fromJsonSchema(property, defs, 0)]),
+    ),
+    { requiredKeys: (described.required ?? []).filter((name) => described.properties?.[name]) },
+  );
 }
 
 /** The property names of an object schema, e.g. a query string's parameters. */
