@@ -1,5 +1,5 @@
 /**
- * `GET /v3/audio/sounds`: the sound catalog (sound-catalog.ts), filtered by `type` (`music` by
+ * `GET /v3/audio/sounds`: the sound catalog (catalog/sound-catalog.ts), filtered by `type` (`music` by
  * default, or `sound_effects`) and ranked against a natural-language `query`.
  *
  * Ranking is lexical, not a learnt embedding: the query's words (lower case, accents and common

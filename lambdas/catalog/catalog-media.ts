@@ -36,7 +36,7 @@ export type CatalogMediaItem =
       engineVoiceId: string;
     }
   | {
-      /** Music or a sound effect of `GET /v3/audio/sounds` (lambdas/audio/). */
+      /** Music or a sound effect of `GET /v3/audio/sounds` (sound-catalog.ts). */
       kind: 'sound';
       key: string;
       contentType: 'audio/mpeg';
