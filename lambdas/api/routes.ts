@@ -6,7 +6,7 @@
  * Everything reads this table: the CDK stack makes one Lambda function per row, the local server
  * serves the same rows, the request pipeline takes scopes, rate class, idempotency and billing from
  * the row, and the OpenAPI document, the README's coverage table and the fuzz tests are generated
- * from it. Building an endpoint = an `endpoint(...)` in its area's routes file, named by its row, + tests.
+ * from it. Building an endpoint = an `endpoint(...)` given to its row in the area's routes file, + tests.
  */
 
 import { AREA_ROUTES as accountRoutes } from './account/routes.js';
@@ -33,6 +33,7 @@ import { AREA_ROUTES as videosRoutes } from './videos/routes.js';
 import { AREA_ROUTES as voicesRoutes } from './voices/routes.js';
 import { AREA_ROUTES as webhooksRoutes } from './webhooks/routes.js';
 
+// The order is the order of the OpenAPI document and of the README's coverage table.
 export const ROUTES: readonly RouteDefinition[] = [
   ...metaRoutes,
   ...accountRoutes,
