@@ -1,12 +1,11 @@
 /**
- * Builds the OpenAPI 3.1 document from the route table and the handlers' request schemas. Run by
+ * Builds the OpenAPI 3.1 document from the route table: each row and its endpoint's request schemas. Run by
  * `npm run docs:generate`, which writes `meta/openapi.generated.json`; a test fails when the committed
  * document differs from a fresh build, so the served document never drifts from the code.
  */
 import { z } from 'zod';
-import type { HandlerDefinition } from '../core/api-handler.js';
-import { IDEMPOTENCY_HEADER } from '../core/idempotency.js';
-import type { RouteDefinition } from './route-types.js';
+import { IDEMPOTENCY_HEADER } from './pipeline/idempotency.js';
+import type { RouteDefinition } from './pipeline/route-types.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -45,11 +44,11 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 });
 
-function operation(route: RouteDefinition, definition: HandlerDefinition | undefined): JsonObject {
-  const implemented = definition !== undefined;
+function operation(route: RouteDefinition): JsonObject {
+  const { endpoint } = route;
   const parameters = [
     ...pathParameters(route.path),
-    ...queryParameters(definition?.schemas.query),
+    ...queryParameters(endpoint?.request.query),
     ...(route.idempotent
       ? [
           {
@@ -65,8 +64,8 @@ function operation(route: RouteDefinition, definition: HandlerDefinition | undef
   const responses: JsonObject = {};
   if (route.removed) {
     responses['410'] = errorResponse(`Removed. Use ${route.removed.replacement}.`);
-  } else if (implemented) {
-    responses[String(definition.successStatus)] = {
+  } else if (endpoint) {
+    responses[String(endpoint.successStatus)] = {
       description: 'Success',
       content: { 'application/json': { schema: { type: 'object' } } },
     };
@@ -82,18 +81,18 @@ function operation(route: RouteDefinition, definition: HandlerDefinition | undef
     );
     responses['429'] = errorResponse('Rate limit exceeded; see Retry-After.');
   }
-  if (implemented) responses['400'] = errorResponse('Invalid request; `param` names the field.');
+  if (endpoint) responses['400'] = errorResponse('Invalid request; `param` names the field.');
   return {
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.area],
     ...(route.auth === 'none' ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(definition?.schemas.body
+    ...(endpoint?.request.body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(definition.schemas.body) } },
+            content: { 'application/json': { schema: jsonSchema(endpoint.request.body) } },
           },
         }
       : {}),
@@ -102,23 +101,16 @@ function operation(route: RouteDefinition, definition: HandlerDefinition | undef
     'x-rate-limit-class': route.rateClass,
     'x-idempotent': route.idempotent,
     'x-billing': route.billing,
-    'x-implemented': implemented || route.removed !== undefined,
+    'x-implemented': endpoint !== undefined || route.removed !== undefined,
     ...(route.removed ? { deprecated: true } : {}),
   };
 }
 
-export function buildOpenApiDocument(
-  routes: readonly RouteDefinition[],
-  definitions: ReadonlyMap<string, HandlerDefinition>,
-  version: string,
-): JsonObject {
+export function buildOpenApiDocument(routes: readonly RouteDefinition[], version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     paths[route.path] ??= {};
-    (paths[route.path] as JsonObject)[route.method.toLowerCase()] = operation(
-      route,
-      definitions.get(route.operationId),
-    );
+    (paths[route.path] as JsonObject)[route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: '3.1.0',

@@ -1,5 +1,5 @@
 /** Routes removed from the contract answer 410 `gone`, naming what replaces them. */
-import type { RouteDefinition } from './route-types.js';
+import type { RouteDefinition } from './pipeline/route-types.js';
 
 export function goneResponse(route: RouteDefinition, docBaseUrl: string) {
   return {

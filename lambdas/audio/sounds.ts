@@ -1,5 +1,5 @@
 /**
- * `GET /v3/audio/sounds`: the sound catalog (sound-catalog.ts), filtered by `type` (`music` by
+ * `GET /v3/audio/sounds`: the sound catalog (catalog/sound-catalog.ts), filtered by `type` (`music` by
  * default, or `sound_effects`) and ranked against a natural-language `query`.
  *
  * Ranking is lexical, not a learnt embedding: the query's words (lower case, accents and common
@@ -10,9 +10,15 @@
  */
 import { z } from 'zod';
 import { arraySource, type Page, pageAcrossSources } from '../catalog/catalog-pages.js';
+import {
+  CATALOG_SOUNDS,
+  type CatalogSound,
+  SOUND_TYPES,
+  type SoundType,
+  soundKey,
+} from '../catalog/sound-catalog.js';
 import { limitParam, tokenParam } from '../core/validation.js';
 import { presignMediaDownload } from '../media/media-store.js';
-import { CATALOG_SOUNDS, type CatalogSound, SOUND_TYPES, type SoundType, soundKey } from './sound-catalog.js';
 
 export const listSoundsQuery = z.strictObject({
   type: z.enum(SOUND_TYPES).default('music').meta({ description: '`music` (default) or `sound_effects`' }),

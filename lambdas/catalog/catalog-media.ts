@@ -7,8 +7,8 @@
  * cache names files by it.
  */
 import { createHash } from 'node:crypto';
-import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from '../audio/sound-catalog.js';
 import { type PortraitCanvas, portraitSvg } from './portrait-art.js';
+import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from './sound-catalog.js';
 import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from './stock-avatars.js';
 import { engineVoiceOf, STOCK_VOICES, type StockVoice } from './stock-voices.js';
 
@@ -36,7 +36,7 @@ export type CatalogMediaItem =
       engineVoiceId: string;
     }
   | {
-      /** Music or a sound effect of `GET /v3/audio/sounds` (lambdas/audio/). */
+      /** Music or a sound effect of `GET /v3/audio/sounds` (sound-catalog.ts). */
       kind: 'sound';
       key: string;
       contentType: 'audio/mpeg';

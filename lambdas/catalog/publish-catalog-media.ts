@@ -137,7 +137,7 @@ async function generate(item: CatalogMediaItem, engine: SpeechEngine): Promise<U
   }
   if (item.kind === 'sound') {
     // Synthesized in JavaScript, encoded to MP3 by ffmpeg; loaded only where sounds are made.
-    const { renderSoundMp3 } = await import('../audio/render-sound.js');
+    const { renderSoundMp3 } = await import('./render-sound.js');
     return renderSoundMp3(item.sound);
   }
   // sharp only loads where something has to be drawn (the API functions never import this path).

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { eventBridgeClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
-import type { EventType } from '../webhooks/event-types.js';
+import type { EventType } from './event-types.js';
 
 /** `Source` of every event this service publishes. */
 export const EVENT_SOURCE = 'video-creation-service';

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { JobBilling } from '../billing/credits.js';
 import type { JobFailureDetails } from '../core/errors.js';
 import type { ItemKey } from '../core/repository.js';
-import type { EventType } from '../webhooks/event-types.js';
+import type { EventType } from '../events/event-types.js';
 import type { TaskDeployment } from './task-deployment.js';
 
 /** Where a job stands, whatever its own statuses are called. */

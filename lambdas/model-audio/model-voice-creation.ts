@@ -4,12 +4,12 @@
  * started. Records, views and deletes are in model-voices.ts.
  */
 import type { Plan } from '../accounts/workspaces.js';
+import { type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
 import { config } from '../core/config.js';
 import { ConflictError, ForbiddenError, InvalidParameterError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { putNewItem, updateExistingItem } from '../core/repository.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { type MediaInput, resolveMediaInput } from '../media/media-inputs.js';
 import {
   type CreateModelVoiceBody,
   engineSpeaks,

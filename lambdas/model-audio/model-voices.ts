@@ -1,5 +1,26 @@
+/**
+ * Audio voices of the Models API (`/v3/models/audio/voices`): a workspace's own voices, made from
+ * recordings of a speaker, that `POST /v3/models/audio/tts` speaks with.
+ *
+ * - `instant`: one recording, no training and no clone slot; `PENDING` for the few seconds its
+ *   recording is measured, then `ACTIVE` (or `FAILED` with a `failure_reason`).
+ * - `professional`: one or more recordings of one speaker (at least `MIN_PROFESSIONAL_SPEECH_SECONDS`
+ *   of speech in all), trained by the `model-voice-training` workflow: `PENDING` → `ACTIVE` or
+ *   `FAILED`. Retraining (`mode: professional` with `voice_id`) trains it again on new recordings,
+ *   keeping its name and language. Professional voices need the entitlement of
+ *   `professionalCloningEnabled` (403 `forbidden` otherwise).
+ *
+ * Both kinds are a record plus an execution of the same workflow (docs/architecture.md, "Jobs"): measuring a
+ * recording needs ffmpeg, which runs in the media container function on AWS, not in API functions.
+ * What "training" is with the reference engines: see voice-training.ts.
+ *
+ * Creating and retraining (they start the training job) are in model-voice-creation.ts. Deleting
+ * removes the record and its recordings; a tombstone kept for `TOMBSTONE_DAYS` makes a
+ * repeated delete succeed again (as the reference says), while reads answer 404.
+ */
 import { z } from 'zod';
 import type { Plan } from '../accounts/workspaces.js';
+import { mediaInputSchema, type ResolvedMedia } from '../assets/media-inputs.js';
 import { engineVoiceOf } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
@@ -7,7 +28,6 @@ import { nowSeconds } from '../core/ids.js';
 import { deleteExistingItem, getItem, putItem, queryWorkspaceResources } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { limitParam, tokenParam } from '../core/validation.js';
-import { mediaInputSchema, type ResolvedMedia } from '../media/media-inputs.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import { catalogVoicesOfLanguage } from '../voices/voice-analysis.js';
 import type { ModelVoiceMode } from './tts-text.js';

@@ -6,13 +6,13 @@
  */
 import { newId } from '../core/ids.js';
 import { speechEngine } from '../engines/speech/index.js';
+import { pcm16Bytes, TTS_SAMPLE_RATE, wavHeader } from '../engines/speech/pcm.js';
 import {
   collectSpeech,
   type SpokenChunk,
   storeSpeech,
   type WordTimestamp,
 } from '../voices/speech-pipeline.js';
-import { pcm16Bytes, TTS_SAMPLE_RATE, wavHeader } from './pcm.js';
 import { engineSettingsFor, requireSpeakableVoice, speak } from './text-to-speech.js';
 import { planTtsRequest, type TtsBody } from './tts-request.js';
 

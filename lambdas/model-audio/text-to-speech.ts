@@ -18,6 +18,7 @@
 import { findStockVoice, voiceCatalogEngine } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../core/errors.js';
+import { TTS_SAMPLE_RATE } from '../engines/speech/pcm.js';
 import { POLLY_SEMITONES_PER_PITCH_STEP } from '../engines/speech/polly-engine.js';
 import { isSpeechEngineError, type SpeechEngine } from '../engines/speech/speech-engine.js';
 import { type SpeechStep, type SpokenChunk, speakSteps } from '../voices/speech-pipeline.js';
@@ -30,7 +31,6 @@ import {
   type ModelVoiceSettings,
   primaryLanguage,
 } from './model-voices.js';
-import { TTS_SAMPLE_RATE } from './pcm.js';
 import type { TtsRequestPlan } from './tts-request.js';
 import { synthesisUnits } from './tts-text.js';
 import { recordingAnalysisOf, voiceSettingsFor } from './voice-training.js';

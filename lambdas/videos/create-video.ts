@@ -5,6 +5,7 @@
  * fresh keys no record references yet (harmless), and the record and its reservation are one write.
  */
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
+import { type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import {
   capResolution,
@@ -17,7 +18,6 @@ import { PaymentRequiredError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { type ResolvedMedia, resolveMediaInput } from '../media/media-inputs.js';
 import type { MediaKind } from '../media/media-types.js';
 import type { RenderScene, RenderSpec, SceneBackground, SceneSpeech } from './render-spec.js';
 import { videoRenderJob } from './video-render-job.js';

@@ -8,9 +8,9 @@
  * too, with the error on the field a user would fix.
  */
 import { z } from 'zod';
+import { mediaInputSchema } from '../assets/media-inputs.js';
 import { RESOLUTIONS } from '../billing/plans.js';
 import { idListParam, limitParam, outboundUrlParam, tokenParam } from '../core/validation.js';
-import { mediaInputSchema } from '../media/media-inputs.js';
 
 export const VIDEO_TYPES = ['avatar', 'image', 'studio', 'cinematic_avatar'] as const;
 export type VideoType = (typeof VIDEO_TYPES)[number];

@@ -72,7 +72,7 @@ export interface VideoRecord extends JobBilling {
   failure_message: string | null;
   batch_id: string | null;
   item_index: number | null;
-  /** The speech and composition engines that made it (recorded on the job, ARCHITECTURE.md §7). */
+  /** The speech and composition engines that made it (recorded on the job, docs/architecture.md, "Media engines"). */
   engines: { speech: string | null; composition: string | null };
   created_at: number;
   completed_at: number | null;

@@ -6,10 +6,11 @@
  * place in the whole audio. The audio is handed on chunk by chunk, in order, with the engine working
  * ahead; a buffered answer collects the chunks into one stored WAV file.
  */
+
+import { resamplePcm16, silence } from '../engines/speech/pcm.js';
 import type { SpeechEngine, SynthesisRequest } from '../engines/speech/speech-engine.js';
 import { decodeWavPcm16, encodeWavPcm16 } from '../engines/speech/wav.js';
 import { presignMediaDownload, putMediaObject } from '../media/media-store.js';
-import { resamplePcm16, silence } from '../model-audio/pcm.js';
 
 export type SpeechStep =
   | { kind: 'pause'; ms: number }

@@ -27,6 +27,7 @@ import {
   type WordTimestamp,
 } from './speech-pipeline.js';
 import { parseSsml, type SpeechSegment, SsmlError } from './ssml.js';
+import { languageMatches } from './voice-filter.js';
 import {
   combinedSettings,
   type ResolvedVoice,
@@ -34,7 +35,6 @@ import {
   VOICE_RESOLUTION_FAILURE,
   VoiceResolutionError,
 } from './voice-resolution.js';
-import { languageMatches } from './voice-views.js';
 
 export interface SpeechRequest {
   text: string;

@@ -48,7 +48,7 @@ import {
   runProcess,
 } from '../engines/composition/ffmpeg-binaries.js';
 import { fileInput } from '../engines/composition/probe.js';
-import { languageMatches } from './voice-views.js';
+import { languageMatches } from './voice-filter.js';
 
 /** Sample rate the analysis decodes to. */
 export const ANALYSIS_SAMPLE_RATE = 16_000;

@@ -17,13 +17,13 @@
  * step repeats nothing; a clone deleted meanwhile ends the workflow quietly.
  */
 import { getWorkspace } from '../accounts/workspaces.js';
+import { type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
 import { availableStockVoices, engineVoiceOf } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { InvalidParameterError, PaymentRequiredError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { getItem } from '../core/repository.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { type MediaInput, resolveMediaInput } from '../media/media-inputs.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import { catalogVoicesOfLanguage } from './voice-analysis.js';
 import { voiceCloneJob } from './voice-clone-job.js';

@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { availableStockVoices, type StockVoice } from '../catalog/stock-voices.js';
 import { espeakOffsetFor, espeakPitchHz, POLLY_SEMITONES_PER_STEP } from './voice-analysis.js';
-import { languageMatches } from './voice-views.js';
+import { languageMatches } from './voice-filter.js';
 import type { EngineVoiceSettings } from './workspace-voices.js';
 
 export interface DesignStyle {

@@ -6,8 +6,6 @@ import type { VoiceRecord } from './workspace-voices.js';
 export const VOICE_TYPES = ['public', 'private'] as const;
 export type VoiceType = (typeof VOICE_TYPES)[number];
 
-export const VOICE_GENDERS = ['male', 'female'] as const;
-
 export interface VoiceView {
   voice_id: string;
   name: string;
@@ -20,25 +18,6 @@ export interface VoiceView {
   /** Whether `voice_settings.locale` can change the voice's accent. */
   support_locale: boolean;
   preview_audio_url?: string;
-}
-
-export interface VoiceFilter {
-  /** A BCP-47 tag (`en-US`), a primary language (`en`) or an English language name (`English`). */
-  language?: string | undefined;
-  gender?: (typeof VOICE_GENDERS)[number] | undefined;
-  /** Only voices that this speech engine can speak. */
-  engine?: string | undefined;
-}
-
-/**
- * Whether a voice of `language` (`en-US`, named `English (United States)`) passes the filter:
- * the tag itself, its primary language, or the language's name, in any case.
- */
-export function languageMatches(filter: string, language: string, languageName: string): boolean {
-  const wanted = filter.trim().toLowerCase();
-  const tag = language.toLowerCase();
-  const name = languageName.toLowerCase();
-  return wanted === tag || tag.startsWith(`${wanted}-`) || wanted === name || name.startsWith(`${wanted} (`);
 }
 
 export async function stockVoiceView(voice: StockVoice): Promise<VoiceView> {

@@ -6,16 +6,15 @@ import { arraySource, type Page, type PageSource, pageAcrossSources } from '../c
 import { availableStockVoices, engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { deleteMediaObject } from '../media/media-store.js';
+import { languageMatches, type VoiceFilter } from './voice-filter.js';
 import { voiceMediaKeys } from './voice-media.js';
 import { templatesUsingVoice } from './voice-references.js';
 import {
-  languageMatches,
   ownVoiceDetailView,
   ownVoiceView,
   stockVoiceDetailView,
   stockVoiceView,
   type VoiceDetailView,
-  type VoiceFilter,
   type VoiceType,
   type VoiceView,
 } from './voice-views.js';

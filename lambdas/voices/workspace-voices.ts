@@ -24,7 +24,7 @@ import {
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { cloneSlotLimit, cloneSlotsKey } from './voice-clone-slots.js';
-import { languageMatches, type VoiceFilter, type VoiceView } from './voice-views.js';
+import { languageMatches, type VoiceFilter } from './voice-filter.js';
 
 export const VOICE_KINDS = { designed: 'designed', clone: 'clone' } as const;
 export type VoiceKind = (typeof VOICE_KINDS)[keyof typeof VOICE_KINDS];
@@ -296,11 +296,11 @@ function listed(record: VoiceRecord, filter: VoiceFilter): boolean {
  * The workspace's own voices for `GET /v3/voices`: complete voices, newest first, filtered like the
  * stock ones. `view` makes each listed record the API's shape (with presigned previews).
  */
-export function workspaceVoices(
+export function workspaceVoices<View>(
   workspaceId: string,
   filter: VoiceFilter,
-  view: (record: VoiceRecord) => Promise<VoiceView>,
-): PageSource<VoiceView> {
+  view: (record: VoiceRecord) => Promise<View>,
+): PageSource<View> {
   return {
     async page(limit, token) {
       const page = await queryPage<VoiceItem>({

@@ -1,5 +1,5 @@
 /**
- * One HTTP POST of a webhook delivery, under the outbound guard (ARCHITECTURE.md §6):
+ * One HTTP POST of a webhook delivery, under the outbound guard (docs/architecture.md, "Events and webhooks"):
  *
  * - the URL is checked again at send time (public HTTPS; loopback and http only with the
  *   local-development setting), its host resolved and every address checked, and the connection

@@ -19,8 +19,8 @@ import {
   WORKSPACE_STATUS,
   type WorkspaceChanges,
 } from '../../lambdas/accounts/workspaces.js';
+import { isValidScope } from '../../lambdas/api/pipeline/scopes.js';
 import { ServiceError } from '../../lambdas/core/errors.js';
-import { isValidScope } from '../../lambdas/core/scopes.js';
 import {
   clearWorkspaceEncryption,
   describeWorkspaceEncryption,

@@ -21,17 +21,17 @@ import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
 } from '../../lambdas/api/gateway-responses.js';
-import { goneResponse } from '../../lambdas/api/removed-route.js';
-import type { RouteDefinition } from '../../lambdas/api/route-types.js';
-import { config } from '../../lambdas/core/config.js';
-import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import { lambdaHandlerFor } from '../../lambdas/api/pipeline/api-handler.js';
 import {
   type HttpPrelude,
   isStreamingHandler,
   PRELUDE_DELIMITER,
   type StreamingLambdaHandler,
-} from '../../lambdas/core/response-streaming.js';
-import { type LambdaProxyHandler, loadRouteHandler } from './handler-modules.js';
+} from '../../lambdas/api/pipeline/response-streaming.js';
+import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
+import { goneResponse } from '../../lambdas/api/removed-route.js';
+import { config } from '../../lambdas/core/config.js';
+import { errorEnvelope } from '../../lambdas/core/envelope.js';
 import { RouteMatcher } from './route-matcher.js';
 
 export interface LocalApiServerOptions {
@@ -219,21 +219,11 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   const docBaseUrl = options.docBaseUrl;
   const streamingTimeoutMs = options.streamingTimeoutMs ?? 300_000;
   const matcher = new RouteMatcher(options.routes);
-  const handlers = new Map<string, LambdaProxyHandler | StreamingLambdaHandler>();
-  await Promise.all(
+  // The same rows, served by the same pipeline, as the deployed functions (a removed route runs no code).
+  const handlers = new Map(
     options.routes
       .filter((route) => !route.removed)
-      .map(async (route) => {
-        const handler: unknown = await loadRouteHandler(route);
-        // As deployed: a route marked responseStreaming has a streaming integration, which only a
-        // streaming handler can answer (and a streaming handler needs one).
-        if (route.handler && isStreamingHandler(handler) !== (route.responseStreaming === true)) {
-          throw new Error(
-            `${route.operationId}: the route table and its handler disagree on response streaming`,
-          );
-        }
-        handlers.set(route.operationId, handler as LambdaProxyHandler | StreamingLambdaHandler);
-      }),
+      .map((route) => [route.operationId, lambdaHandlerFor(route)] as const),
   );
 
   /** Runs a streaming handler; the client gets the body as the handler writes it. */

@@ -2,7 +2,7 @@
  * Matches a request path against the route table the way API Gateway does: literal segments win
  * over `{parameters}`, so `/v3/videos/statuses` is not taken for `/v3/videos/{video_id}`.
  */
-import type { HttpMethod, RouteDefinition } from '../../lambdas/api/route-types.js';
+import type { HttpMethod, RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 
 export interface ResourceMatch {
   /** The resource template, e.g. `/v3/folders/{folder_id}`. */

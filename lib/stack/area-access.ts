@@ -6,7 +6,7 @@
  * customer-managed policy in the root stack (`access-policies.ts`). Widening an area is a one-word
  * change here, reviewed like any other privilege change.
  */
-import type { RouteArea } from '../../lambdas/api/route-types.js';
+import type { RouteArea } from '../../lambdas/api/pipeline/route-types.js';
 import { GRANTS, type Grant } from '../../lambdas/core/grants.js';
 
 const {

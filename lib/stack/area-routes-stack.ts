@@ -24,7 +24,8 @@ import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS } from '../../lambdas/api/gateway-responses.js';
-import type { RouteArea } from '../../lambdas/api/route-types.js';
+import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/api/pipeline/route-entry.js';
+import { type RouteArea, streamsResponse } from '../../lambdas/api/pipeline/route-types.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { type ApiPlan, integrationOf } from './route-plan.js';
 import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';
@@ -118,13 +119,12 @@ export class AreaRoutesStack extends NestedStack {
         this.addMockMethod(resource, route, removedRoute(route, props.docBaseUrl), 'removed');
         continue;
       }
-      // A streamed route (response streaming, see lambdas/core/response-streaming.ts) needs its handler:
-      // the 501 handler of a route not built yet answers whole.
-      const streaming = route.responseStreaming === true && route.handler !== undefined;
+      // Response streaming, see lambdas/api/pipeline/response-streaming.ts.
+      const streaming = streamsResponse(route);
       const fn = createServiceFunction(this, `${route.operationId}Function`, {
-        code: props.bundles.codeFor(this, `api/${integration.handlerModule}`),
+        code: props.bundles.codeFor(this, integration.bundle),
         role: executionRole(),
-        environment: props.environment,
+        environment: { ...props.environment, [ROUTE_OPERATION_ID_VARIABLE]: route.operationId },
         description: `${route.method} ${route.path}`,
         logRetention: props.logRetention,
         removalPolicy: props.logRemovalPolicy,

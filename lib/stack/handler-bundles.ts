@@ -4,10 +4,10 @@
  *
  * Why not one `NodejsFunction` per route: each NodejsFunction bundles its entry in its own esbuild
  * process, re-parsing the whole dependency graph (AWS SDK, Powertools, zod, ...) every time. Measured
- * on 2 cores with today's 14 entries: ~0.75 s per entry built separately (10.4 s) against 5.1 s for
- * one build of all of them, and the gap grows with every handler the route table gains (one per
- * route, ~130 in the end). One build also makes the sharing explicit: every route without a handler
- * of its own uses the one `not-implemented` bundle and asset.
+ * on 2 cores with 14 entries: ~0.75 s per entry built separately (10.4 s) against 5.1 s for one build
+ * of all of them. The routes' functions share one bundle per area (a generated entry that serves the
+ * row the function's environment names, see route-plan.ts), so the route table's ~130 rows make ~20
+ * bundles and assets, not ~130.
  *
  * Worker threads: a module that runs code in a `node:worker_threads` worker loads that worker from a file
  * beside its own (the eSpeak engine runs the GPL-3 eSpeak NG WebAssembly build in `espeak-worker.mjs`).
@@ -21,7 +21,7 @@
  * like NodejsFunction: when the stack is not being bundled (tests, `cdk ls`), functions get a tiny
  * inline stub that refuses to run instead.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Stack, Stage } from 'aws-cdk-lib';
@@ -100,6 +100,12 @@ export interface HandlerBundlesProps {
    * Each must exist as `lambdas/<module>.ts` and export `handler`.
    */
   modules: readonly string[];
+  /**
+   * Bundles whose entry is generated, by bundle name (`api/folders`): the entry's source, an ES module
+   * exporting `handler` that imports by absolute path. Written beside the bundles when they are built.
+   * @default {}
+   */
+  generatedEntries?: Readonly<Record<string, string>>;
   /** Directory holding `lambdas/`. @default process.cwd(), the project root under `cdk synth` */
   projectRoot?: string;
 }
@@ -115,18 +121,19 @@ export class HandlerBundles extends Construct {
   constructor(scope: Construct, id: string, props: HandlerBundlesProps) {
     super(scope, id);
     const projectRoot = props.projectRoot ?? process.cwd();
-    this.modules = new Set(props.modules);
+    const generatedEntries = props.generatedEntries ?? {};
+    this.modules = new Set([...props.modules, ...Object.keys(generatedEntries)]);
     const entryPoints: Record<string, string> = {};
     for (const module of this.modules) {
-      const source = path.join(projectRoot, 'lambdas', `${module}.ts`);
-      if (!existsSync(source)) {
-        throw new Error(
-          `Lambda entry lambdas/${module}.ts does not exist (named by the route table or the stack)`,
-        );
-      }
       const nested = [...this.modules].find((other) => other.startsWith(`${module}/`));
       if (nested)
         throw new Error(`Entry ${module} is a directory prefix of entry ${nested}: their bundles would nest`);
+    }
+    for (const module of props.modules) {
+      const source = path.join(projectRoot, 'lambdas', `${module}.ts`);
+      if (!existsSync(source)) {
+        throw new Error(`Lambda entry lambdas/${module}.ts does not exist (named by the stack)`);
+      }
       entryPoints[`${module}/index`] = source;
     }
 
@@ -137,6 +144,15 @@ export class HandlerBundles extends Construct {
     this.bundleRoot = path.resolve(outdir, '.bundles');
     rmSync(this.bundleRoot, { recursive: true, force: true });
     mkdirSync(this.bundleRoot, { recursive: true });
+    // Outside the bundle root: only bundles go into assets.
+    const generatedRoot = path.resolve(outdir, '.bundle-entries');
+    rmSync(generatedRoot, { recursive: true, force: true });
+    for (const [bundle, source] of Object.entries(generatedEntries)) {
+      const entry = path.join(generatedRoot, `${bundle}.mjs`);
+      mkdirSync(path.dirname(entry), { recursive: true });
+      writeFileSync(entry, source);
+      entryPoints[`${bundle}/index`] = entry;
+    }
     Object.assign(entryPoints, workerEntryPoints(projectRoot, WORKER_OUTDIR));
     const { metafile } = buildSync({
       absWorkingDir: projectRoot,

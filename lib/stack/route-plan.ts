@@ -6,10 +6,8 @@
  * stack; a resource shared by several areas (today only `/v3`) is created by the root stack and
  * imported by the area stacks. That keeps almost every resource next to its methods.
  */
-import type { HttpMethod, RouteArea, RouteDefinition } from '../../lambdas/api/route-types.js';
-
-/** Module under `lambdas/api/` serving every route that has no handler of its own yet. */
-export const NOT_IMPLEMENTED_HANDLER = 'not-implemented';
+import path from 'node:path';
+import type { HttpMethod, RouteArea, RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 
 export interface ApiResourcePlan {
   /** API Gateway path, e.g. `/v3/folders/{folder_id}`. */
@@ -39,12 +37,34 @@ export interface ApiPlan {
   paths: readonly ApiPathPlan[];
 }
 
-/** How a route is integrated: a Lambda function bundled from a handler module, or a removed route's 410. */
-export type RouteIntegration = { kind: 'lambda'; handlerModule: string } | { kind: 'removed' };
+/**
+ * How a route is integrated: a Lambda function running its area's bundle (the function's environment
+ * names its row, see lambdas/api/pipeline/route-entry.ts), or a removed route's 410.
+ */
+export type RouteIntegration = { kind: 'lambda'; bundle: string } | { kind: 'removed' };
 
 export function integrationOf(route: RouteDefinition): RouteIntegration {
   if (route.removed) return { kind: 'removed' };
-  return { kind: 'lambda', handlerModule: route.handler ?? NOT_IMPLEMENTED_HANDLER };
+  return { kind: 'lambda', bundle: areaBundle(route.area) };
+}
+
+/** The bundle of the functions of an area's routes. */
+export function areaBundle(area: RouteArea): string {
+  return `api/${area}`;
+}
+
+/**
+ * The generated entry of an area's bundle: the area's rows (`lambdas/api/<area>/routes.ts`) served by
+ * the row the function's environment names. Imports are absolute: the entry is written outside the tree.
+ */
+export function areaBundleEntry(projectRoot: string, area: RouteArea): string {
+  const lambdas = path.join(projectRoot, 'lambdas');
+  return [
+    `import { AREA_ROUTES } from ${JSON.stringify(path.join(lambdas, 'api', area, 'routes.ts'))};`,
+    `import { deployedRouteHandler } from ${JSON.stringify(path.join(lambdas, 'api/pipeline/route-entry.ts'))};`,
+    'export const handler = deployedRouteHandler(AREA_ROUTES);',
+    '',
+  ].join('\n');
 }
 
 function segmentsOf(path: string): string[] {

@@ -26,7 +26,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { DENIAL_CONTEXT, GATEWAY_RESPONSES } from '../../lambdas/api/gateway-responses.js';
-import { ROUTE_AREAS, type RouteArea } from '../../lambdas/api/route-types.js';
+import { ROUTE_AREAS, type RouteArea } from '../../lambdas/api/pipeline/route-types.js';
 import { AreaRoutesStack } from './area-routes-stack.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import type { ApiPlan } from './route-plan.js';

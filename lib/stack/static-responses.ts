@@ -12,8 +12,8 @@ import {
   ResponseType,
 } from 'aws-cdk-lib/aws-apigateway';
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
+import type { HttpMethod, RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 import { goneResponse } from '../../lambdas/api/removed-route.js';
-import type { HttpMethod, RouteDefinition } from '../../lambdas/api/route-types.js';
 import { errorEnvelope } from '../../lambdas/core/envelope.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -21,7 +21,7 @@ import type { GrantTargets } from './grant-statements.js';
 import { HandlerBundles } from './handler-bundles.js';
 import { MediaImage } from './media-image.js';
 import { Messaging } from './messaging.js';
-import { integrationOf, planApi } from './route-plan.js';
+import { areaBundle, areaBundleEntry, planApi } from './route-plan.js';
 import { AUTHORIZER_MODULE, ServiceApi } from './service-api.js';
 import type { ServiceOptions } from './service-options.js';
 import { WEBHOOK_DISPATCHER_MODULE, WebhookDispatcher } from './webhook-dispatcher.js';
@@ -65,17 +65,13 @@ export class VideoCreationServiceStack extends Stack {
     // Every Lambda entry point, bundled in one esbuild run (see handler-bundles.ts).
     const bundles = new HandlerBundles(this, 'HandlerBundles', {
       projectRoot,
-      modules: [
-        AUTHORIZER_MODULE,
-        ...new Set(
-          ROUTES.map(integrationOf).flatMap((integration) =>
-            integration.kind === 'lambda' ? [`api/${integration.handlerModule}`] : [],
-          ),
-        ),
-        ...TASK_FUNCTION_MODULES,
-        BATCH_WORKER_MODULE,
-        WEBHOOK_DISPATCHER_MODULE,
-      ],
+      modules: [AUTHORIZER_MODULE, ...TASK_FUNCTION_MODULES, BATCH_WORKER_MODULE, WEBHOOK_DISPATCHER_MODULE],
+      generatedEntries: Object.fromEntries(
+        [...new Set(ROUTES.filter((route) => !route.removed).map((route) => route.area))].map((area) => [
+          areaBundle(area),
+          areaBundleEntry(projectRoot, area),
+        ]),
+      ),
     });
     // The entry points that need ffmpeg, fonts, sharp or the speech engines' packages: one container
     // image, built by `cdk deploy` from a context staged here (see media-image.ts).

@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { InlineCode } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/api/pipeline/route-entry.js';
 import { HandlerBundles } from '../../lib/stack/handler-bundles.js';
+import { areaBundleEntry } from '../../lib/stack/route-plan.js';
 import { PROJECT_ROOT } from './synth-helpers.js';
 
 const outdirs: string[] = [];
@@ -19,14 +21,21 @@ afterAll(() => {
  * Runs an ES module script in a plain Node process (as Lambda loads bundles; vitest's own module runner
  * would transform the bundle first), with `url` as `process.argv[2]`; returns what it prints.
  */
-async function runInNode(script: string, url: string): Promise<string> {
+async function runInNode(
+  script: string,
+  url: string,
+  extraEnv: Record<string, string> = {},
+): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'handler-bundles-script-'));
   outdirs.push(dir);
   // A file, not `--eval`: worker threads inherit the process's flags, and `--input-type` breaks them.
   const file = path.join(dir, 'script.mjs');
   writeFileSync(file, script);
   const { NODE_OPTIONS: _, ...env } = process.env;
-  const { stdout } = await promisify(execFile)(process.execPath, [file, url], { cwd: dir, env });
+  const { stdout } = await promisify(execFile)(process.execPath, [file, url], {
+    cwd: dir,
+    env: { ...env, ...extraEnv },
+  });
   return stdout.trim();
 }
 
@@ -37,34 +46,43 @@ function appIn(context: Record<string, unknown> = {}): App {
 }
 
 describe('HandlerBundles', () => {
-  // The one esbuild run: a small handler, and the speech engine selection module (its eSpeak engine
-  // starts a worker thread).
+  // The one esbuild run: a small area's generated entry, and the speech engine selection module (its
+  // eSpeak engine starts a worker thread).
   let app: App;
   let stack: Stack;
   let bundles: HandlerBundles;
   const SPEECH = 'engines/speech/index';
+  const AREA = 'api/meta';
   beforeAll(() => {
     app = appIn();
     stack = new Stack(app, 'Bundles');
     bundles = new HandlerBundles(stack, 'Bundles', {
       projectRoot: PROJECT_ROOT,
-      modules: ['api/not-implemented', SPEECH],
+      modules: [SPEECH],
+      generatedEntries: { [AREA]: areaBundleEntry(PROJECT_ROOT, 'meta') },
     });
   });
 
-  it('bundles an entry into <assembly>/.bundles/<module>/index.mjs that exports the handler', async () => {
-    const bundle = path.join(app.outdir, '.bundles/api/not-implemented/index.mjs');
+  it('bundles a generated entry into <assembly>/.bundles/<name>/index.mjs that exports the handler', async () => {
+    const bundle = path.join(app.outdir, '.bundles', AREA, 'index.mjs');
     expect(existsSync(bundle)).toBe(true);
     const loaded = await runInNode(
       'const m = await import(process.argv[2]); console.log(typeof m.handler);',
       pathToFileURL(bundle).href,
+      { [ROUTE_OPERATION_ID_VARIABLE]: 'OpenApiGet' },
     );
     expect(loaded).toBe('function');
+    // The function's environment must name a row of the area: the bundle refuses to load otherwise.
+    await expect(
+      runInNode('await import(process.argv[2]);', pathToFileURL(bundle).href, {
+        [ROUTE_OPERATION_ID_VARIABLE]: 'FolderList',
+      }),
+    ).rejects.toThrow(/names no row of this area/);
 
     // Functions sharing an entry share its code within a stack; an asset cannot span stacks.
-    const code = bundles.codeFor(stack, 'api/not-implemented');
-    expect(bundles.codeFor(stack, 'api/not-implemented')).toBe(code);
-    expect(bundles.codeFor(new Stack(app, 'Other'), 'api/not-implemented')).not.toBe(code);
+    const code = bundles.codeFor(stack, AREA);
+    expect(bundles.codeFor(stack, AREA)).toBe(code);
+    expect(bundles.codeFor(new Stack(app, 'Other'), AREA)).not.toBe(code);
   });
 
   it('puts the eSpeak worker and its package beside every bundle that starts it, and only there', () => {
@@ -79,7 +97,7 @@ describe('HandlerBundles', () => {
       'package.json',
     ]);
     expect(statSync(path.join(emscripten, 'espeak-ng.data')).size).toBeGreaterThan(20_000_000);
-    expect(readdirSync(path.join(app.outdir, '.bundles/api/not-implemented'))).toEqual(['index.mjs']);
+    expect(readdirSync(path.join(app.outdir, '.bundles', AREA))).toEqual(['index.mjs']);
     expect(readdirSync(path.join(app.outdir, '.bundles')).sort()).toEqual(['api', 'engines']);
   });
 
@@ -106,9 +124,11 @@ describe('HandlerBundles', () => {
     const stack = new Stack(skipped, 'Skipped');
     const bundles = new HandlerBundles(stack, 'Bundles', {
       projectRoot: PROJECT_ROOT,
-      modules: ['api/not-implemented', 'api/authorizer'],
+      modules: ['api/authorizer'],
+      generatedEntries: { [AREA]: areaBundleEntry(PROJECT_ROOT, 'meta') },
     });
-    expect(bundles.codeFor(stack, 'api/not-implemented')).toBeInstanceOf(InlineCode);
+    expect(bundles.codeFor(stack, 'api/authorizer')).toBeInstanceOf(InlineCode);
+    expect(bundles.codeFor(stack, AREA)).toBeInstanceOf(InlineCode);
     expect(() => bundles.codeFor(stack, 'api/unknown')).toThrow(/not declared/);
   });
 

@@ -5,6 +5,7 @@
  * buffered route gets. Every other route stays buffered.
  */
 import { describe, expect, it } from 'vitest';
+import { streamsResponse } from '../../lambdas/api/pipeline/route-types.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import {
   STREAMING_FUNCTION_TIMEOUT,
@@ -13,7 +14,7 @@ import {
 import { buildService, resourcesOfType, templateJson } from './synth-helpers.js';
 
 const service = buildService({ validateTemplates: false });
-const STREAMED = ROUTES.filter((route) => route.responseStreaming && route.handler);
+const STREAMED = ROUTES.filter(streamsResponse);
 
 describe('response streaming in the stack', () => {
   it('has routes that stream', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RouteDefinition } from '../../lambdas/api/route-types.js';
-import { ROUTE_AREAS } from '../../lambdas/api/route-types.js';
+import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
+import { ROUTE_AREAS } from '../../lambdas/api/pipeline/route-types.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { AREA_GRANTS } from '../../lib/stack/area-access.js';
-import { integrationOf, NOT_IMPLEMENTED_HANDLER, planApi } from '../../lib/stack/route-plan.js';
+import { areaBundleEntry, integrationOf, planApi } from '../../lib/stack/route-plan.js';
 
 function route(
   method: RouteDefinition['method'],
@@ -81,15 +81,21 @@ describe('planApi', () => {
 });
 
 describe('integrationOf', () => {
-  it('bundles a route without handler from the not-implemented module, and mocks removed routes', () => {
+  it("runs every current route from its area's bundle, and mocks removed routes", () => {
     for (const candidate of ROUTES) {
       const integration = integrationOf(candidate);
       if (candidate.removed) expect(integration).toEqual({ kind: 'removed' });
-      else
-        expect(integration).toEqual({
-          kind: 'lambda',
-          handlerModule: candidate.handler ?? NOT_IMPLEMENTED_HANDLER,
-        });
+      else expect(integration).toEqual({ kind: 'lambda', bundle: `api/${candidate.area}` });
+    }
+  });
+});
+
+describe('areaBundleEntry', () => {
+  it("imports the area's rows from the directory named after the area", () => {
+    for (const area of new Set(ROUTES.map((candidate) => candidate.area))) {
+      const entry = areaBundleEntry('/project', area);
+      expect(entry).toContain(`from "/project/lambdas/api/${area}/routes.ts"`);
+      expect(entry).toContain('export const handler = deployedRouteHandler(AREA_ROUTES);');
     }
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_SOUNDS } from '../../lambdas/audio/sound-catalog.js';
+import { CATALOG_SOUNDS } from '../../lambdas/catalog/sound-catalog.js';
 import { s3Client } from '../../lambdas/core/aws-clients.js';
 import { config } from '../../lambdas/core/config.js';
 import { probeMedia } from '../../lambdas/engines/composition/index.js';

@@ -11,14 +11,14 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { putWorkspaceEncryption } from '../../lambdas/accounts/workspaces.js';
 import { createPendingAsset, storeUploadedAsset } from '../../lambdas/assets/assets.js';
-import { s3Client } from '../../lambdas/core/aws-clients.js';
-import { config } from '../../lambdas/core/config.js';
-import { InvalidParameterError, ServiceError } from '../../lambdas/core/errors.js';
 import {
   type MediaInputOptions,
   type ResolvedMedia,
   resolveMediaInput,
-} from '../../lambdas/media/media-inputs.js';
+} from '../../lambdas/assets/media-inputs.js';
+import { s3Client } from '../../lambdas/core/aws-clients.js';
+import { config } from '../../lambdas/core/config.js';
+import { InvalidParameterError, ServiceError } from '../../lambdas/core/errors.js';
 import { mediaKeys } from '../../lambdas/media/media-keys.js';
 import { headMediaObject, readMediaHead, readMediaStream } from '../../lambdas/media/media-store.js';
 import { detectMediaType } from '../../lambdas/media/media-types.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetRateLimitLeases, takeRequest } from '../../lambdas/api/pipeline/rate-limit.js';
 import { dynamo } from '../../lambdas/core/aws-clients.js';
-import { resetRateLimitLeases, takeRequest } from '../../lambdas/core/rate-limit.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 // The counters live in the stack's table; these tests call the limiter directly, as each function

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateExistingItem } from '../../lambdas/core/repository.js';
 import { keys, RESOURCE_TYPES } from '../../lambdas/core/table-schema.js';
 import { type DomainEvent, publishEvent } from '../../lambdas/events/domain-events.js';
+import type { EventType } from '../../lambdas/events/event-types.js';
 import {
   createClaimedDelivery,
   DELIVERY_TARGETS,
@@ -17,7 +18,6 @@ import {
   recordEvent,
 } from '../../lambdas/webhooks/deliveries.js';
 import { dispatchEvent } from '../../lambdas/webhooks/dispatch.js';
-import type { EventType } from '../../lambdas/webhooks/event-types.js';
 import {
   verifyServiceSignature,
   verifyStandardWebhook,

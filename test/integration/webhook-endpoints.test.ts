@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../lambdas/events/event-types.js';
 import { decryptSecret } from '../../lambdas/webhooks/endpoint-secrets.js';
 import { getEndpointItem } from '../../lambdas/webhooks/endpoints.js';
-import { EVENT_TYPES } from '../../lambdas/webhooks/event-types.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 let api: TestStack;

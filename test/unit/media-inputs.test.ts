@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError } from '../../lambdas/core/errors.js';
-import { parseInput } from '../../lambdas/core/validation.js';
 import {
   decodeBase64Strict,
   describeAccepted,
   MEDIA_INPUT_DEFAULTS,
   mediaInputSchema,
   resolveMediaInput,
-} from '../../lambdas/media/media-inputs.js';
+} from '../../lambdas/assets/media-inputs.js';
+import { InvalidParameterError } from '../../lambdas/core/errors.js';
+import { parseInput } from '../../lambdas/core/validation.js';
 import { invalidParameterOf } from '../support/rejection.js';
 import { pdf, png } from '../support/sample-media.js';
 

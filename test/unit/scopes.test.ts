@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grants, isValidScope, missingScopes } from '../../lambdas/core/scopes.js';
+import { grants, isValidScope, missingScopes } from '../../lambdas/api/pipeline/scopes.js';
 
 describe('scope rules', () => {
   it.each([

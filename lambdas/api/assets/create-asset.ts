@@ -1,14 +1,13 @@
 import { sameType, storeUploadedAsset, uploadResult } from '../../assets/assets.js';
-import { apiHandler } from '../../core/api-handler.js';
 import { config } from '../../core/config.js';
 import { InvalidParameterError } from '../../core/errors.js';
-import { respond } from '../../core/http.js';
-import { parseSingleFileUpload } from '../../core/multipart.js';
 import { detectMediaType, normaliseMimeType } from '../../media/media-types.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { respond } from '../pipeline/http.js';
+import { parseSingleFileUpload } from '../pipeline/multipart.js';
 
 /** `POST /v3/assets`: one file in the multipart field `file`; its type is read from its bytes. */
-export const handler = apiHandler(
-  'AssetCreate',
+export const assetCreate = endpoint(
   {},
   async ({ rawBody, headers, principal }) => {
     const { file } = await parseSingleFileUpload(

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { mediaInputSchema } from '../../assets/media-inputs.js';
 import { SPEECH_ENGINE_NAMES } from '../../core/config.js';
 import { limitParam, tokenParam } from '../../core/validation.js';
-import { mediaInputSchema } from '../../media/media-inputs.js';
 import { DEPRECATED_SPEECH_ENGINES, MAX_SPEECH_TEXT_LENGTH } from '../../voices/speech-options.js';
-import { VOICE_GENDERS, VOICE_TYPES } from '../../voices/voice-views.js';
+import { VOICE_GENDERS } from '../../voices/voice-filter.js';
+import { VOICE_TYPES } from '../../voices/voice-views.js';
 import { MAX_VOICE_ID_LENGTH } from '../../voices/workspace-voices.js';
 
 export const listVoicesQuery = z.strictObject({

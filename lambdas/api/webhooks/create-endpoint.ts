@@ -1,10 +1,9 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { type ApiResponse, respond } from '../../core/http.js';
 import { createEndpoint, revealSecretOnReplay, type WebhookEndpoint } from '../../webhooks/endpoints.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { type ApiResponse, respond } from '../pipeline/http.js';
 import { createEndpointBody } from './schemas.js';
 
-export const handler = apiHandler(
-  'WebhookEndpointsCreate',
+export const webhookEndpointsCreate = endpoint(
   { body: createEndpointBody },
   async ({ body, principal }) => respond.created(await createEndpoint(principal.workspaceId, body)),
   {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitParam, tokenParam } from '../../core/validation.js';
-import { EVENT_TYPES, isEventType } from '../../webhooks/event-types.js';
+import { EVENT_TYPES, isEventType } from '../../events/event-types.js';
 
 export const endpointIdPath = z.strictObject({ endpoint_id: z.string().min(1) });
 

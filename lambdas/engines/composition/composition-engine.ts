@@ -1,5 +1,5 @@
 /**
- * The video composition capability (ARCHITECTURE.md section 7): one interface, interchangeable engines
+ * The video composition capability (docs/architecture.md, "Media engines"): one interface, interchangeable engines
  * (the reference ffmpeg engine from npm; on AWS the same code in a container Lambda). Job code only sees
  * this module and the factory of the engine it configured.
  *

@@ -1,5 +1,5 @@
 /**
- * The speech synthesis capability (ARCHITECTURE.md section 7): one interface, interchangeable engines
+ * The speech synthesis capability (docs/architecture.md, "Media engines"): one interface, interchangeable engines
  * (the reference eSpeak NG engine from npm, Amazon Polly on AWS), chosen by configuration and recorded
  * on the job. Job code only sees this module: it never imports an engine's implementation details.
  *

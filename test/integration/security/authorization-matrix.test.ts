@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDefinition, Scope } from '../../../lambdas/api/route-types.js';
-import { SCOPE_RESOURCES } from '../../../lambdas/api/route-types.js';
+import type { RouteDefinition, Scope } from '../../../lambdas/api/pipeline/route-types.js';
+import { SCOPE_RESOURCES } from '../../../lambdas/api/pipeline/route-types.js';
 import { ROUTES } from '../../../lambdas/api/routes.js';
 import { decryptSecret } from '../../../lambdas/webhooks/endpoint-secrets.js';
 import { getEndpointItem } from '../../../lambdas/webhooks/endpoints.js';
@@ -82,7 +82,7 @@ function expectInsufficientScope(result: ApiResult, route: RouteDefinition, miss
 function expectAuthorized(result: ApiResult, route: RouteDefinition) {
   expect(result.status).not.toBe(401);
   expect(result.status).not.toBe(403);
-  if (route.handler) {
+  if (route.endpoint) {
     expect([200, 201, 400, 404]).toContain(result.status);
   } else {
     expect(result.status).toBe(501);

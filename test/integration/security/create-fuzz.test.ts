@@ -1,13 +1,39 @@
 /**
- * Property-based fuzzing of the implemented create and update routes and of list query strings:
- * whatever a client sends, the service answers below 500, and every 4xx carries the error envelope.
+ * Property-based fuzzing of the implemented routes and of list query strings: whatever a client
+ * sends, the service answers below 500, and every 4xx carries the error envelope. Every built route of
+ * the table is fuzzed with cases derived from its request schemas; the creates that need existing
+ * resources to succeed also get hand-made plausible values. Seeded like every property test
+ * (test/support/property-seed.ts): `FC_SEED=… FUZZ_RUNS=…` varies and deepens it.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { ROUTES } from '../../../lambdas/api/routes.js';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import { encodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 import { recordEvent } from '../../../lambdas/webhooks/deliveries.js';
+import { arbitraryOf, propertyNamesOf } from '../../support/schema-arbitrary.js';
 import { startTestStack, type TestStack } from '../../support/test-stack.js';
+
+/** Built routes of the table, with the schemas their requests are validated by. */
+const BUILT_ROUTES = ROUTES.flatMap((route) =>
+  route.endpoint
+    ? [{ ...route, request: route.endpoint.request, success: route.endpoint.successStatus }]
+    : [],
+);
+
+function builtRoute(operationId: string): (typeof BUILT_ROUTES)[number] {
+  const route = BUILT_ROUTES.find((candidate) => candidate.operationId === operationId);
+  if (!route) throw new Error(`${operationId} is not a built route of the table`);
+  return route;
+}
+
+/** The body schema of a built route that takes one. */
+function bodySchemaOf(operationId: string): z.ZodType {
+  const { body } = builtRoute(operationId).request;
+  if (!body) throw new Error(`${operationId} takes no JSON body`);
+  return body;
+}
 
 let api: TestStack;
 let endpointId: string;
@@ -84,6 +110,15 @@ function expectWellFormed(reply: Reply, attempt: Attempt): void {
   }
 }
 
+/** What every answer has, whatever its success body (a raw body: audio, SRT, a document). */
+function expectBelow500WithEnvelope(reply: Reply, attempt: Attempt): void {
+  if (reply.status < 400) {
+    expect(reply.status, `${attempt.method} ${attempt.path}`).toBeGreaterThanOrEqual(200);
+    return;
+  }
+  expectWellFormed(reply, attempt);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Arbitraries
 
@@ -113,19 +148,11 @@ const wellFormedId = fc.string({
 const anyJson = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
 const wildValue = fc.oneof(anyJson, anyString, hugeString, deeplyNested);
 
+/** Every field a JSON body of the table names, for wrong-typed values and stray fields. */
 const FIELD_NAMES = [
-  'name',
-  'parent_id',
-  'type',
-  'url',
-  'events',
-  'entity_id',
-  'secret',
-  'status',
-  'filename',
-  'content_type',
-  'size_bytes',
-  'checksum_sha256',
+  ...new Set(
+    BUILT_ROUTES.flatMap((route) => (route.request.body ? propertyNamesOf(route.request.body) : [])),
+  ),
 ];
 const fieldName = fc.oneof(
   fc.constantFrom(...FIELD_NAMES, '__proto__', 'constructor', 'prototype', 'toString', '', ' name', 'NAME'),
@@ -155,6 +182,10 @@ const eventName = fc.oneof(
   fc.constantFrom('avatar_video.success', 'avatar_video.fail', 'video_agent.success', 'video.exploded'),
   anyString,
 );
+/**
+ * Values where a schema alone cannot make a plausible one (existing resources, URLs the outbound guard
+ * weighs, type names), weighted to reach past validation as often as they are refused by it.
+ */
 const plausibleFields = {
   name: fc.oneof(
     { weight: 4, arbitrary: fc.string({ unit: anyChar, minLength: 1, maxLength: 64 }) },
@@ -226,27 +257,23 @@ const plausibleFields = {
   ),
 };
 
-type FieldName = keyof typeof plausibleFields;
-/** The route's own fields with plausible values, each present or not (`required` always present). */
-const plausibleBody = (fields: readonly FieldName[], required: readonly FieldName[] = []) =>
-  fc.record(Object.fromEntries(fields.map((name) => [name, plausibleFields[name]])), {
-    requiredKeys: [...required],
-  });
+/** A body derived from the route's schema, with the plausible values above for the fields they name. */
+const plausibleBody = (schema: z.ZodType) => arbitraryOf(schema, plausibleFields);
 
 const wrongTypedFields = fc.record(
   Object.fromEntries(FIELD_NAMES.map((name) => [name, wildValue])) as Record<string, typeof wildValue>,
   { requiredKeys: [] },
 );
-const jsonBodyFor = (fields: readonly FieldName[], required: readonly FieldName[]) =>
+const jsonBodyFor = (schema: z.ZodType) =>
   fc.oneof(
-    { weight: 12, arbitrary: plausibleBody(fields, required) },
+    { weight: 12, arbitrary: plausibleBody(schema) },
     { weight: 1, arbitrary: anyJson },
     { weight: 1, arbitrary: fc.record(plausibleFields, { requiredKeys: [] }) },
     {
       weight: 1,
       arbitrary: fc
-        .tuple(plausibleBody(fields, required), fc.dictionary(fieldName, wildValue, { maxKeys: 3 }))
-        .map(([known, extra]) => ({ ...known, ...extra })),
+        .tuple(plausibleBody(schema), fc.dictionary(fieldName, wildValue, { maxKeys: 3 }))
+        .map(([known, extra]) => ({ ...(known as object), ...extra })),
     },
     { weight: 1, arbitrary: wrongTypedFields },
     { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 8 }) },
@@ -288,12 +315,12 @@ const contentType = fc.oneof(
 );
 
 /** A body and headers: JSON of any shape, or raw text or bytes that are not JSON at all. */
-const payloadFor = (fields: readonly FieldName[], required: readonly FieldName[]) =>
+const payloadFor = (schema: z.ZodType) =>
   fc.oneof(
     {
       weight: 6,
       arbitrary: fc.record({
-        body: jsonBodyFor(fields, required).map((value) => JSON.stringify(value)),
+        body: jsonBodyFor(schema).map((value) => JSON.stringify(value)),
         contentType,
       }),
     },
@@ -336,74 +363,27 @@ function headersOf(type: string | undefined, idempotencyKey: string | undefined)
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 describe('create and update routes never fail with 5xx', () => {
-  const routes: {
-    label: string;
-    method: string;
-    path: () => string;
-    success: number;
-    fields: FieldName[];
-    required: FieldName[];
-  }[] = [
-    {
-      label: 'POST /v3/folders',
-      method: 'POST',
-      path: () => '/v3/folders',
-      success: 201,
-      fields: ['name', 'parent_id', 'type'],
-      required: ['name'],
-    },
-    {
-      label: 'POST /v3/webhooks/endpoints',
-      method: 'POST',
-      path: () => '/v3/webhooks/endpoints',
-      success: 201,
-      fields: ['url', 'events', 'entity_id'],
-      required: ['url'],
-    },
-    {
-      label: 'POST /v3/assets/direct-uploads',
-      method: 'POST',
-      path: () => '/v3/assets/direct-uploads',
-      success: 201,
-      fields: ['filename', 'content_type', 'size_bytes', 'checksum_sha256'],
-      required: ['filename', 'content_type', 'size_bytes'],
-    },
-    {
-      label: 'POST /v3/assets/direct-uploads/batches',
-      method: 'POST',
-      path: () => '/v3/assets/direct-uploads/batches',
-      success: 201,
-      fields: ['files', 'title', 'callback_url'],
-      required: ['files'],
-    },
-    {
-      label: 'POST /v3/assets/complete/batches',
-      method: 'POST',
-      path: () => '/v3/assets/complete/batches',
-      success: 202,
-      fields: ['batch_id'],
-      required: ['batch_id'],
-    },
-    {
-      label: 'PATCH /v3/webhooks/endpoints/{endpoint_id}',
-      method: 'PATCH',
-      path: () => `/v3/webhooks/endpoints/${endpointId}`,
-      success: 200,
-      fields: ['url', 'events'],
-      required: [],
-    },
+  // The creates and updates whose plausible bodies can succeed: method, body schema and success status
+  // come from the row; the path names resources created above.
+  const cases = [
+    { ...builtRoute('FolderCreate'), url: () => '/v3/folders' },
+    { ...builtRoute('WebhookEndpointsCreate'), url: () => '/v3/webhooks/endpoints' },
+    { ...builtRoute('AssetDirectUploadsCreate'), url: () => '/v3/assets/direct-uploads' },
+    { ...builtRoute('AssetDirectUploadsBatchesCreate'), url: () => '/v3/assets/direct-uploads/batches' },
+    { ...builtRoute('AssetCompleteBatchesCreate'), url: () => '/v3/assets/complete/batches' },
+    { ...builtRoute('WebhookEndpointsUpdate'), url: () => `/v3/webhooks/endpoints/${endpointId}` },
   ];
 
-  it.each(routes.map((route) => [route.label, route] as const))(
+  it.each(cases.map((route) => [`${route.method} ${route.path}`, route] as const))(
     '%s: any body, content type and Idempotency-Key',
     async (_label, route) => {
       const seen = new Set<number>();
       await fc.assert(
         fc.asyncProperty(
-          payloadFor(route.fields, route.required),
+          payloadFor(bodySchemaOf(route.operationId)),
           idempotencyHeader,
           async ({ body, contentType: type }, key) => {
-            const attempt = { method: route.method, path: route.path(), body, headers: headersOf(type, key) };
+            const attempt = { method: route.method, path: route.url(), body, headers: headersOf(type, key) };
             const reply = await send(attempt);
             expectWellFormed(reply, attempt);
             seen.add(reply.status);
@@ -424,15 +404,19 @@ describe('create and update routes never fail with 5xx', () => {
       fc.constantFrom('%', '%zz', '..', '.', '%2e%2e', '%2F', 'a%00b', 'null', 'undefined', '__proto__'),
     );
     await fc.assert(
-      fc.asyncProperty(pathSegment, plausibleBody(['url', 'events']), async (segment, body) => {
-        const attempt = {
-          method: 'PATCH',
-          path: `/v3/webhooks/endpoints/${segment}`,
-          body: JSON.stringify(body),
-          headers: { 'Content-Type': 'application/json' },
-        };
-        expectWellFormed(await send(attempt), attempt);
-      }),
+      fc.asyncProperty(
+        pathSegment,
+        plausibleBody(bodySchemaOf('WebhookEndpointsUpdate')),
+        async (segment, body) => {
+          const attempt = {
+            method: 'PATCH',
+            path: `/v3/webhooks/endpoints/${segment}`,
+            body: JSON.stringify(body),
+            headers: { 'Content-Type': 'application/json' },
+          };
+          expectWellFormed(await send(attempt), attempt);
+        },
+      ),
       { numRuns: NUM_RUNS },
     );
   });
@@ -1086,19 +1070,83 @@ describe('webhook event routes never fail with 5xx', () => {
   });
 });
 
+describe('every built route never fails with 5xx, with cases derived from its request schemas', () => {
+  // Whole code points only: a path is percent-encoded UTF-8, which a lone surrogate has no form in.
+  const pathSegment = fc.oneof(
+    { weight: 2, arbitrary: wellFormedId },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 64 }) },
+  );
+  const queryValue = (value: unknown): string => (Array.isArray(value) ? value.join(',') : String(value));
+
+  it.each(BUILT_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s',
+    async (_label, route) => {
+      const pathNames = [...route.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name ?? '');
+      const pathValues = route.request.path
+        ? fc.oneof(
+            arbitraryOf(route.request.path),
+            fc.record(Object.fromEntries(pathNames.map((name) => [name, pathSegment]))),
+          )
+        : fc.record(Object.fromEntries(pathNames.map((name) => [name, pathSegment])));
+      const query = route.request.query
+        ? fc.oneof(
+            { weight: 4, arbitrary: arbitraryOf(route.request.query) },
+            { weight: 1, arbitrary: fc.dictionary(fieldName, anyString, { maxKeys: 3 }) },
+          )
+        : fc.constant({});
+      const body = route.request.body
+        ? fc.oneof(
+            { weight: 4, arbitrary: arbitraryOf(route.request.body) },
+            { weight: 1, arbitrary: wildValue },
+          )
+        : fc.constant(undefined);
+      const key = route.idempotent ? idempotencyHeader : fc.constant(undefined);
+      await fc.assert(
+        fc.asyncProperty(
+          pathValues,
+          query,
+          body,
+          key,
+          async (pathParameters, queryParameters, payload, idempotencyKey) => {
+            const values = (pathParameters ?? {}) as Record<string, unknown>;
+            const path = route.path.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+              encodeURIComponent(String(values[name] ?? 'x') || 'x'),
+            );
+            const search = new URLSearchParams(
+              Object.entries(queryParameters as Record<string, unknown>)
+                .filter(([, value]) => value !== undefined)
+                .map(([name, value]): [string, string] => [name, queryValue(value)]),
+            ).toString();
+            const attempt = {
+              method: route.method,
+              path: search ? `${path}?${search}` : path,
+              ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
+              headers: headersOf(payload !== undefined ? 'application/json' : undefined, idempotencyKey),
+            };
+            const reply = await send(attempt);
+            expectBelow500WithEnvelope(reply, attempt);
+          },
+        ),
+        { numRuns: Math.ceil(NUM_RUNS / 4) },
+      );
+    },
+  );
+});
+
 describe('list query strings never fail with 5xx', () => {
-  const LIST_ROUTES = [
-    '/v3/folders',
-    '/v3/webhooks/endpoints',
-    '/v3/webhooks/event-types',
-    '/v3/webhooks/events',
-    '/v3/assets',
-    '/v3/avatars',
-    '/v3/avatars/looks',
-    '/v3/voices',
-    '/v3/models/audio/voices',
-    '/v3/audio/sounds',
+  /** The list routes of the table: a `limit` and `token` in their query, no path parameters. */
+  const LISTS = BUILT_ROUTES.filter(
+    (route) =>
+      route.method === 'GET' &&
+      !route.path.includes('{') &&
+      route.request.query !== undefined &&
+      ['limit', 'token'].every((name) => propertyNamesOf(route.request.query as z.ZodType).includes(name)),
+  );
+  const LIST_ROUTES = LISTS.map((route) => route.path);
+  const LIST_PARAMETERS = [
+    ...new Set(LISTS.flatMap((route) => propertyNamesOf(route.request.query as z.ZodType))),
   ];
+
   let realTokens: string[] = [];
 
   beforeAll(async () => {
@@ -1160,28 +1208,16 @@ describe('list query strings never fail with 5xx', () => {
   const parameter = fc.oneof(
     fc.tuple(fc.constant('limit'), limit),
     fc.tuple(fc.constant('token'), token),
-    fc.tuple(
-      fc.constantFrom(
-        'parent_id',
-        'type',
-        'cursor',
-        'page',
-        'limit[]',
-        'ownership',
-        'group_id',
-        'avatar_type',
-        'language',
-        'gender',
-        'engine',
-        'event_type',
-        'entity_id',
-        'query',
-      ),
-      anyString,
-    ),
+    fc.tuple(fc.constantFrom(...LIST_PARAMETERS, 'cursor', 'page', 'limit[]'), anyString),
     // Any name; fast-check also yields Object.prototype members such as `valueOf` (pinned down below).
     fc.tuple(anyString, anyString),
   );
+
+  it('lists the list routes of the table', () => {
+    expect(LIST_ROUTES).toEqual(
+      expect.arrayContaining(['/v3/folders', '/v3/webhooks/events', '/v3/audio/sounds']),
+    );
+  });
 
   it.each(LIST_ROUTES)('GET %s with any limit, token and extra parameters', async (path) => {
     await fc.assert(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_SOUNDS } from '../../../lambdas/audio/sound-catalog.js';
 import { CATALOG_PREFIX } from '../../../lambdas/catalog/catalog-keys.js';
 import { catalogMediaItems, catalogMediaVersion } from '../../../lambdas/catalog/catalog-media.js';
+import { CATALOG_SOUNDS } from '../../../lambdas/catalog/sound-catalog.js';
 import {
   findStockAvatarGroup,
   findStockLook,

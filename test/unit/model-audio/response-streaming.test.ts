@@ -1,5 +1,5 @@
 /**
- * The streaming response format (lambdas/core/response-streaming.ts): what a streaming handler writes
+ * The streaming response format (lambdas/api/pipeline/response-streaming.ts): what a streaming handler writes
  * is what API Gateway's streaming integration reads: a JSON prelude, eight NUL bytes, then the body.
  */
 import { Writable } from 'node:stream';
@@ -11,7 +11,7 @@ import {
   type ProxyResultWithStream,
   STREAMED_BODY,
   streamifyProxyHandler,
-} from '../../../lambdas/core/response-streaming.js';
+} from '../../../lambdas/api/pipeline/response-streaming.js';
 
 class Collector extends Writable {
   readonly chunks: Buffer[] = [];

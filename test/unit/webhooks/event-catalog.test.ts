@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, isEventType } from '../../../lambdas/webhooks/event-types.js';
+import { EVENT_TYPES, isEventType } from '../../../lambdas/events/event-types.js';
 import { JOBS } from '../../../lambdas/workflows/jobs.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -1,8 +1,0 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
-import document from './openapi.generated.json' with { type: 'json' };
-
-export const handler = apiHandler('OpenApiGet', {}, async () => ({
-  ...respond.raw('application/json; charset=utf-8', JSON.stringify(document)),
-  headers: { 'Cache-Control': 'public, max-age=300' },
-}));

@@ -1,0 +1,153 @@
+/** Models: this area's rows of the route table (lambdas/api/routes.ts), with the endpoints that serve them. */
+import { createModelVoice } from '../../model-audio/model-voice-creation.js';
+import {
+  createModelVoiceBody,
+  deleteModelVoice,
+  listModelVoices,
+  listModelVoicesQuery,
+  modelVoiceNotFound,
+  modelVoicePath,
+  modelVoiceView,
+  requireModelVoice,
+} from '../../model-audio/model-voices.js';
+import { speakToFile, speakToStream } from '../../model-audio/speech-responses.js';
+import { ttsBody } from '../../model-audio/tts-request.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { respond } from '../pipeline/http.js';
+import { apiCreditCreate, areaRoutes, row } from '../route-rows.js';
+
+/** `GET /v3/models/audio/voices`: the workspace's audio voices, instant and professional, newest first. */
+const modelAudioVoicesList = endpoint({ query: listModelVoicesQuery }, async ({ query, principal }) => {
+  const page = await listModelVoices(principal.workspaceId, query.limit, query.token);
+  return respond.list(page.items, page.nextToken);
+});
+
+/**
+ * `POST /v3/models/audio/voices`: 202 with the voice, `PENDING`; poll `GET /v3/models/audio/voices/{voice_id}`
+ * until it is `ACTIVE` or `FAILED`. With `mode: professional` and `voice_id`, retrains that voice.
+ */
+const modelAudioVoicesCreate = endpoint(
+  { body: createModelVoiceBody },
+  async ({ body, principal }) =>
+    respond.accepted(
+      modelVoiceView(
+        await createModelVoice({ workspaceId: principal.workspaceId, plan: principal.plan }, body),
+      ),
+    ),
+  { successStatus: 202 },
+);
+
+const modelAudioVoicesGet = endpoint({ path: modelVoicePath }, async ({ path, principal }) =>
+  respond.ok(modelVoiceView(await requireModelVoice(principal.workspaceId, path.voice_id))),
+);
+
+/** `DELETE /v3/models/audio/voices/{voice_id}`: `{status: "ok"}`, again for a voice deleted before. */
+const modelAudioVoicesDelete = endpoint({ path: modelVoicePath }, async ({ path, principal }) => {
+  if (!(await deleteModelVoice(principal.workspaceId, path.voice_id)))
+    throw modelVoiceNotFound(path.voice_id);
+  return respond.ok({ status: 'ok' });
+});
+
+/**
+ * `POST /v3/models/audio/tts`: speaks `text` with an audio voice and answers when it is done, with a
+ * presigned URL of the 44.1 kHz mono WAV file, its duration and the words' timings.
+ */
+const modelAudioTtsCreate = endpoint({ body: ttsBody }, async ({ body, principal }) => {
+  const speech = await speakToFile(principal.workspaceId, body);
+  return { ...respond.ok(speech.data), headers: { 'Content-Language': speech.language } };
+});
+
+/**
+ * `POST /v3/models/audio/tts/stream`: the same speech as a 44.1 kHz mono WAV stream, sent sentence by
+ * sentence as it is spoken (chunked). Refusals come before the first byte, as ordinary error responses.
+ */
+const modelAudioTtsStreamCreate = endpoint({ body: ttsBody }, async ({ body, principal }) => {
+  const speech = await speakToStream(principal.workspaceId, body);
+  return respond.stream('audio/wav', speech.chunks, { 'Content-Language': speech.language });
+});
+
+export const AREA_ROUTES = areaRoutes('models', [
+  row(
+    'GET',
+    '/v3/models/audio/voices',
+    'ModelAudioVoicesList',
+    'List audio voices',
+    ['voices:read'],
+    'read',
+    { endpoint: modelAudioVoicesList },
+  ),
+  row(
+    'POST',
+    '/v3/models/audio/voices',
+    'ModelAudioVoicesCreate',
+    'Create an instant or professional voice',
+    ['voices:write'],
+    'heavy',
+    { ...apiCreditCreate, endpoint: modelAudioVoicesCreate },
+  ),
+  row(
+    'GET',
+    '/v3/models/audio/voices/{voice_id}',
+    'ModelAudioVoicesGet',
+    'Get an audio voice',
+    ['voices:read'],
+    'status',
+    { endpoint: modelAudioVoicesGet },
+  ),
+  row(
+    'DELETE',
+    '/v3/models/audio/voices/{voice_id}',
+    'ModelAudioVoicesDelete',
+    'Delete an audio voice',
+    ['voices:write'],
+    'write',
+    { endpoint: modelAudioVoicesDelete },
+  ),
+  row('POST', '/v3/models/audio/tts', 'ModelAudioTtsCreate', 'Text to speech', ['voices:write'], 'write', {
+    endpoint: modelAudioTtsCreate,
+    billing: 'api_credits_only',
+  }),
+  row(
+    'POST',
+    '/v3/models/audio/tts/stream',
+    'ModelAudioTtsStreamCreate',
+    'Text to speech, streamed',
+    ['voices:write'],
+    'write',
+    { endpoint: modelAudioTtsStreamCreate, billing: 'api_credits_only', responseStreaming: true },
+  ),
+  row(
+    'POST',
+    '/v3/models/images',
+    'ModelImagesCreate',
+    'Generate images',
+    ['images:write'],
+    'heavy',
+    apiCreditCreate,
+  ),
+  row(
+    'GET',
+    '/v3/models/images/{generation_id}',
+    'ModelImagesGet',
+    'Get an image generation',
+    ['images:read'],
+    'status',
+  ),
+  row(
+    'POST',
+    '/v3/models/videos',
+    'ModelVideosCreate',
+    'Generate a short video by model',
+    ['videos:write'],
+    'heavy',
+    apiCreditCreate,
+  ),
+  row(
+    'GET',
+    '/v3/models/videos/{video_id}',
+    'ModelVideosGet',
+    'Get a model video',
+    ['videos:read'],
+    'status',
+  ),
+]);

@@ -1,0 +1,42 @@
+/**
+ * Who is calling and may they call this route: the principal from the authorizer, the route's
+ * scopes, and whether an OAuth client can pay for it.
+ */
+import { AUTH_TYPES, fromAuthorizerContext } from '../../../accounts/principal.js';
+import { ForbiddenError, UnauthorizedError } from '../../../core/errors.js';
+import { missingScopes } from '../scopes.js';
+import type { ApiMiddleware } from './pipeline-context.js';
+
+export function authorizationMiddleware(): ApiMiddleware {
+  return {
+    before: async (request) => {
+      const { route } = request.context.pipeline;
+      if (route.auth === 'none') return;
+      // Defense in depth: API Gateway never invokes a protected route without an Allow.
+      const principal = fromAuthorizerContext(request.event.requestContext?.authorizer);
+      if (!principal) throw new UnauthorizedError();
+      request.context.pipeline.principal = principal;
+
+      const missing = missingScopes(principal.scopes, route.scopes);
+      if (missing.length > 0) {
+        throw new ForbiddenError(
+          `This API key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')} required by ${route.method} ${route.path} (requires ${route.scopes.join(', ')}).`,
+          'insufficient_api_key_scope',
+        );
+      }
+      if (principal.authType === AUTH_TYPES.oauth) {
+        const cannotPay =
+          route.billing === 'api_credits_only' ||
+          (route.billing === 'credits' && principal.billingType !== 'wallet');
+        if (cannotPay) {
+          throw new ForbiddenError(
+            route.billing === 'api_credits_only'
+              ? 'This endpoint is paid with API credits only: call it with an API key (X-Api-Key).'
+              : 'OAuth clients pay from a wallet and this workspace has none: call this endpoint with an API key (X-Api-Key).',
+            'api_key_required',
+          );
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/** `multipart/form-data` bodies (uploads), parsed with busboy under a size cap. */
+import busboy from 'busboy';
+import { InvalidParameterError } from '../../core/errors.js';
+
+export interface UploadedFile {
+  /** The client's file name, without any path. */
+  name: string;
+  /** The part's declared Content-Type. */
+  declaredType: string;
+  bytes: Buffer;
+}
+
+export interface MultipartUpload {
+  file: UploadedFile;
+  fields: Record<string, string>;
+}
+
+/** Parses a body holding exactly one file in `fileField`; answers 400 naming that field otherwise. */
+export function parseSingleFileUpload(
+  body: Buffer,
+  contentType: string | undefined,
+  fileField: string,
+  maxFileBytes: number,
+): Promise<MultipartUpload> {
+  if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
+    return Promise.reject(
+      new InvalidParameterError(
+        `Send the file as multipart/form-data in the field \`${fileField}\`.`,
+        fileField,
+      ),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 1, fileSize: maxFileBytes, fields: 20 },
+      });
+    } catch {
+      reject(new InvalidParameterError('The multipart body is malformed (no boundary).', fileField));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let file: UploadedFile | undefined;
+    let failure: InvalidParameterError | undefined;
+    parser.on('file', (name, stream, info) => {
+      // A truncated body ends the part with an error; the parser reports it as a whole below.
+      stream.on('error', () => {
+        failure ??= new InvalidParameterError('The multipart body is malformed.', fileField);
+      });
+      if (name !== fileField || file) {
+        failure ??= new InvalidParameterError(
+          `Send exactly one file, in the field \`${fileField}\`.`,
+          name === fileField ? fileField : name,
+        );
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => {
+        failure ??= new InvalidParameterError(
+          `The file exceeds the limit of ${maxFileBytes} bytes; use a direct upload.`,
+          fileField,
+        );
+      });
+      stream.on('close', () => {
+        file = {
+          name: (info.filename ?? 'upload').split(/[\\/]/).pop() || 'upload',
+          declaredType: info.mimeType,
+          bytes: Buffer.concat(chunks),
+        };
+      });
+    });
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('filesLimit', () => {
+      failure ??= new InvalidParameterError(
+        `Send exactly one file, in the field \`${fileField}\`.`,
+        fileField,
+      );
+    });
+    parser.on('error', () =>
+      reject(failure ?? new InvalidParameterError('The multipart body is malformed.', fileField)),
+    );
+    parser.on('close', () => {
+      if (failure) return reject(failure);
+      if (!file) return reject(new InvalidParameterError(`\`${fileField}\` is required.`, fileField));
+      if (file.bytes.length === 0) return reject(new InvalidParameterError('The file is empty.', fileField));
+      resolve({ file, fields });
+    });
+    parser.end(body);
+  });
+}

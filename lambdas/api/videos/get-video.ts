@@ -1,9 +1,0 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
-import { videoIdPath } from '../../videos/video-requests.js';
-import { videoView } from '../../videos/video-views.js';
-import { requireVideo } from '../../videos/videos.js';
-
-export const handler = apiHandler('VideoGet', { path: videoIdPath }, async ({ path, principal }) =>
-  respond.ok(await videoView(await requireVideo(principal.workspaceId, path.video_id))),
-);

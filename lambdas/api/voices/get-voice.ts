@@ -1,9 +1,0 @@
-import { apiHandler } from '../../core/api-handler.js';
-import { respond } from '../../core/http.js';
-import { getVoiceDetail } from '../../voices/voices.js';
-import { voiceIdPath } from './schemas.js';
-
-/** `GET /v3/voices/{voice_id}`: a voice; clones with `status` (poll until `complete`). */
-export const handler = apiHandler('VoiceGet', { path: voiceIdPath }, async ({ path, principal }) =>
-  respond.ok(await getVoiceDetail(principal.workspaceId, path.voice_id)),
-);
