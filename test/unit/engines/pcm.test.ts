@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { decodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 import {
   pcm16Bytes,
   resamplePcm16,
@@ -7,6 +6,7 @@ import {
   TTS_SAMPLE_RATE,
   wavHeader,
 } from '../../../lambdas/engines/speech/pcm.js';
+import { decodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 
 describe('text-to-speech audio', () => {
   it('resamples by linear interpolation to the length of the new rate', () => {
