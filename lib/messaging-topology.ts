@@ -14,8 +14,9 @@ export interface QueueDescription {
   /** Receives of a message before it moves to the dead-letter queue. */
   maxReceiveCount: number;
   /**
-   * Longer than the consumer's function timeout, so a message is never handed to a second consumer
-   * while the first still works on it. Only the CDK stack applies it: local consumers have no
+   * At least six times the consuming function's timeout, as Lambda recommends for SQS event sources:
+   * a message is never handed to a second consumer while the first still works on it, even when the
+   * poller retries a throttled invocation. Only the CDK stack applies it: local consumers have no
    * timeout, and local queues keep SQS's 30 s default so a failed message comes back soon.
    */
   visibilityTimeoutSeconds: number;
@@ -32,12 +33,15 @@ export interface QueueDescription {
 }
 
 export const QUEUES = {
-  /** One message per batch item, consumed by the batch worker (`workers/batch-items`, 5 min timeout). */
+  /**
+   * One message per batch item, consumed by the batch worker (`workers/batch-items`). Visibility: six
+   * times the worker's timeout (5 min), so a failed item comes back after 30 minutes.
+   */
   batch: {
     constructId: 'Batch',
     localName: 'video-service-batch',
     maxReceiveCount: 5,
-    visibilityTimeoutSeconds: 6 * 60,
+    visibilityTimeoutSeconds: 6 * 5 * 60,
     deadLetterRetentionDays: 14,
     urlVariable: 'BATCH_QUEUE_URL',
   },

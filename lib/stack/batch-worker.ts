@@ -2,7 +2,7 @@
  * The batch worker: one function consuming the batch queue (one message per batch item), with
  * partial batch failures, so only failed items are retried and, after the queue's receive limit, go
  * to its dead-letter queue (alarmed). Items may hash and move large media, hence the longer timeout;
- * the queue's visibility timeout is longer still.
+ * the queue's visibility timeout is six times longer, as Lambda recommends for SQS sources.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -17,7 +17,10 @@ import { createServiceFunction } from './service-function.js';
 /** The worker's entry under `lambdas/`. */
 export const BATCH_WORKER_MODULE = 'workers/batch-items';
 
-/** How long one batch of items may take. The batch queue's visibility timeout must exceed it. */
+/**
+ * How long one batch of items may take. The batch queue's visibility timeout
+ * (`lib/messaging-topology.ts`) is six times it.
+ */
 export const BATCH_WORKER_TIMEOUT = Duration.minutes(5);
 
 /**

@@ -116,9 +116,18 @@ export function grantStatements(grant: Grant, targets: GrantTargets): PolicyStat
       // authorized per item by the actions of its parts.
       return [statement([...TABLE_ITEM_ACTIONS, 'dynamodb:ConditionCheckItem'], [table.tableArn])];
     case GRANTS.webhookDeliveryItems:
+      // BatchWriteItem: a fan-out records its deliveries and marks its event done in one batch
+      // (`recordDeliveries` / `completeFanOut` in lambdas/webhooks/deliveries.ts); it only puts, and
+      // IAM authorizes a batch's puts by this action alone.
       return [
         statement(
-          ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          [
+            'dynamodb:GetItem',
+            'dynamodb:Query',
+            'dynamodb:PutItem',
+            'dynamodb:UpdateItem',
+            'dynamodb:BatchWriteItem',
+          ],
           [table.tableArn],
         ),
       ];

@@ -3,7 +3,7 @@
  * the custom EventBridge bus that receives domain events, with an archive so events can be replayed.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { EventBus } from 'aws-cdk-lib/aws-events';
+import { type Archive, type CfnArchive, EventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -29,6 +29,8 @@ export class Messaging extends Construct {
   /** Webhook deliveries; exhausted deliveries end in its dead-letter queue. */
   readonly webhook: QueueWithDeadLetters;
   readonly eventBus: EventBus;
+  /** Every domain event of the bus, kept 30 days for replay. */
+  readonly archive: Archive;
 
   constructor(scope: Construct, id: string, props: MessagingProps) {
     super(scope, id);
@@ -60,10 +62,14 @@ export class Messaging extends Construct {
       eventBusName: props.eventBusName,
       description: 'Domain events of the Video Creation Service',
     });
-    this.eventBus.archive('DomainEventArchive', {
+    this.archive = this.eventBus.archive('DomainEventArchive', {
       description: 'Every domain event, for replay after an incident',
       eventPattern: { account: [this.eventBus.stack.account] },
       retention: Duration.days(30),
     });
+    // Without a key, the Archive construct writes `KmsKeyIdentifier: ""` where it should leave the
+    // property out (the AWS-owned key), and some regions refuse the empty string on deploy
+    // (aws/aws-cdk#37847, open). Delete it until the construct omits it itself.
+    (this.archive.node.defaultChild as CfnArchive).addPropertyDeletionOverride('KmsKeyIdentifier');
   }
 }

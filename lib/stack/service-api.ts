@@ -78,6 +78,11 @@ export interface ServiceApiProps {
   /** A regional WAFv2 web ACL to associate with the stage. @default none */
   webAclArn?: string;
   logRetention: RetentionDays;
+  /**
+   * Create API Gateway's CloudWatch Logs role and set it in the account's (per-region) API Gateway
+   * settings (`ServiceOptions.apiGatewayCloudWatchRole`). @default false
+   */
+  apiGatewayCloudWatchRole?: boolean;
   /** Of log groups and the API Gateway CloudWatch role. @default RemovalPolicy.RETAIN */
   removalPolicy?: RemovalPolicy;
 }
@@ -96,9 +101,11 @@ export class ServiceApi extends Construct {
       description: 'Video Creation Service API v3',
       endpointTypes: [EndpointType.REGIONAL],
       binaryMediaTypes: [...BINARY_MEDIA_TYPES],
-      // The account-level role API Gateway needs to write execution and access logs.
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: removalPolicy,
+      // The role API Gateway writes execution and access logs with is an account-wide setting, which
+      // other stacks may manage: this stack sets it only when the deployer asks.
+      ...(props.apiGatewayCloudWatchRole
+        ? { cloudWatchRole: true, cloudWatchRoleRemovalPolicy: removalPolicy }
+        : { cloudWatchRole: false }),
       deployOptions: {
         stageName: STAGE_NAME,
         accessLogDestination: new LogGroupLogDestination(accessLogs),

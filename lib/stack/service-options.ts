@@ -52,6 +52,14 @@ export interface ServiceOptions {
   apiThrottlingBurstLimit: number;
   /** An existing WAFv2 web ACL (regional) to associate with the API stage; empty means none. @default '' */
   webAclArn: string;
+  /**
+   * Whether this stack creates the role API Gateway writes logs with and sets it in the account's API
+   * Gateway settings. That setting is one per account and region, not per API: a stack that sets it
+   * takes it over from whatever set it before, and other stacks that manage it fight over it, so it is
+   * opt-in. Off, the account must already have the role set (the stage's logging needs it).
+   * @default false
+   */
+  apiGatewayCloudWatchRole: boolean;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -72,6 +80,7 @@ export const CONTEXT_DEFAULTS = {
   apiThrottlingRateLimit: 100,
   apiThrottlingBurstLimit: 200,
   webAclArn: '',
+  apiGatewayCloudWatchRole: false,
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
@@ -115,6 +124,15 @@ class ContextReader {
       return min;
     }
     return value;
+  }
+
+  /** `true` or `false`, as JSON or (from the command line) as a string. */
+  boolean(key: ContextKey): boolean {
+    const value = this.raw(key);
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    this.problems.push(`${key} must be true or false, got ${JSON.stringify(value)}`);
+    return false;
   }
 
   /** A list, given as a JSON array or (from the command line) a JSON string or comma-separated string. */
@@ -205,6 +223,7 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
         ? undefined
         : 'must be the ARN of a regional WAFv2 web ACL or empty',
     ),
+    apiGatewayCloudWatchRole: read.boolean('apiGatewayCloudWatchRole'),
   };
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {

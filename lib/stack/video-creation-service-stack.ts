@@ -183,6 +183,7 @@ export class VideoCreationServiceStack extends Stack {
       throttlingBurstLimit: options.apiThrottlingBurstLimit,
       webAclArn: options.webAclArn || undefined,
       logRetention: options.logRetention,
+      apiGatewayCloudWatchRole: options.apiGatewayCloudWatchRole,
       removalPolicy: options.removalPolicy,
     });
     Validations.of(this).acknowledge({

@@ -13,7 +13,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -42,6 +42,20 @@ function constructIdOf(fileName: string): string {
     .filter(Boolean)
     .map((word) => word[0]?.toUpperCase() + word.slice(1))
     .join('');
+}
+
+/**
+ * Step Functions delivers execution logs as vended logs. Under `/aws/vendedlogs/` one resource
+ * policy entry covers every group; elsewhere each log group adds its ARN to the account's CloudWatch
+ * Logs resource policy, which is capped at 5,120 characters, and deployments start failing once it
+ * is full. The stack's id (its last ARN segment, a UUID) makes the name unique per stack instance,
+ * so redeploying a deleted stack does not collide with the log groups it retained.
+ */
+export const VENDED_LOGS_PREFIX = '/aws/vendedlogs/states/';
+
+function executionLogGroupName(scope: Construct, constructId: string): string {
+  const stackUuid = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+  return `${VENDED_LOGS_PREFIX}${Stack.of(scope).stackName}-${constructId}-${stackUuid}`;
 }
 
 export interface WorkflowStateMachinesProps {
@@ -99,6 +113,7 @@ export class WorkflowStateMachines extends Construct {
         tracingEnabled: true,
         logs: {
           destination: new LogGroup(this, `${constructId}Logs`, {
+            logGroupName: executionLogGroupName(this, constructId),
             retention: props.logRetention ?? RetentionDays.ONE_MONTH,
             removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
           }),

@@ -1,7 +1,8 @@
 /**
  * The CDK stack and the local stack build the queues and bus rules `lib/messaging-topology.ts`
  * describes: the same queues, each with its dead-letter queue and redrive count, and the same rules
- * to the same queues.
+ * to the same queues. In the CDK stack, each consumed queue's visibility outlasts its consumer, and the
+ * bus's archive deploys in every region.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localBusRules, localQueueDefinitions } from '../../lib/local/local-stack.js';
@@ -54,6 +55,27 @@ describe('the CDK stack', () => {
     expect(propertiesOf(root.Resources[ids.deadLetterQueue])).toMatchObject({
       MessageRetentionPeriod: description.deadLetterRetentionDays * 24 * 60 * 60,
     });
+  });
+
+  it('gives every queue a function consumes at least six times that function’s timeout of visibility', () => {
+    const mappings = resourcesOfType(root, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(queueNames.length);
+    for (const [mappingId, mapping] of mappings) {
+      const { EventSourceArn, FunctionName } = propertiesOf(mapping) as {
+        EventSourceArn: { 'Fn::GetAtt': [string, string] };
+        FunctionName: { Ref: string };
+      };
+      const queue = propertiesOf(root.Resources[EventSourceArn['Fn::GetAtt'][0]]);
+      const consumer = propertiesOf(root.Resources[FunctionName.Ref]);
+      expect(consumer.Timeout, mappingId).toEqual(expect.any(Number));
+      expect(queue.VisibilityTimeout, mappingId).toBeGreaterThanOrEqual(6 * (consumer.Timeout as number));
+    }
+  });
+
+  it('archives the bus’s events without an empty KmsKeyIdentifier (aws/aws-cdk#37847)', () => {
+    const archives = resourcesOfType(root, 'AWS::Events::Archive');
+    expect(archives).toHaveLength(1);
+    expect(propertiesOf(archives[0]?.[1])).not.toHaveProperty('KmsKeyIdentifier');
   });
 
   it.each(Object.values(BUS_RULES))(

@@ -18,7 +18,15 @@ describe('serviceOptionsFromContext', () => {
       removalPolicy: RemovalPolicy.RETAIN,
       allowedCorsOrigins: [],
       webAclArn: '',
+      apiGatewayCloudWatchRole: false,
     });
+  });
+
+  it('leaves the account-wide API Gateway CloudWatch role alone unless asked', () => {
+    expect(optionsFrom({}).apiGatewayCloudWatchRole).toBe(false);
+    expect(optionsFrom({ apiGatewayCloudWatchRole: true }).apiGatewayCloudWatchRole).toBe(true);
+    expect(optionsFrom({ apiGatewayCloudWatchRole: 'true' }).apiGatewayCloudWatchRole).toBe(true);
+    expect(optionsFrom({ apiGatewayCloudWatchRole: 'false' }).apiGatewayCloudWatchRole).toBe(false);
   });
 
   it('reads `-c key=value` strings: numbers, JSON lists and comma-separated lists', () => {
@@ -47,6 +55,7 @@ describe('serviceOptionsFromContext', () => {
         jwtIssuer: 'http://issuer.example.com',
         authCacheTtlSeconds: -1,
         webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:global/webacl/x',
+        apiGatewayCloudWatchRole: 'yes',
       });
     expect(attempt).toThrow(/logRetentionDays/);
     for (const key of [
@@ -56,6 +65,7 @@ describe('serviceOptionsFromContext', () => {
       'jwtIssuer',
       'authCacheTtlSeconds',
       'webAclArn',
+      'apiGatewayCloudWatchRole',
     ]) {
       expect(attempt, key).toThrow(new RegExp(`- ${key} `));
     }

@@ -56,7 +56,10 @@ beforeAll(() => {
   methods = apiMethods(service);
 });
 
-/** The other side of every option that changes the stack's shape: CORS, destroy, WAF. */
+/**
+ * The other side of every option that changes the stack's shape: CORS, destroy, WAF, the API Gateway
+ * CloudWatch role (as `-c` gives it, a string).
+ */
 let variantService: SynthesizedService | undefined;
 function serviceVariant(): SynthesizedService {
   variantService ??= buildService({
@@ -64,6 +67,7 @@ function serviceVariant(): SynthesizedService {
       allowedCorsOrigins: ['https://app.example.com'],
       removalPolicy: 'destroy',
       webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/api/0a1b2c3d',
+      apiGatewayCloudWatchRole: 'true',
     },
     validateTemplates: false,
   });
@@ -191,6 +195,16 @@ describe('stage and deployment', () => {
       ],
     });
     root.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: [...BINARY_MEDIA_TYPES] });
+  });
+
+  it('sets the account-wide API Gateway CloudWatch role only when the deployer asks', () => {
+    root.resourceCountIs('AWS::ApiGateway::Account', 0);
+    expect(service.stack.api.restApi.node.tryFindChild('CloudWatchRole')).toBeUndefined();
+    const variant = Template.fromStack(serviceVariant().stack);
+    variant.resourceCountIs('AWS::ApiGateway::Account', 1);
+    variant.hasResourceProperties('AWS::ApiGateway::Account', {
+      CloudWatchRoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('CloudWatchRole'), 'Arn'] },
+    });
   });
 
   it('deploys only after every area stack, so every route is in the deployment', () => {
@@ -385,7 +399,7 @@ describe('cdk-nag AwsSolutions', () => {
     Annotations.fromStack(service.stack).hasNoWarning('*', Match.anyValue());
   });
 
-  it('stays clean with CORS, destroy and a web ACL', () => {
+  it('stays clean with CORS, destroy, a web ACL and the API Gateway CloudWatch role', () => {
     const variant = serviceVariant();
     Template.fromStack(variant.stack).resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
     const report = new AwsSolutionsChecks().validateScope(variant.app);

@@ -156,9 +156,14 @@ describe('the dispatcher', () => {
     };
     expect(grants).toEqual(
       [
-        ...['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'].map((action) =>
-          line(action, arnOf(ids.table)),
-        ),
+        // BatchWriteItem: recordDeliveries and completeFanOut (lambdas/webhooks/deliveries.ts).
+        ...[
+          'dynamodb:BatchWriteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+          'dynamodb:UpdateItem',
+        ].map((action) => line(action, arnOf(ids.table))),
         line('kms:Decrypt', arnOf(ids.key), {
           Null: { 'kms:EncryptionContext:webhook_endpoint_id': 'false' },
         }),

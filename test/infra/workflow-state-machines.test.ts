@@ -11,6 +11,7 @@ import {
   DEFINITION_FILE_SUFFIX,
   substitutionKey,
   taskFunctionNames,
+  VENDED_LOGS_PREFIX,
   WorkflowStateMachines,
 } from '../../lib/stack/workflow-state-machines.js';
 import { PROJECT_ROOT } from './synth-helpers.js';
@@ -60,6 +61,19 @@ describe('WorkflowStateMachines', () => {
       StateMachineType: 'STANDARD',
       TracingConfiguration: { Enabled: true },
       LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false, Destinations: Match.anyValue() },
+    });
+  });
+
+  it('logs executions to log groups under /aws/vendedlogs/states/ (one Logs resource policy entry for all)', () => {
+    const { stack, template } = synthesizeWorkflows(FIXTURES, FIXTURE_TASKS);
+    const [logGroupId, logGroup] = Object.entries(template.findResources('AWS::Logs::LogGroup'))[0] ?? [];
+    expect(logGroupId).toBeDefined();
+    const name = stack.resolve(logGroup?.Properties.LogGroupName) as { 'Fn::Join': [string, unknown[]] };
+    expect(name['Fn::Join'][1][0]).toBe(`${VENDED_LOGS_PREFIX}Workflows-RenderFixture-`);
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      LoggingConfiguration: {
+        Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [logGroupId, 'Arn'] } } }],
+      },
     });
   });
 
