@@ -4,6 +4,7 @@
  * terminal and in a CI log.
  */
 import { type CheckResult, type Measurement, passes } from './checks.js';
+import { UNRESOLVED_VALUE_LENGTH } from './template-values.js';
 
 export interface Failure {
   check: CheckResult;
@@ -68,7 +69,11 @@ export function formatReport(results: readonly CheckResult[]): string {
       closest ? where(closest) : '',
     ]);
   }
-  const lines = [table(rows)];
+  const lines = [
+    table(rows),
+    '',
+    `Values known only at deploy time (ARNs, generated names) are counted at ${UNRESOLVED_VALUE_LENGTH} characters each.`,
+  ];
   const notes = results.filter((check) => check.notMeasured);
   if (notes.length > 0)
     lines.push('', ...notes.map((check) => `NOT MEASURED ${check.measure}: ${check.notMeasured}`));

@@ -82,7 +82,7 @@ export function resolvedForSizing(stack: StackTemplate, value: unknown): unknown
         placeholder(name.includes('.') ? UNRESOLVED_VALUE_LENGTH : referenceLength(stack, name)),
       );
   }
-  if (key?.startsWith('Fn::') || key === 'Condition') return placeholder(UNRESOLVED_VALUE_LENGTH);
+  if (key?.startsWith('Fn::')) return placeholder(UNRESOLVED_VALUE_LENGTH);
   return Object.fromEntries(
     Object.entries(value).map(([name, item]) => [name, resolvedForSizing(stack, item)]),
   );

@@ -4,12 +4,14 @@
  * refuse at deploy time. Synthesized without bundling, so the Lambda code sizes are reported as not
  * measured here; `npm run preflight` measures them on a bundled `cdk.out`.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckResult, runChecks } from '../../lib/preflight/checks.js';
 import { readCloudAssembly } from '../../lib/preflight/cloud-assembly.js';
 import { failuresOf, formatReport } from '../../lib/preflight/report.js';
-import { buildService } from './synth-helpers.js';
+import { DEFINITION_FILE_SUFFIX } from '../../lib/stack/workflow-state-machines.js';
+import { buildService, PROJECT_ROOT } from './synth-helpers.js';
 
 /**
  * The queue rule (visibility ≥ 6× the consumer's timeout) is AWS's guidance, not a deploy-time
@@ -40,6 +42,15 @@ describe('deploy preflight on the synthesized stack', () => {
     expect(resources?.measurements.length).toBeGreaterThan(1);
     const api = results.find((check) => check.measure === 'API Gateway resources per REST API');
     expect(api?.measurements.some((measurement) => measurement.value > 50)).toBe(true);
+  });
+
+  it('checks the substitutions of every state machine of state-machines/', () => {
+    const definitions = readdirSync(path.join(PROJECT_ROOT, 'state-machines')).filter((file) =>
+      file.endsWith(DEFINITION_FILE_SUFFIX),
+    );
+    const machines = results.find((check) => check.measure === 'ASL placeholders without substitution');
+    expect(definitions.length).toBeGreaterThan(0);
+    expect(machines?.measurements).toHaveLength(definitions.length);
   });
 
   it('says the unbundled functions were not measured instead of passing them', () => {
