@@ -268,9 +268,22 @@ describe('Lambda code size', () => {
     ]);
     const [zipped] = checkLambdaCodeSize(inline);
     expect(zipped?.notMeasured).toBe(
-      '1 of 1 functions have inline code (assembly synthesized without bundling): their bundles were not measured',
+      '1 of 1 functions have inline code (assembly synthesized without bundling): not measured',
     );
     expect(formatReport(checkLambdaCodeSize(inline))).toContain('NOT MEASURED');
+  });
+
+  it('reports code from outside the assembly as not measured', () => {
+    const elsewhere = assembly([
+      stack('Root', {
+        Resources: {
+          Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: { S3Bucket: 'b', S3Key: 'other.zip' } } },
+        },
+      }),
+    ]);
+    expect(checkLambdaCodeSize(elsewhere)[0]?.notMeasured).toBe(
+      '1 of 1 functions have code from outside the assembly: not measured',
+    );
   });
 });
 
