@@ -1,7 +1,7 @@
 /**
- * The preflight's report: one row per check with the value closest to its limit (where it is, and the
- * limit), then one line per value past its limit. Plain text, fixed-width: it reads the same in a
- * terminal and in a CI log.
+ * The preflight's report: one row per check with its worst value, the one closest to its limit (where
+ * it is, and the limit), then one line per value past its limit. Plain text, fixed-width: it reads the
+ * same in a terminal and in a CI log.
  */
 import { type CheckResult, type Measurement, passes } from './checks.js';
 import { UNRESOLVED_VALUE_LENGTH } from './template-values.js';
@@ -26,7 +26,7 @@ function closeness(check: CheckResult, measurement: Measurement): number {
   return measurement.limit === 0 ? measurement.value : measurement.value / measurement.limit;
 }
 
-export function closestToLimit(check: CheckResult): Measurement | undefined {
+function closestToLimit(check: CheckResult): Measurement | undefined {
   let closest: Measurement | undefined;
   for (const measurement of check.measurements) {
     if (!closest || closeness(check, measurement) > closeness(check, closest)) closest = measurement;
@@ -54,7 +54,7 @@ function table(rows: string[][]): string {
 }
 
 export function formatReport(results: readonly CheckResult[]): string {
-  const rows = [['MEASURE', 'LARGEST', 'LIMIT', 'RESULT', 'WHERE']];
+  const rows = [['MEASURE', 'WORST', 'LIMIT', 'RESULT', 'WHERE']];
   for (const check of results) {
     const closest = closestToLimit(check);
     const failed = check.measurements.filter((measurement) => !passes(check, measurement)).length;
