@@ -1,0 +1,26 @@
+/**
+ * Deploy preflight: checks a synthesized cloud assembly against the quotas that would otherwise fail
+ * `cdk deploy` halfway through (template and API sizes, Lambda environment and code sizes, IAM policy
+ * sizes, name lengths, queue timeouts, state machine substitutions); see lib/preflight/checks.ts.
+ *
+ *   npm run preflight                       # cdk synth, then check cdk.out
+ *   npx tsx bin/preflight.ts path/to/cdk.out   # check an assembly synthesized already
+ *
+ * Prints what it measured and exits 1 on any value past its limit. Offline: it reads files only.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { runChecks } from '../lib/preflight/checks.js';
+import { readCloudAssembly } from '../lib/preflight/cloud-assembly.js';
+import { failuresOf, formatReport } from '../lib/preflight/report.js';
+
+const directory = path.resolve(process.argv[2] ?? 'cdk.out');
+if (!existsSync(path.join(directory, 'manifest.json'))) {
+  console.error(
+    `No cloud assembly in ${directory}: run \`npm run synth\` first, or name the assembly's directory.`,
+  );
+  process.exit(2);
+}
+const results = runChecks(readCloudAssembly(directory));
+console.log(formatReport(results));
+process.exitCode = failuresOf(results).length > 0 ? 1 : 0;
