@@ -114,23 +114,26 @@ export interface JobFailureDetails {
   message: string;
 }
 
+/** Seconds a client is told to wait before retrying work an engine could not run (`Retry-After`). */
+export const ENGINE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Work that cannot succeed for a reason the user can act on: a job step (the job ends `failed` with
  * this `failure_code` and the message as its `failure_message`) or an engine asked to do something it
  * cannot (every engine error extends this class, so a job step lets it through unchanged or rewords
- * it). Thrown out of a synchronous request, it answers 503 when the engine is unavailable and 422
- * otherwise, with the failure code as the error's `code`.
+ * it). A synchronous route turns the failures its caller can fix into its own 4xx (naming the field);
+ * one that reaches the envelope unmapped is the service's: 503 `engine_unavailable` with `Retry-After`
+ * when the engine cannot run now, else 500 `internal_error` (its message, as every 5xx's, not shown).
  */
 export class JobFailure extends ServiceError {
   readonly failureCode: string;
 
   constructor(failureCode: string, message: string, options: { cause?: unknown } = {}) {
-    super(failureCode === 'engine_unavailable' ? 503 : 422, failureCode, message, options);
+    const unavailable = failureCode === 'engine_unavailable';
+    super(unavailable ? 503 : 500, unavailable ? 'engine_unavailable' : 'internal_error', message, {
+      ...options,
+      ...(unavailable ? { headers: { 'Retry-After': String(ENGINE_UNAVAILABLE_RETRY_AFTER_SECONDS) } } : {}),
+    });
     this.failureCode = failureCode;
-  }
-
-  /** The failure as the job records it. */
-  get details(): JobFailureDetails {
-    return { code: this.failureCode, message: this.message };
   }
 }

@@ -12,7 +12,7 @@ import {
   ForbiddenError,
   InvalidParameterError,
   NotFoundError,
-  ServiceError,
+  type ServiceError,
 } from '../core/errors.js';
 import { onProcessReset } from '../core/process-state.js';
 import { type SpeechEngine, speechEngine } from '../engines/speech/index.js';
@@ -167,13 +167,9 @@ function speechFailure(error: unknown): never {
           'voice_not_usable',
           { param: 'voice_id', cause: error },
         );
-      case 'engine_unavailable':
-        throw new ServiceError(503, 'engine_unavailable', error.message, {
-          cause: error,
-          headers: { 'Retry-After': '5' },
-        });
       default:
-        throw new ServiceError(500, 'internal_error', error.message, { cause: error });
+        // Unavailable (503 with Retry-After) or failed (500): the error itself says which (JobFailure).
+        break;
     }
   }
   throw error;

@@ -78,10 +78,13 @@ describe('job failures across Step Functions', () => {
     ).toBe('internal_error');
   });
 
-  it('is one error hierarchy: a JobFailure thrown out of a request is a 503 or 422 with its code', () => {
+  it('is one error hierarchy: out of a request, an unmapped failure is 503 with Retry-After or a 500', () => {
     const unavailable = new SpeechEngineError('engine_unavailable', 'eSpeak cannot start');
     expect(unavailable).toBeInstanceOf(ServiceError);
     expect(unavailable).toMatchObject({ status: 503, code: 'engine_unavailable', expose: false });
-    expect(new CompositionError('invalid_media', 'x')).toMatchObject({ status: 422, code: 'invalid_media' });
+    expect(unavailable.headers['Retry-After']).toBe('5');
+    const failed = new CompositionError('invalid_media', 'x');
+    expect(failed).toMatchObject({ status: 500, code: 'internal_error', failureCode: 'invalid_media' });
+    expect(failed.expose).toBe(false);
   });
 });
