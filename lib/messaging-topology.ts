@@ -13,11 +13,13 @@ export interface QueueDescription {
   localName: string;
   /** Receives of a message before it moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /** Timeout of the function that consumes the queue (the CDK stack gives it exactly this). */
+  consumerTimeoutSeconds: number;
   /**
-   * At least six times the consuming function's timeout, as Lambda recommends for SQS event sources:
-   * a message is never handed to a second consumer while the first still works on it, even when the
-   * poller retries a throttled invocation. Only the CDK stack applies it: local consumers have no
-   * timeout, and local queues keep SQS's 30 s default so a failed message comes back soon.
+   * {@link VISIBILITY_PER_CONSUMER_TIMEOUT} times the consumer's timeout, as Lambda recommends for SQS
+   * event sources: a message is never handed to a second consumer while the first still works on it,
+   * even when the poller retries a throttled invocation. Only the CDK stack applies it: local consumers
+   * have no timeout, and local queues keep SQS's 30 s default so a failed message comes back soon.
    */
   visibilityTimeoutSeconds: number;
   /**
@@ -32,31 +34,42 @@ export interface QueueDescription {
   deadLetterUrlVariable?: string;
 }
 
+/** A queue's visibility timeout per second of its consumer's timeout (AWS guidance for SQS sources). */
+export const VISIBILITY_PER_CONSUMER_TIMEOUT = 6;
+
+/** The queue settings that follow from its consumer's timeout. */
+function consumedWithin(consumerTimeoutSeconds: number) {
+  return {
+    consumerTimeoutSeconds,
+    visibilityTimeoutSeconds: VISIBILITY_PER_CONSUMER_TIMEOUT * consumerTimeoutSeconds,
+  };
+}
+
 export const QUEUES = {
   /**
-   * One message per batch item, consumed by the batch worker (`workers/batch-items`). Visibility: six
-   * times the worker's timeout (5 min), so a failed item comes back after 30 minutes.
+   * One message per batch item, consumed by the batch worker (`workers/batch-items`) within 5 minutes
+   * (items may hash and move large media); a failed item comes back after 30 minutes.
    */
   batch: {
     constructId: 'Batch',
     localName: 'video-service-batch',
     maxReceiveCount: 5,
-    visibilityTimeoutSeconds: 6 * 5 * 60,
+    ...consumedWithin(5 * 60),
     deadLetterRetentionDays: 14,
     urlVariable: 'BATCH_QUEUE_URL',
   },
   /**
    * Domain events from the bus and webhook deliveries waiting for their next attempt, consumed by the
-   * webhook dispatcher (`workers/webhook-dispatcher`). Visibility: six times the dispatcher's timeout
-   * (30 s), as Lambda recommends for SQS sources; the dispatcher's own claims (15 s leases) let a
-   * crashed attempt be taken over when its message returns. Exhausted deliveries are sent to the
+   * webhook dispatcher (`workers/webhook-dispatcher`) within 30 s: its records run concurrently, each
+   * at most one attempt (10 s deadline) or one fan-out, plus a wait of up to 1 s for a due retry. The
+   * dispatcher's own claims (15 s leases) let a crashed attempt be taken over when its message returns. Exhausted deliveries are sent to the
    * dead-letter queue by the dispatcher itself.
    */
   webhook: {
     constructId: 'Webhook',
     localName: 'video-service-webhooks',
     maxReceiveCount: 5,
-    visibilityTimeoutSeconds: 3 * 60,
+    ...consumedWithin(30),
     deadLetterRetentionDays: 14,
     urlVariable: 'WEBHOOK_QUEUE_URL',
     deadLetterUrlVariable: 'WEBHOOK_DEAD_LETTER_QUEUE_URL',

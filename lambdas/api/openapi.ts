@@ -9,7 +9,8 @@ import type { RouteDefinition } from './pipeline/route-types.js';
 
 type JsonObject = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType): JsonObject {
+/** A request schema as JSON Schema, the way the document (and the fuzz tests deriving cases from it) read it. */
+export function requestJsonSchema(schema: z.ZodType): JsonObject {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
@@ -19,7 +20,7 @@ function jsonSchema(schema: z.ZodType): JsonObject {
 
 function queryParameters(schema: z.ZodType | undefined): JsonObject[] {
   if (!schema) return [];
-  const described = jsonSchema(schema);
+  const described = requestJsonSchema(schema);
   const properties = (described.properties ?? {}) as Record<string, JsonObject>;
   const required = new Set((described.required as string[] | undefined) ?? []);
   return Object.entries(properties).map(([name, property]) => ({
@@ -92,7 +93,7 @@ function operation(route: RouteDefinition): JsonObject {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(endpoint.request.body) } },
+            content: { 'application/json': { schema: requestJsonSchema(endpoint.request.body) } },
           },
         }
       : {}),

@@ -352,6 +352,17 @@ export function mediaToolsConfig(): MediaToolsConfig {
   return cachedMediaTools;
 }
 
+/** The environment variable naming the route table row a deployed route function serves. */
+export const ROUTE_OPERATION_ID_VARIABLE = 'ROUTE_OPERATION_ID';
+
+/**
+ * The operation id of the row this function serves (set by the stack on each route function, which
+ * shares its area's bundle). Apart from `config()`: read when the bundle loads, before any request.
+ */
+export function routeOperationId(): string | undefined {
+  return process.env[ROUTE_OPERATION_ID_VARIABLE] || undefined;
+}
+
 /** Forget the cached configuration (tests and the local stack change the environment). */
 export function resetConfig(): void {
   cached = undefined;

@@ -19,9 +19,9 @@ import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
 import { storeVoicePreview } from './designed-voices.js';
 import { voiceAnalyser } from './voice-analysers.js';
 import {
-  type analyseRecording,
   type DerivedVoice,
   deriveVoice,
+  type RecordingAnalysis,
   VoiceAnalysisError,
   VoiceDerivationError,
 } from './voice-analysis.js';
@@ -43,10 +43,7 @@ function previewTextOf(derived: DerivedVoice, cloneName: string): string {
 }
 
 /** For every speech engine that has a voice of the language: its voice and settings for the speaker. */
-function engineVoicesFor(
-  analysis: Awaited<ReturnType<typeof analyseRecording>>,
-  language: string,
-): Record<string, DerivedVoice> {
+function engineVoicesFor(analysis: RecordingAnalysis, language: string): Record<string, DerivedVoice> {
   const derived: Record<string, DerivedVoice> = {};
   for (const engine of SPEECH_ENGINE_NAMES) {
     try {
@@ -79,7 +76,7 @@ async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
       }
       throw error;
     }
-    let analysis: Awaited<ReturnType<typeof analyseRecording>>;
+    let analysis: RecordingAnalysis;
     try {
       analysis = await voiceAnalyser().analyse(recording, {
         denoise: record.remove_background_noise ?? true,

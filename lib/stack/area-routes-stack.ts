@@ -24,8 +24,8 @@ import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS } from '../../lambdas/api/gateway-responses.js';
-import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/api/pipeline/route-entry.js';
 import { type RouteArea, streamsResponse } from '../../lambdas/api/pipeline/route-types.js';
+import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/core/config.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { type ApiPlan, integrationOf } from './route-plan.js';
 import { createServiceFunction, TRACING_WILDCARD_ACKNOWLEDGEMENT } from './service-function.js';

@@ -10,6 +10,7 @@ import { EventSourceMapping, type Function as LambdaFunction } from 'aws-cdk-lib
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { GRANTS } from '../../lambdas/core/grants.js';
+import { QUEUES } from '../messaging-topology.js';
 import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import { createServiceFunction } from './service-function.js';
@@ -17,11 +18,8 @@ import { createServiceFunction } from './service-function.js';
 /** The worker's entry under `lambdas/`. */
 export const BATCH_WORKER_MODULE = 'workers/batch-items';
 
-/**
- * How long one batch of items may take. The batch queue's visibility timeout
- * (`lib/messaging-topology.ts`) is six times it.
- */
-export const BATCH_WORKER_TIMEOUT = Duration.minutes(5);
+/** How long one batch of items may take: the batch queue's consumer timeout (`lib/messaging-topology.ts`). */
+export const BATCH_WORKER_TIMEOUT = Duration.seconds(QUEUES.batch.consumerTimeoutSeconds);
 
 /**
  * What batch items need: they complete assets and create videos (a job record, its media, its render

@@ -23,12 +23,8 @@ import { createServiceFunction } from './service-function.js';
 /** The dispatcher's entry under `lambdas/`. */
 export const WEBHOOK_DISPATCHER_MODULE = 'workers/webhook-dispatcher';
 
-/**
- * How long one batch may take: its records run concurrently, each at most one attempt (10 s deadline)
- * or one fan-out whose first attempts run concurrently, plus a wait of up to 1 s for a due retry. The
- * webhook queue's visibility timeout is six times longer, as Lambda recommends for SQS sources.
- */
-export const WEBHOOK_DISPATCHER_TIMEOUT = Duration.seconds(30);
+/** How long one batch may take: the webhook queue's consumer timeout (`lib/messaging-topology.ts`). */
+export const WEBHOOK_DISPATCHER_TIMEOUT = Duration.seconds(QUEUES.webhook.consumerTimeoutSeconds);
 
 /**
  * What the dispatcher calls: its records, endpoints and callback secrets in the table, webhook

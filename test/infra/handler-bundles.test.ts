@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { InlineCode } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/api/pipeline/route-entry.js';
+import { ROUTE_OPERATION_ID_VARIABLE } from '../../lambdas/core/config.js';
 import { HandlerBundles } from '../../lib/stack/handler-bundles.js';
 import { areaBundleEntry } from '../../lib/stack/route-plan.js';
 import { PROJECT_ROOT } from './synth-helpers.js';

@@ -7,7 +7,8 @@
  * honoured: such values are refused with a 400, which is one more thing the fuzzing checks.
  */
 import fc from 'fast-check';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { requestJsonSchema } from '../../lambdas/api/openapi.js';
 
 type JsonSchema = {
   type?: string | string[];
@@ -48,7 +49,7 @@ export function arbitraryOf(
   schema: z.ZodType,
   overrides: Readonly<Record<string, fc.Arbitrary<unknown>>> = {},
 ): fc.Arbitrary<unknown> {
-  const described = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const described = requestJsonSchema(schema) as JsonSchema;
   const defs = described.$defs ?? {};
   if (described.type !== 'object' || !described.properties) return fromJsonSchema(described, defs, 0);
   const properties = Object.entries(described.properties);
@@ -62,7 +63,7 @@ export function arbitraryOf(
 
 /** The property names of an object schema, e.g. a query string's parameters. */
 export function propertyNamesOf(schema: z.ZodType): string[] {
-  const described = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const described = requestJsonSchema(schema) as JsonSchema;
   return Object.keys(described.properties ?? {});
 }
 

@@ -11,6 +11,7 @@
  * Units: times in integer milliseconds unless a name says otherwise; volumes are linear gains from 0
  * (silent) to 1 (the file's own level); colours are `#rrggbb`.
  */
+import path from 'node:path';
 import { JobFailure } from '../../core/errors.js';
 
 /** Most scenes one composition takes; callers split longer videos. */
@@ -191,6 +192,16 @@ function checkPath(value: unknown, what: string): void {
 }
 
 /** The distinct input files of a request's scenes (backgrounds, portraits, narrations), for engines to probe. */
+/** Where every engine writes a composition's files inside its `workDir`. */
+export function compositionOutputPaths(workDir: string, format: CompositionRequest['format']) {
+  return {
+    videoPath: path.join(workDir, `video.${format}`),
+    captionedVideoPath: path.join(workDir, `video-captioned.${format}`),
+    thumbnailPath: path.join(workDir, 'thumbnail.jpg'),
+    gifPath: path.join(workDir, 'preview.gif'),
+  };
+}
+
 export function compositionInputFiles(request: CompositionRequest): string[] {
   const files = new Set<string>();
   for (const scene of request.scenes) {

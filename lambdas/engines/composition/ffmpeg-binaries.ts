@@ -171,3 +171,12 @@ export function lastLine(stderr: string): string {
     .filter(Boolean);
   return lines.at(-1) ?? 'no error message';
 }
+
+/** Why an ffmpeg run of a composition failed: it could not start (`engine_unavailable`), or it failed. */
+export function compositionFailureOf(error: unknown): CompositionError {
+  if (error instanceof ProcessError && error.reason === 'spawn_failed') {
+    return new CompositionError('engine_unavailable', error.message, { cause: error });
+  }
+  const reason = error instanceof ProcessError && error.stderr ? `: ${lastLine(error.stderr)}` : '';
+  return new CompositionError('composition_failed', `${(error as Error).message}${reason}`, { cause: error });
+}

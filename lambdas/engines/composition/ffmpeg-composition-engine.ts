@@ -32,6 +32,7 @@ import {
   type CompositionRequest,
   type CompositionResult,
   compositionInputFiles,
+  compositionOutputPaths,
   validateCompositionRequest,
 } from './composition-engine.js';
 import {
@@ -40,7 +41,7 @@ import {
   ffmpegCompositionArgs,
   sceneFrameCounts,
 } from './ffmpeg-arguments.js';
-import { ensureExecutable, ffmpegPath, lastLine, ProcessError, runProcess } from './ffmpeg-binaries.js';
+import { compositionFailureOf, ensureExecutable, ffmpegPath, runProcess } from './ffmpeg-binaries.js';
 import { imageOrientation } from './image-orientation.js';
 import { type MediaInfo, probeMedia } from './probe.js';
 
@@ -182,13 +183,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
         timeoutMs: this.timeoutMs,
       });
     } catch (error) {
-      if (error instanceof ProcessError && error.reason === 'spawn_failed') {
-        throw new CompositionError('engine_unavailable', error.message, { cause: error });
-      }
-      const reason = error instanceof ProcessError && error.stderr ? `: ${lastLine(error.stderr)}` : '';
-      throw new CompositionError('composition_failed', `${(error as Error).message}${reason}`, {
-        cause: error,
-      });
+      throw compositionFailureOf(error);
     }
     let written: MediaInfo;
     try {
@@ -283,13 +278,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       };
     });
 
-    const extension = request.format;
-    const outputs = {
-      videoPath: path.join(workDir, `video.${extension}`),
-      captionedVideoPath: path.join(workDir, `video-captioned.${extension}`),
-      thumbnailPath: path.join(workDir, 'thumbnail.jpg'),
-      gifPath: path.join(workDir, 'preview.gif'),
-    };
+    const outputs = compositionOutputPaths(workDir, request.format);
     // The child inherits this process's environment (PATH, locale, temp dir: not configuration),
     // plus its own fontconfig below.
     const env: NodeJS.ProcessEnv = { ...process.env };

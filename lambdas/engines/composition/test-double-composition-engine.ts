@@ -18,13 +18,13 @@ import path from 'node:path';
 import { TEST_DOUBLE_ENGINE } from '../../core/config.js';
 import {
   type CompositionEngine,
-  CompositionError,
   type CompositionRequest,
   type CompositionResult,
   compositionInputFiles,
+  compositionOutputPaths,
   validateCompositionRequest,
 } from './composition-engine.js';
-import { ensureExecutable, ffmpegPath, lastLine, ProcessError, runProcess } from './ffmpeg-binaries.js';
+import { compositionFailureOf, ensureExecutable, ffmpegPath, runProcess } from './ffmpeg-binaries.js';
 import { probeMedia } from './probe.js';
 
 /** Longest side of the double's frames, in pixels. */
@@ -50,12 +50,7 @@ class TestDoubleCompositionEngine implements CompositionEngine {
     // Probed like the reference engine's inputs, so a file it would refuse is refused here too.
     await Promise.all(compositionInputFiles(request).map((file) => probeMedia(file)));
     const workDir = path.resolve(request.workDir);
-    const outputs = {
-      videoPath: path.join(workDir, `video.${request.format}`),
-      captionedVideoPath: path.join(workDir, `video-captioned.${request.format}`),
-      thumbnailPath: path.join(workDir, 'thumbnail.jpg'),
-      gifPath: path.join(workDir, 'preview.gif'),
-    };
+    const outputs = compositionOutputPaths(workDir, request.format);
     const separateCaptionedVideo =
       !request.burnCaptions && request.captions.some((cue) => cue.text.trim().length > 0);
     if (!separateCaptionedVideo) outputs.captionedVideoPath = outputs.videoPath;
@@ -84,13 +79,7 @@ class TestDoubleCompositionEngine implements CompositionEngine {
       await runProcess(command, args, { cwd: workDir, timeoutMs: RUN_TIMEOUT_MS });
       if (separateCaptionedVideo) await copyFile(outputs.videoPath, outputs.captionedVideoPath);
     } catch (error) {
-      if (error instanceof ProcessError && error.reason === 'spawn_failed') {
-        throw new CompositionError('engine_unavailable', error.message, { cause: error });
-      }
-      const reason = error instanceof ProcessError && error.stderr ? `: ${lastLine(error.stderr)}` : '';
-      throw new CompositionError('composition_failed', `${(error as Error).message}${reason}`, {
-        cause: error,
-      });
+      throw compositionFailureOf(error);
     }
     const written = await probeMedia(outputs.videoPath);
     return { ...outputs, durationSeconds: written.durationSeconds, ...size };
