@@ -1,11 +1,13 @@
 /**
- * THE vocabulary of what a function of this service may touch. Route areas (`lib/stack/area-access.ts`),
- * Step Functions task functions (`lambdas/workflows/task-functions.ts`), the queue workers and the
- * catalog publisher name their grants from it, and `lib/stack/grant-statements.ts` turns each grant
- * into IAM statements, the only place that does. Widening a function is a one-word change in its
+ * THE vocabulary of what a function of this service may touch. Every function names its grants from
+ * it (`lib/access/function-access.ts`; Step Functions task functions in
+ * `lambdas/workflows/task-functions.ts`), and `lib/access/grant-policies.ts` says what each grant
+ * allows, the only place that does: the CDK stack deploys it and the local stack enforces it. Widening a function is a one-word change in its
  * list, reviewed like any other privilege change. Plain data: the handlers' side may import it.
  */
 export const GRANTS = {
+  /** The authorizer: read API keys and their workspaces (GetItem on the table, nothing else). */
+  readCredentials: 'readCredentials',
   /**
    * API functions: items of the table and its index (rate-limit counters, idempotency records, the
    * route's resources) and MACs of the cursor key (pagination).

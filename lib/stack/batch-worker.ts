@@ -9,7 +9,8 @@ import { type IManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam
 import { EventSourceMapping, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { GRANTS } from '../../lambdas/core/grants.js';
+import type { Grant } from '../../lambdas/core/grants.js';
+import { BATCH_ITEM_GRANTS, FUNCTION_GRANTS } from '../access/function-access.js';
 import { QUEUES } from '../messaging-topology.js';
 import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
@@ -21,21 +22,10 @@ export const BATCH_WORKER_MODULE = 'workers/batch-items';
 /** How long one batch of items may take: the batch queue's consumer timeout (`lib/messaging-topology.ts`). */
 export const BATCH_WORKER_TIMEOUT = Duration.seconds(QUEUES.batch.consumerTimeoutSeconds);
 
-/**
- * What batch items need: they complete assets and create videos (a job record, its media, its render
- * workflow). The same grants as the route areas that do it, so the same shared policies.
- */
-export const BATCH_ITEM_GRANTS = [
-  GRANTS.tableItems,
-  GRANTS.media,
-  GRANTS.publishEvents,
-  GRANTS.startWorkflows,
-] as const;
-
 export interface BatchWorkerProps {
   bundles: HandlerBundles;
   environment: Readonly<Record<string, string>>;
-  /** The shared policies of {@link BATCH_ITEM_GRANTS}. */
+  /** The shared policies of `BATCH_ITEM_GRANTS` (lib/access/function-access.ts). */
   managedPolicies: readonly IManagedPolicy[];
   /** The batch queue, and what the worker's own grant (consuming it) names. */
   grantTargets: GrantTargets;
@@ -52,7 +42,13 @@ export class BatchWorker extends Construct {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       managedPolicies: [...props.managedPolicies],
     });
-    grantToRole(role, [GRANTS.consumeBatchItems], props.grantTargets);
+    // Its own grants beyond the shared policies: consuming the batch queue.
+    const shared = new Set<Grant>(BATCH_ITEM_GRANTS);
+    grantToRole(
+      role,
+      FUNCTION_GRANTS.batchWorker.filter((grant) => !shared.has(grant)),
+      props.grantTargets,
+    );
     this.function = createServiceFunction(this, 'Function', {
       code: props.bundles.codeFor(this, BATCH_WORKER_MODULE),
       role,

@@ -18,7 +18,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { catalogMediaVersion } from '../../lambdas/catalog/catalog-media.js';
-import { GRANTS } from '../../lambdas/core/grants.js';
+import { FUNCTION_GRANTS } from '../access/function-access.js';
 import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { MediaImage } from './media-image.js';
 import { createServiceFunction } from './service-function.js';
@@ -55,7 +55,7 @@ export class CatalogPublisher extends Construct {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Catalog publisher: writes the stock catalog media under catalog/ of the media bucket',
     });
-    grantToRole(role, [GRANTS.catalogMedia, GRANTS.synthesizeSpeech], props.grantTargets);
+    grantToRole(role, FUNCTION_GRANTS.catalogPublisher, props.grantTargets);
 
     this.function = createServiceFunction(this, 'Function', {
       code: props.mediaImage.codeFor(CATALOG_PUBLISHER_MODULE),

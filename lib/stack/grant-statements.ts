@@ -1,18 +1,7 @@
 /**
- * The one place grants (`lambdas/core/grants.ts`) become IAM statements, with the cdk-nag
- * acknowledgements their wildcards need. Written as explicit statements rather than CDK `grant*`
- * helpers, which add wildcard actions (`kms:GenerateDataKey*`, `s3:GetObject*`) and resources
- * (`<table>/index/*`) this service does not need.
- *
- * Customer-managed keys (a workspace's own KMS key) are data: any key of the stack's region may be
- * set by an administrator, in this account or another, so KMS permissions name
- * `arn:<partition>:kms:<region>:*:key/*` and are narrowed by conditions instead of by ARN:
- * - the encryption setup's own KMS calls only with the encryption context
- *   `purpose = workspace-encryption-setup-check`, so those roles cannot decrypt anything else;
- * - S3 uses the key on the role's behalf only through S3 in this region (`kms:ViaService`);
- * - `kms:DescribeKey` (metadata only: state, spec, usage) is the one call without a condition; it has
- *   no context and is not made through another service.
- * The key's own key policy is the second gate: a key of another account must allow this account.
+ * Where grants become CDK `PolicyStatement`s: the statements themselves are described once, as data,
+ * in `lib/access/grant-policies.ts` (which the local stack enforces too); this module hands them the
+ * stack's resources and adds the cdk-nag acknowledgements their wildcards need.
  */
 import { Aws, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -23,8 +12,8 @@ import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { CATALOG_PREFIX } from '../../lambdas/catalog/catalog-keys.js';
 import { GRANTS, type Grant } from '../../lambdas/core/grants.js';
-import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
-import { encryptionCheckPrefix, SETUP_CHECK_PURPOSE } from '../../lambdas/encryption/setup-steps.js';
+import { encryptionCheckPrefix } from '../../lambdas/encryption/setup-steps.js';
+import { type GrantResources, grantPolicy, WORKSPACE_MEDIA_PREFIX } from '../access/grant-policies.js';
 import type { QueueWithDeadLetters } from './messaging.js';
 import { TRACING_WILDCARD_ACKNOWLEDGEMENT, withWildcardReasons } from './service-function.js';
 import type { SpeechEngine } from './service-options.js';
@@ -46,190 +35,35 @@ export interface GrantTargets {
   speechEngine: SpeechEngine;
 }
 
-/** What S3 and SQS need from the caller to use the stack key on its behalf (SSE-KMS). */
-const ENVELOPE_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
-
-/** Every customer-managed key a workspace may name: keys of the stack's region, in any account. */
-const customerKeyArns = () => `arn:${Aws.PARTITION}:kms:${Aws.REGION}:*:key/*`;
-
-/** Only through the named service of the stack's region: how S3 and SQS use a key for the caller. */
-const via = (service: 's3' | 'sqs') => ({
-  StringEquals: { 'kms:ViaService': `${service}.${Aws.REGION}.${Aws.URL_SUFFIX}` },
-});
-
-/** Every webhook secret's ciphertext names its endpoint in the encryption context. */
-const WEBHOOK_SECRET_CONTEXT = { Null: { 'kms:EncryptionContext:webhook_endpoint_id': 'false' } };
-
-/** Every workspace's media lives under `workspaces/<workspace_id>/` (lambdas/media/media-keys.ts). */
-const WORKSPACE_MEDIA_PREFIX = 'workspaces/';
-
-/** Item-level table access: what the repository, rate limiter and idempotency store call. */
-const TABLE_ITEM_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-];
-
-/** What an event source mapping calls, with the function's role, to consume a queue. */
-const QUEUE_CONSUMER_ACTIONS = [
-  'sqs:ReceiveMessage',
-  'sqs:DeleteMessage',
-  'sqs:ChangeMessageVisibility',
-  'sqs:GetQueueAttributes',
-];
-
-const statement = (
-  actions: readonly string[],
-  resources: readonly string[],
-  conditions?: Record<string, Record<string, unknown>>,
-) =>
-  new PolicyStatement({
-    actions: [...actions],
-    resources: [...resources],
-    ...(conditions ? { conditions } : {}),
-  });
-
-/** Workspaces with their own key: each media write checks the key's state first, and S3 uses it. */
-const customerKeysThroughS3 = () => [
-  statement(['kms:DescribeKey'], [customerKeyArns()]),
-  statement(ENVELOPE_KEY_ACTIONS, [customerKeyArns()], via('s3')),
-];
-
-export function grantStatements(grant: Grant, targets: GrantTargets): PolicyStatement[] {
-  const { table, stackKey, mediaBucket } = targets;
-  const stackKeyEnvelopes = statement(ENVELOPE_KEY_ACTIONS, [stackKey.keyArn]);
-  switch (grant) {
-    case GRANTS.tableItems:
-      return [
-        statement(TABLE_ITEM_ACTIONS, [
-          table.tableArn,
-          `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`,
-        ]),
-        statement(['kms:GenerateMac'], [targets.cursorKey.keyArn]),
-      ];
-    case GRANTS.workspaceItems:
-      return [statement(['dynamodb:GetItem', 'dynamodb:UpdateItem'], [table.tableArn])];
-    case GRANTS.jobItems:
-      // The table only, not its index: steps address items by key; TransactWriteItems (credits) is
-      // authorized per item by the actions of its parts.
-      return [statement([...TABLE_ITEM_ACTIONS, 'dynamodb:ConditionCheckItem'], [table.tableArn])];
-    case GRANTS.webhookDeliveryItems:
-      // BatchWriteItem: a fan-out records its deliveries and marks its event done in one batch
-      // (`recordDeliveries` / `completeFanOut` in lambdas/webhooks/deliveries.ts); it only puts, and
-      // IAM authorizes a batch's puts by this action alone.
-      return [
-        statement(
-          [
-            'dynamodb:GetItem',
-            'dynamodb:Query',
-            'dynamodb:PutItem',
-            'dynamodb:UpdateItem',
-            'dynamodb:BatchWriteItem',
-          ],
-          [table.tableArn],
-        ),
-      ];
-    case GRANTS.webhookSecrets:
-      return [statement(['kms:Encrypt', 'kms:Decrypt'], [stackKey.keyArn], WEBHOOK_SECRET_CONTEXT)];
-    case GRANTS.openWebhookSecrets:
-      return [statement(['kms:Decrypt'], [stackKey.keyArn], WEBHOOK_SECRET_CONTEXT)];
-    case GRANTS.media:
-      return [
-        statement(
-          ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
-          [mediaBucket.arnForObjects('*')],
-        ),
-        // Lets HeadObject on a missing key answer 404 instead of 403.
-        statement(['s3:ListBucket'], [mediaBucket.bucketArn]),
-        stackKeyEnvelopes,
-        ...customerKeysThroughS3(),
-      ];
-    case GRANTS.jobMedia:
-      return [
-        statement(
-          ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-          [mediaBucket.arnForObjects(`${WORKSPACE_MEDIA_PREFIX}*`)],
-        ),
-        // Stock avatar portraits (the catalog publisher writes them).
-        statement(['s3:GetObject'], [mediaBucket.arnForObjects(`${CATALOG_PREFIX}*`)]),
-        statement(['s3:ListBucket'], [mediaBucket.bucketArn], {
-          StringLike: { 's3:prefix': [`${WORKSPACE_MEDIA_PREFIX}*`] },
-        }),
-        // Media of workspaces without a key of their own, and the catalog: the stack key.
-        stackKeyEnvelopes,
-        ...customerKeysThroughS3(),
-      ];
-    case GRANTS.catalogMedia:
-      return [
-        // HeadObject (is the object there at its current version?) is authorized as s3:GetObject.
-        statement(['s3:GetObject', 's3:PutObject'], [mediaBucket.arnForObjects(`${CATALOG_PREFIX}*`)]),
-        // Without it, HeadObject on a missing object answers 403 instead of 404, and the first
-        // publish could not tell "missing" from "forbidden".
-        statement(['s3:ListBucket'], [mediaBucket.bucketArn]),
-        stackKeyEnvelopes,
-      ];
-    case GRANTS.mediaPrefixCheck:
-      return [
-        statement(
-          ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
-          [mediaBucket.arnForObjects(`${encryptionCheckPrefix('*')}*`)],
-        ),
-        // S3 generates the object's data key under the customer key on the caller's behalf.
-        statement(['kms:GenerateDataKey'], [customerKeyArns()], via('s3')),
-      ];
-    case GRANTS.describeCustomerKeys:
-      return [statement(['kms:DescribeKey'], [customerKeyArns()])];
-    case GRANTS.checkCustomerKeys:
-      return [
-        statement(['kms:GenerateDataKey', 'kms:Encrypt', 'kms:Decrypt'], [customerKeyArns()], {
-          StringEquals: { 'kms:EncryptionContext:purpose': SETUP_CHECK_PURPOSE },
-        }),
-      ];
-    case GRANTS.publishEvents:
-      return [statement(['events:PutEvents'], [targets.eventBus.eventBusArn])];
-    case GRANTS.startWorkflows:
-      return targets.jobWorkflows.length === 0
-        ? []
-        : [
-            statement(
-              ['states:StartExecution'],
-              targets.jobWorkflows.map((workflow) => workflow.stateMachineArn),
-            ),
-          ];
-    case GRANTS.sendBatchItems:
-      return [statement(['sqs:SendMessage'], [targets.batchQueue.queue.queueArn]), stackKeyEnvelopes];
-    case GRANTS.consumeBatchItems:
-      return queueConsumerStatements(targets.batchQueue, stackKey);
-    case GRANTS.sendWebhooks:
-      return [statement(['sqs:SendMessage'], [targets.webhookQueue.queue.queueArn]), stackKeyEnvelopes];
-    case GRANTS.consumeWebhooks:
-      return [
-        statement(
-          ['sqs:SendMessage'],
-          [targets.webhookQueue.queue.queueArn, targets.webhookQueue.deadLetterQueue.queueArn],
-        ),
-        ...queueConsumerStatements(targets.webhookQueue, stackKey),
-      ];
-    case GRANTS.synthesizeSpeech:
-      // What the Amazon Polly speech engine calls (lambdas/engines/speech/polly-engine.ts).
-      return targets.speechEngine === 'polly'
-        ? [statement(['polly:SynthesizeSpeech', 'polly:DescribeVoices'], ['*'])]
-        : [];
-  }
+/** The grants' resources as the stack's ARNs (CloudFormation tokens), for `grant-policies.ts`. */
+export function grantResourcesOf(targets: GrantTargets): GrantResources {
+  return {
+    partition: Aws.PARTITION,
+    region: Aws.REGION,
+    urlSuffix: Aws.URL_SUFFIX,
+    tableArn: targets.table.tableArn,
+    stackKeyArn: targets.stackKey.keyArn,
+    cursorKeyArn: targets.cursorKey.keyArn,
+    mediaBucketArn: targets.mediaBucket.bucketArn,
+    eventBusArn: targets.eventBus.eventBusArn,
+    batchQueueArn: targets.batchQueue.queue.queueArn,
+    webhookQueueArn: targets.webhookQueue.queue.queueArn,
+    webhookDeadLetterQueueArn: targets.webhookQueue.deadLetterQueue.queueArn,
+    jobWorkflowArns: targets.jobWorkflows.map((workflow) => workflow.stateMachineArn),
+    speechEngine: targets.speechEngine,
+  };
 }
 
-/**
- * A queue's event source mapping polls with the function's role. Messages are encrypted with the
- * stack key; SQS uses it for the role, and nothing else may (unlike the unconditioned kms:Decrypt
- * `SqsEventSource` grants, which would let the function decrypt anything the stack key holds).
- */
-function queueConsumerStatements({ queue }: QueueWithDeadLetters, stackKey: IKey): PolicyStatement[] {
-  return [
-    statement(QUEUE_CONSUMER_ACTIONS, [queue.queueArn]),
-    statement(ENVELOPE_KEY_ACTIONS, [stackKey.keyArn], via('sqs')),
-  ];
+/** The IAM statements of `grant` (`lib/access/grant-policies.ts`) for the stack's resources. */
+export function grantStatements(grant: Grant, targets: GrantTargets): PolicyStatement[] {
+  return grantPolicy(grant, grantResourcesOf(targets)).map(
+    ({ actions, resources, conditions }) =>
+      new PolicyStatement({
+        actions: [...actions],
+        resources: [...resources],
+        ...(conditions ? { conditions: conditions as Record<string, unknown> } : {}),
+      }),
+  );
 }
 
 const CUSTOMER_KEYS_REASON =

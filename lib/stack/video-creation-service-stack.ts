@@ -5,19 +5,18 @@
  */
 import path from 'node:path';
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { GRANTS } from '../../lambdas/core/grants.js';
 import { ADMIN_WORKFLOWS, JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
+import { AREA_GRANTS, BATCH_ITEM_GRANTS, FUNCTION_GRANTS } from '../access/function-access.js';
 import { QUEUES } from '../messaging-topology.js';
 import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
-import { AREA_GRANTS } from './area-access.js';
-import { BATCH_ITEM_GRANTS, BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
+import { BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
 import { CATALOG_PUBLISHER_MODULE, CatalogPublisher } from './catalog-publisher.js';
 import { DataStores } from './data-stores.js';
-import type { GrantTargets } from './grant-statements.js';
+import { type GrantTargets, grantStatements } from './grant-statements.js';
 import { HandlerBundles } from './handler-bundles.js';
 import { MediaImage } from './media-image.js';
 import { Messaging } from './messaging.js';
@@ -171,9 +170,7 @@ export class VideoCreationServiceStack extends Stack {
       bundles,
       environment: this.functionEnvironment(options),
       // The authorizer reads an API key by its hash and the key's workspace; nothing else.
-      authorizerPolicies: [
-        new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }),
-      ],
+      authorizerPolicies: FUNCTION_GRANTS.authorizer.flatMap((grant) => grantStatements(grant, grantTargets)),
       areaPolicies: (area) => policies.policiesFor(AREA_GRANTS[area]),
       areaEnvironment: (area) =>
         AREA_GRANTS[area].includes(GRANTS.startWorkflows) ? jobWorkflowEnvironment : {},

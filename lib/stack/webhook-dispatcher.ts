@@ -5,7 +5,7 @@
  * queue with a delay; exhausted ones are sent to its dead-letter queue, whose alarm is the
  * exhausted-deliveries alarm.
  *
- * The function's role holds exactly what the dispatcher calls ({@link WEBHOOK_DISPATCHER_GRANTS}).
+ * The function's role holds exactly what the dispatcher calls (`FUNCTION_GRANTS.webhookDispatcher` of lib/access/function-access.ts).
  */
 import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { type IRule, type IRuleTarget, Rule, type RuleTargetConfig } from 'aws-cdk-lib/aws-events';
@@ -14,7 +14,7 @@ import { EventSourceMapping, type Function as LambdaFunction } from 'aws-cdk-lib
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { GRANTS } from '../../lambdas/core/grants.js';
+import { FUNCTION_GRANTS } from '../access/function-access.js';
 import { BUS_RULES, QUEUES } from '../messaging-topology.js';
 import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
@@ -25,17 +25,6 @@ export const WEBHOOK_DISPATCHER_MODULE = 'workers/webhook-dispatcher';
 
 /** How long one batch may take: the webhook queue's consumer timeout (`lib/messaging-topology.ts`). */
 export const WEBHOOK_DISPATCHER_TIMEOUT = Duration.seconds(QUEUES.webhook.consumerTimeoutSeconds);
-
-/**
- * What the dispatcher calls: its records, endpoints and callback secrets in the table, webhook
- * secrets only of the stack key (the encryption context names the endpoint), and the webhook queue
- * (consumed, retries sent back) and its dead-letter queue (exhausted deliveries).
- */
-export const WEBHOOK_DISPATCHER_GRANTS = [
-  GRANTS.webhookDeliveryItems,
-  GRANTS.openWebhookSecrets,
-  GRANTS.consumeWebhooks,
-] as const;
 
 /**
  * The rule's target: the webhook queue, with its dead-letter queue for events the bus cannot hand
@@ -113,7 +102,7 @@ export class WebhookDispatcher extends Construct {
     );
 
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    grantToRole(role, WEBHOOK_DISPATCHER_GRANTS, props.grantTargets);
+    grantToRole(role, FUNCTION_GRANTS.webhookDispatcher, props.grantTargets);
 
     this.function = createServiceFunction(this, 'Function', {
       code: props.bundles.codeFor(this, WEBHOOK_DISPATCHER_MODULE),

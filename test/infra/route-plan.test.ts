@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 import { ROUTE_AREAS } from '../../lambdas/api/pipeline/route-types.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import { AREA_GRANTS } from '../../lib/stack/area-access.js';
+import { AREA_GRANTS } from '../../lib/access/function-access.js';
 import { areaBundleEntry, integrationOf, planApi } from '../../lib/stack/route-plan.js';
 
 function route(

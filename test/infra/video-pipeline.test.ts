@@ -13,7 +13,7 @@ import {
   type TaskFunctionDefinition,
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
-import { AREA_GRANTS } from '../../lib/stack/area-access.js';
+import { AREA_GRANTS } from '../../lib/access/function-access.js';
 import { CATALOG_MEDIA_RESOURCE_TYPE, CATALOG_PUBLISHER_MODULE } from '../../lib/stack/catalog-publisher.js';
 import {
   buildService,
