@@ -32,6 +32,7 @@ import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js'
 import { goneResponse } from '../../lambdas/api/removed-route.js';
 import { config } from '../../lambdas/core/config.js';
 import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import type { ServiceFunctionName } from '../access/function-access.js';
 import { RouteMatcher } from './route-matcher.js';
 
 export interface LocalApiServerOptions {
@@ -50,6 +51,11 @@ export interface LocalApiServerOptions {
   maxBodyBytes?: number;
   /** Stage name in method ARNs. @default 'local' */
   stage?: string;
+  /**
+   * Runs a function's code as that function (the local stack checks its AWS calls against its role:
+   * access-enforcement.ts). @default runs it as is
+   */
+  runAs?: <Result>(name: ServiceFunctionName, work: () => Promise<Result>) => Promise<Result>;
 }
 
 export interface LocalApiServer {
@@ -218,6 +224,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const docBaseUrl = options.docBaseUrl;
   const streamingTimeoutMs = options.streamingTimeoutMs ?? 300_000;
+  const runAs = options.runAs ?? ((_name, work) => work());
   const matcher = new RouteMatcher(options.routes);
   // The same rows, served by the same pipeline, as the deployed functions (a removed route runs no code).
   const handlers = new Map(
@@ -338,7 +345,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
         ...requestFields,
         requestContext: { requestId, stage, identity: { sourceIp } },
       } as unknown as APIGatewayRequestAuthorizerEvent;
-      const decision = await authorizer(authorizerEvent);
+      const decision = await runAs('authorizer', () => authorizer(authorizerEvent));
       const allowed = decision.policyDocument.Statement.some(
         (statement) => 'Effect' in statement && statement.Effect === 'Allow',
       );
@@ -366,11 +373,18 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     if (!handler) throw new Error(`No handler loaded for ${route.operationId}`);
     if (isStreamingHandler(handler)) {
       const context = lambdaContext(route.operationId, requestId, Date.now() + streamingTimeoutMs);
-      return stream(handler, event, context, response);
+      return runAs(`area:${route.area}`, () => stream(handler, event, context, response));
     }
     const deadline = Date.now() + integrationTimeoutMs;
     const result = await withTimeout(
-      handler(event, lambdaContext(route.operationId, requestId, deadline)) as Promise<APIGatewayProxyResult>,
+      runAs(
+        `area:${route.area}`,
+        () =>
+          handler(
+            event,
+            lambdaContext(route.operationId, requestId, deadline),
+          ) as Promise<APIGatewayProxyResult>,
+      ),
       integrationTimeoutMs,
     );
     if (result === 'timeout') {

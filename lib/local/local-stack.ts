@@ -26,11 +26,16 @@ import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { publishCatalogMedia } from '../../lambdas/catalog/publish-catalog-media.js';
+import { configuredClient, useClientPlugins } from '../../lambdas/core/aws-clients.js';
 import { config } from '../../lambdas/core/config.js';
+import type { Grant } from '../../lambdas/core/grants.js';
 import { resetProcessState } from '../../lambdas/core/process-state.js';
 import { speechEngine } from '../../lambdas/engines/speech/index.js';
 import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
+import { type ServiceFunctionName, serviceFunctionGrants } from '../access/function-access.js';
+import type { GrantResources } from '../access/grant-policies.js';
 import { BUS_RULES, deadLetterQueueName, QUEUES } from '../messaging-topology.js';
+import { type AccessDenial, LocalAccessEnforcement, localResourceNaming } from './access-enforcement.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
 import {
   type RunningExecution,
@@ -44,8 +49,20 @@ import {
 } from './emulators/index.js';
 import { ensureDevelopmentAccess } from './seed.js';
 import { loadStateMachines } from './state-machines.js';
-import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamo, startS3 } from './storage-emulators.js';
-import { localTaskResolver, localTaskSubstitutions, localWorkflowEnvironment } from './task-functions.js';
+import {
+  ensureTable,
+  LOCAL_ACCOUNT,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  startDynamo,
+  startS3,
+} from './storage-emulators.js';
+import {
+  localTaskResolver,
+  localTaskSubstitutions,
+  localWorkflowArn,
+  localWorkflowEnvironment,
+} from './task-functions.js';
 
 export const LOCAL_RESOURCE_NAMES = {
   table: 'video-service',
@@ -149,6 +166,11 @@ export interface LocalStackOptions {
    * events this way). @default {}
    */
   eventTargets?: Record<string, TargetFunction>;
+  /**
+   * Grants taken away from functions, as a test build that lacks them: the local stack enforces each
+   * function's grants on its AWS calls, so whatever needs a revoked grant is refused. @default {}
+   */
+  revokedGrants?: Partial<Record<ServiceFunctionName, readonly Grant[]>>;
 }
 
 export interface LocalStack {
@@ -158,6 +180,8 @@ export interface LocalStack {
   workspaceId: string;
   /** The environment the handlers run with (for the admin CLI and tests). */
   environment: Record<string, string>;
+  /** AWS calls the functions made that their roles do not allow (refused as AWS refuses them). */
+  accessDenials(): readonly AccessDenial[];
   stop(): Promise<void>;
 }
 
@@ -209,6 +233,16 @@ function sqsTarget(client: SQSClient, queueUrl: string): TargetFunction {
   };
 }
 
+/** Every function's grants, less those a test build revokes. */
+function grantsWithout(
+  grants: ReadonlyMap<ServiceFunctionName, readonly Grant[]>,
+  revoked: LocalStackOptions['revokedGrants'] = {},
+): Map<ServiceFunctionName, readonly Grant[]> {
+  return new Map(
+    [...grants].map(([name, granted]) => [name, granted.filter((grant) => !revoked[name]?.includes(grant))]),
+  );
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   // The product runs on Node 20 as well as Lambda's newest runtime; the SDK's notice about future
   // releases needing Node 22 is noise here (the lock file pins the SDK).
@@ -217,6 +251,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const running: { stop(): Promise<void> }[] = [];
   const temporaryS3 = options.dataDir ? undefined : await mkdtemp(join(tmpdir(), 'video-service-s3-'));
   let api: LocalApiServer | undefined;
+  // Every function runs as itself: its AWS calls are checked against its role (access-enforcement.ts).
+  // Nothing runs a function before the enforcement exists (it needs the stack's keys).
+  let enforcement: LocalAccessEnforcement | undefined;
+  const runAs = <Result>(name: ServiceFunctionName, work: () => Promise<Result>): Promise<Result> => {
+    if (!enforcement) throw new Error(`Function ${name} ran before the local stack enforced IAM`);
+    return enforcement.runAs(name, work);
+  };
   try {
     const dynamo = await startDynamo(options.dataDir && join(options.dataDir, 'dynamodb'));
     running.push(dynamo);
@@ -235,7 +276,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const persisted = (file: string) => (options.dataDir ? { dataFile: join(options.dataDir, file) } : {});
     const stepFunctions = await startStepFunctionsEmulator({
       region: LOCAL_REGION,
-      resolveTask: localTaskResolver(LOCAL_REGION),
+      resolveTask: localTaskResolver(LOCAL_REGION, runAs),
       definitionSubstitutions: localTaskSubstitutions(LOCAL_REGION),
       ...(options.stepFunctionsTimeScale === undefined ? {} : { timeScale: options.stepFunctionsTimeScale }),
       ...persisted('step-functions.json'),
@@ -312,6 +353,36 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     Object.assign(process.env, environment);
     // A (re)started stack is a cold start: no configuration, client, cache or engine survives.
     await resetProcessState();
+    const naming = localResourceNaming({
+      region: LOCAL_REGION,
+      account: LOCAL_ACCOUNT,
+      resolveKeyArn: kms.resolveKeyArn,
+      queueKeyArn: stackKeyArn,
+    });
+    const resources: GrantResources = {
+      partition: 'aws',
+      region: LOCAL_REGION,
+      urlSuffix: 'amazonaws.com',
+      tableArn: naming.tableArn(LOCAL_RESOURCE_NAMES.table),
+      stackKeyArn,
+      cursorKeyArn: hmacKeyArn,
+      mediaBucketArn: naming.bucketArn(LOCAL_RESOURCE_NAMES.bucket),
+      eventBusArn: naming.eventBusArn(LOCAL_RESOURCE_NAMES.eventBus),
+      batchQueueArn: sqs.queueArn(QUEUES.batch.localName),
+      webhookQueueArn: sqs.queueArn(QUEUES.webhook.localName),
+      webhookDeadLetterQueueArn: sqs.queueArn(deadLetterQueueName(QUEUES.webhook.localName)),
+      jobWorkflowArns: Object.keys(JOB_WORKFLOWS).map((workflow) => localWorkflowArn(LOCAL_REGION, workflow)),
+      speechEngine: config().speechEngine === 'polly' ? 'polly' : 'espeak',
+    };
+    const access = new LocalAccessEnforcement({
+      functions: grantsWithout(serviceFunctionGrants(), options.revokedGrants),
+      resources,
+      naming,
+      account: LOCAL_ACCOUNT,
+    });
+    enforcement = access;
+    useClientPlugins([access.plugin()]);
+    running.push({ stop: async () => useClientPlugins([]) });
 
     await createEventBus(eventBridge.endpoint, LOCAL_RESOURCE_NAMES.eventBus, sqs.queueArn);
     await loadStateMachines(stepFunctions);
@@ -328,42 +399,59 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // Stock avatar portraits and voice previews: generated once per machine (disk cache), uploaded
     // when the bucket lacks them. Before restarted renders, which read the portraits.
-    await publishCatalogMedia({ speechEngine: speechEngine() });
+    await access.runAs('catalogPublisher', () => publishCatalogMedia({ speechEngine: speechEngine() }));
     await restartJobExecutions(stepFunctions.endpoint, interruptedJobs);
 
-    const access = await ensureDevelopmentAccess(options.dataDir);
+    const developmentAccess = await ensureDevelopmentAccess(options.dataDir);
     api = await startLocalApiServer({
+      runAs,
       routes: ROUTES,
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
       docBaseUrl: config().docBaseUrl,
     });
     // The batch worker consumes the batch queue, as the stack's event source mapping does.
-    const batchWorker = await startSqsPoller({
-      client: new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-      queueUrl: sqs.queueUrl(QUEUES.batch.localName),
-      consumer: (await import('../../lambdas/workers/batch-items.js')).handler,
-      waitTimeSeconds: 1,
-      pollIntervalMs: 50,
-    });
+    // An event source mapping polls with its function's role: each poller runs as its consumer, with a
+    // client of its own that the enforcement checks.
+    const consumerClient = () => {
+      const client = configuredClient(
+        new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+      );
+      running.push({ stop: async () => client.destroy() });
+      return client;
+    };
+    const batchItems = (await import('../../lambdas/workers/batch-items.js')).handler;
+    const batchWorker = await access.runAs('batchWorker', () =>
+      startSqsPoller({
+        client: consumerClient(),
+        queueUrl: sqs.queueUrl(QUEUES.batch.localName),
+        consumer: batchItems,
+        waitTimeSeconds: 1,
+        pollIntervalMs: 50,
+      }),
+    );
     running.push(batchWorker);
     // The webhook dispatcher consumes the webhook queue, as the stack's event source mapping does.
     // Several loops, so a receiver that makes an attempt wait for its deadline holds up only its batch.
-    const webhookDispatcher = await startSqsPoller({
-      client: localSqs,
-      queueUrl: sqs.queueUrl(QUEUES.webhook.localName),
-      consumer: (await import('../../lambdas/workers/webhook-dispatcher.js')).handler,
-      waitTimeSeconds: 1,
-      pollIntervalMs: 20,
-      concurrency: 4,
-    });
+    const dispatchWebhooks = (await import('../../lambdas/workers/webhook-dispatcher.js')).handler;
+    const webhookDispatcher = await access.runAs('webhookDispatcher', () =>
+      startSqsPoller({
+        client: consumerClient(),
+        queueUrl: sqs.queueUrl(QUEUES.webhook.localName),
+        consumer: dispatchWebhooks,
+        waitTimeSeconds: 1,
+        pollIntervalMs: 20,
+        concurrency: 4,
+      }),
+    );
     running.push(webhookDispatcher);
     const server = api;
     return {
       baseUrl: server.url,
-      apiKey: access.apiKey,
-      workspaceId: access.workspaceId,
+      apiKey: developmentAccess.apiKey,
+      workspaceId: developmentAccess.workspaceId,
       environment,
+      accessDenials: () => access.denials,
       stop: async () => {
         await server.stop();
         for (const emulator of running.reverse()) await emulator.stop();

@@ -22,6 +22,8 @@ export interface RunningEmulator {
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 export const LOCAL_REGION = 'us-east-1';
+/** The account of every local ARN (the emulators' default). */
+export const LOCAL_ACCOUNT = '000000000000';
 
 /** dynalite (with `TransactWriteItems`, see dynamo-transactions.ts), persisted under `directory` or in memory. */
 export async function startDynamo(directory: string | undefined): Promise<RunningEmulator> {

@@ -10,9 +10,9 @@ import {
   TASK_FUNCTIONS,
   type TaskFunctionName,
 } from '../../lambdas/workflows/task-functions.js';
+import type { ServiceFunctionName } from '../access/function-access.js';
 import type { TaskFunction } from './emulators/index.js';
-
-const LOCAL_ACCOUNT = '000000000000';
+import { LOCAL_ACCOUNT } from './storage-emulators.js';
 
 /** The local ARN standing in for the deployed function of `name`. */
 export function localTaskFunctionArn(region: string, name: TaskFunctionName): string {
@@ -30,10 +30,17 @@ export function localTaskSubstitutions(region: string): Record<string, string> {
 }
 
 /**
- * A `resolveTask` for the emulator: the handler behind a local task function ARN.
+ * A `resolveTask` for the emulator: the handler behind a local task function ARN, run as its function
+ * (`runAs`: the local stack checks its AWS calls against the task function's own role).
  * @throws for a resource no task function stands behind (the execution fails loudly)
  */
-export function localTaskResolver(region: string): (resource: string) => Promise<TaskFunction> {
+export function localTaskResolver(
+  region: string,
+  runAs: <Result>(name: ServiceFunctionName, work: () => Promise<Result>) => Promise<Result> = (
+    _name,
+    work,
+  ) => work(),
+): (resource: string) => Promise<TaskFunction> {
   const byArn = new Map(
     (Object.keys(TASK_FUNCTIONS) as TaskFunctionName[]).map((name) => [
       localTaskFunctionArn(region, name),
@@ -49,8 +56,13 @@ export function localTaskResolver(region: string): (resource: string) => Promise
     const module = (await import(modulePath)) as Record<string, TaskFunction | undefined>;
     const handler = module[exportName];
     if (typeof handler !== 'function') throw new Error(`${modulePath} does not export ${exportName}`);
-    return handler;
+    return (input) => runAs(`task:${name}`, () => Promise.resolve(handler(input)));
   };
+}
+
+/** The local ARN of a workflow's state machine. */
+export function localWorkflowArn(region: string, workflow: string): string {
+  return `arn:aws:states:${region}:${LOCAL_ACCOUNT}:stateMachine:${workflow}`;
 }
 
 /**
@@ -61,7 +73,7 @@ export function localWorkflowEnvironment(region: string): Record<string, string>
   return Object.fromEntries(
     Object.entries({ ...JOB_WORKFLOWS, ...ADMIN_WORKFLOWS }).map(([workflow, { environmentVariable }]) => [
       environmentVariable,
-      `arn:aws:states:${region}:${LOCAL_ACCOUNT}:stateMachine:${workflow}`,
+      localWorkflowArn(region, workflow),
     ]),
   );
 }

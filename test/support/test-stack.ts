@@ -53,6 +53,10 @@ export interface TestStack {
     scopes?: string[],
     expiresAt?: number | null,
   ): Promise<string>;
+  /**
+   * Stops the stack. Every function's AWS calls are checked against its role while it runs, so this
+   * fails when any was refused, unless the test revoked grants on purpose (`revokedGrants`).
+   */
   stop(): Promise<void>;
 }
 
@@ -147,7 +151,17 @@ export async function startTestStack({
     call,
     newWorkspace,
     newKey,
-    stop: () => stack.stop(),
+    stop: async () => {
+      await stack.stop();
+      const denials = stack.accessDenials();
+      if (denials.length > 0 && !options.revokedGrants) {
+        throw new Error(
+          `Functions made AWS calls their roles do not allow (lib/access/function-access.ts):\n${denials
+            .map((denial) => `- ${denial.function}: ${denial.action} on ${denial.resource}`)
+            .join('\n')}`,
+        );
+      }
+    },
   };
 }
 

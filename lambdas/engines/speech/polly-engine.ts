@@ -53,7 +53,7 @@ import {
   type SynthesizeSpeechCommandInput,
   type Voice,
 } from '@aws-sdk/client-polly';
-import { tracer } from '../../core/observability.js';
+import { configuredClient } from '../../core/aws-clients.js';
 import {
   type EngineVoice,
   type NormalizedSettings,
@@ -612,8 +612,7 @@ class PollyEngine implements SpeechEngine {
 
   private polly(): PollyClient {
     if (!this.client) {
-      const client = new PollyClient({});
-      this.client = tracer ? tracer.captureAWSv3Client(client) : client;
+      this.client = configuredClient(new PollyClient({}));
     }
     return this.client;
   }

@@ -142,6 +142,8 @@ export interface KmsEmulator {
   importKey(key: KmsKeyImport): Promise<KmsKeyMetadata>;
   /** The ARN a key id has in this emulator. */
   keyArn(keyId: string): string;
+  /** The ARN of the key an id, key ARN, alias name or alias ARN names; undefined when it names none. */
+  resolveKeyArn(reference: string): string | undefined;
   /** Waits for pending writes of the data file, then stops the server. */
   stop(): Promise<void>;
 }
@@ -783,6 +785,13 @@ export async function startKmsEmulator(options: KmsEmulatorOptions = {}): Promis
     accountId,
     importKey,
     keyArn,
+    resolveKeyArn(reference) {
+      try {
+        return keyArn(resolveKey(reference).keyId);
+      } catch {
+        return undefined;
+      }
+    },
     async stop() {
       await store?.flush();
       await server.stop();
