@@ -49,6 +49,12 @@ export type VoiceAnalysisEngineName =
 export const POLLY_ENGINE_TYPES = ['standard', 'neural', 'long-form'] as const;
 export type PollyEngineType = (typeof POLLY_ENGINE_TYPES)[number];
 
+/**
+ * The longest lifetime a SigV4 presigned URL can have: 7 days (S3 refuses `X-Amz-Expires` above it).
+ * The TTLs of media and upload URLs may not exceed it, here or in the stack's options.
+ */
+export const MAX_PRESIGNED_URL_TTL_SECONDS = 604_800;
+
 export interface ServiceConfig {
   /** The single DynamoDB table. */
   tableName: string;
@@ -88,11 +94,19 @@ export interface ServiceConfig {
   allowLoopbackUrls: boolean;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
   idempotencyTtlSeconds: number;
-  /** Lifetime of presigned media download URLs, in seconds. @default 3600 */
+  /**
+   * Lifetime of presigned media download URLs, in seconds, at most `MAX_PRESIGNED_URL_TTL_SECONDS`. A
+   * URL never outlives the credentials that sign it: see `presignLifetimeSeconds` (media/media-store.ts).
+   * @default 3600
+   */
   mediaUrlTtlSeconds: number;
-  /** Lifetime of presigned direct-upload URLs, in seconds. @default 900 */
+  /** Lifetime of presigned direct-upload URLs, in seconds; bounded as `mediaUrlTtlSeconds`. @default 900 */
   uploadUrlTtlSeconds: number;
-  /** Largest file `POST /v3/assets` accepts, in bytes. @default 32 MiB */
+  /**
+   * Largest file `POST /v3/assets` accepts, in bytes. The CDK stack sets it (context
+   * `maxMultipartUploadBytes`) to what a synchronous Lambda invoke can carry, about 4.4 MiB (see
+   * assets/upload-limits.ts); the default is the local stack's. @default 32 MiB
+   */
   maxMultipartUploadBytes: number;
   /**
    * Largest file a direct upload may declare, in bytes. Completion reads the whole object to verify
@@ -315,6 +329,19 @@ export function config(): ServiceConfig {
     webhookRetentionDays: numberFrom('WEBHOOK_RETENTION_DAYS', 30),
     rateLimitLeaseFraction: numberFrom('RATE_LIMIT_LEASE_FRACTION', 0.02),
   };
+  for (const [name, seconds] of [
+    ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],
+    ['UPLOAD_URL_TTL_SECONDS', cached.uploadUrlTtlSeconds],
+  ] as const) {
+    if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= MAX_PRESIGNED_URL_TTL_SECONDS)) {
+      throw new Error(
+        `${name} must be a whole number of seconds from 1 to ${MAX_PRESIGNED_URL_TTL_SECONDS} (7 days, the longest a presigned URL can live), got ${seconds}`,
+      );
+    }
+  }
+  if (!(Number.isInteger(cached.maxMultipartUploadBytes) && cached.maxMultipartUploadBytes > 0)) {
+    throw new Error('MAX_MULTIPART_UPLOAD_BYTES must be a positive whole number of bytes');
+  }
   if (!(cached.webhookTimeoutMs > 0)) throw new Error('WEBHOOK_TIMEOUT_MS must be a positive number');
   if (!(cached.webhookRetryJitter >= 0 && cached.webhookRetryJitter <= 1)) {
     throw new Error('WEBHOOK_RETRY_JITTER must be a fraction from 0 to 1');

@@ -92,6 +92,16 @@ export class ConflictError extends ServiceError {
   }
 }
 
+/**
+ * 413 `payload_too_large`: a request body, or the file in it, above what the endpoint takes. API
+ * Gateway answers bodies over its own 10 MiB cap with the same code (lambdas/api/gateway-responses.ts).
+ */
+export class PayloadTooLargeError extends ServiceError {
+  constructor(message: string, param: string | null = null) {
+    super(413, 'payload_too_large', message, { param });
+  }
+}
+
 /** 429 `rate_limit_exceeded` with `Retry-After` and the `X-RateLimit-*` headers. */
 export class RateLimitError extends ServiceError {
   constructor(message: string, headers: Record<string, string>) {

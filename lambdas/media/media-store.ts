@@ -47,16 +47,55 @@ export async function putMediaObject(
 }
 
 /**
+ * How long before its signing credentials expire a presigned URL stops: the gap covers clock skew
+ * between this function and S3 and the time the response takes to reach the client.
+ */
+export const CREDENTIALS_EXPIRY_MARGIN_SECONDS = 60;
+
+/**
+ * The lifetime to sign a URL with: the configured one, cut to what the signing credentials allow. A
+ * presigned URL signed with temporary credentials (a role session, as a Lambda function's are) stops
+ * working when they expire, whatever its `X-Amz-Expires` says, so a URL that claimed to outlive them
+ * would lie. When their expiration is unknown (credentials from environment variables without
+ * `AWS_CREDENTIAL_EXPIRATION`, which is how Lambda provides them) the configured lifetime is used, and
+ * the documented bound is the role session's (README, Assets and media).
+ */
+export function signableLifetimeSeconds(
+  configuredSeconds: number,
+  credentialsExpiration: Date | undefined,
+  now: number = Date.now(),
+): number {
+  if (!credentialsExpiration) return configuredSeconds;
+  const secondsLeft =
+    Math.floor((credentialsExpiration.getTime() - now) / 1000) - CREDENTIALS_EXPIRY_MARGIN_SECONDS;
+  // At least a second: X-Amz-Expires must be positive. The SDK refreshes credentials five minutes
+  // before they expire, so this floor only matters for credentials that cannot be refreshed.
+  return Math.max(1, Math.min(configuredSeconds, secondsLeft));
+}
+
+/**
+ * `signableLifetimeSeconds` for the credentials the S3 client signs with now. The presigner asks the
+ * same memoized provider right after, so it signs with these credentials or fresher ones.
+ */
+async function presignLifetimeSeconds(configuredSeconds: number): Promise<number> {
+  const credentials = await s3Client().config.credentials();
+  return signableLifetimeSeconds(configuredSeconds, credentials.expiration);
+}
+
+/**
  * A presigned PUT for a direct upload and the headers the client must send with it, under the
  * encryption the caller resolved with `encryptionForMediaWrite` (once per request, not per file).
+ * `expiresInSeconds` is the lifetime it was signed with: `configuredSeconds` or less (see
+ * `signableLifetimeSeconds`).
  */
 export async function presignMediaUpload(
   encryption: ObjectEncryption,
   key: string,
   contentType: string,
   sizeBytes: number,
-  expiresInSeconds: number,
-): Promise<{ url: string; headers: Record<string, string> }> {
+  configuredSeconds: number,
+): Promise<{ url: string; headers: Record<string, string>; expiresInSeconds: number }> {
+  const expiresInSeconds = await presignLifetimeSeconds(configuredSeconds);
   const command = new PutObjectCommand({
     Bucket: config().bucketName,
     Key: key,
@@ -74,6 +113,7 @@ export async function presignMediaUpload(
   // refuses it (and a URL without them would write with the bucket's default key instead).
   return {
     url,
+    expiresInSeconds,
     headers: {
       'Content-Type': contentType,
       'Content-Length': String(sizeBytes),
@@ -157,11 +197,15 @@ export async function deleteMediaPrefix(prefix: string): Promise<void> {
   await Promise.all((await listMediaKeys(prefix)).map((key) => deleteMediaObject(key)));
 }
 
-/** A presigned GET URL: the only way media leaves the bucket. */
+/**
+ * A presigned GET URL: the only way media leaves the bucket. It lives `MEDIA_URL_TTL_SECONDS`, or less
+ * when its signing credentials expire sooner (see `signableLifetimeSeconds`).
+ */
 export async function presignMediaDownload(
   key: string,
   options: { fileName?: string | undefined; contentType?: string | undefined } = {},
 ): Promise<string> {
+  const expiresIn = await presignLifetimeSeconds(config().mediaUrlTtlSeconds);
   return getSignedUrl(
     s3Client(),
     new GetObjectCommand({
@@ -173,6 +217,6 @@ export async function presignMediaDownload(
       // Served as the verified type, whatever the object's stored metadata says.
       ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
     }),
-    { expiresIn: config().mediaUrlTtlSeconds },
+    { expiresIn },
   );
 }

@@ -14,8 +14,9 @@ export type SpeechEngine = (typeof SPEECH_ENGINES)[number];
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+import { DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES } from '../../lambdas/assets/upload-limits.js';
 /** Where error `doc_url`s point when the deployer does not say otherwise (the runtime's own default). */
-import { DEFAULT_DOC_BASE_URL } from '../../lambdas/core/config.js';
+import { DEFAULT_DOC_BASE_URL, MAX_PRESIGNED_URL_TTL_SECONDS } from '../../lambdas/core/config.js';
 
 export { DEFAULT_DOC_BASE_URL };
 
@@ -60,6 +61,21 @@ export interface ServiceOptions {
    * @default false
    */
   apiGatewayCloudWatchRole: boolean;
+  /**
+   * Largest file `POST /v3/assets` takes, in bytes (`MAX_MULTIPART_UPLOAD_BYTES`). Its default is also
+   * its maximum: the largest file whose base64-encoded body fits a synchronous Lambda invoke
+   * (`DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES`, lambdas/assets/upload-limits.ts). A larger value could only
+   * turn the API's 413 into a failure at the integration.
+   * @default DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES (4,653,056 bytes, about 4.4 MiB)
+   */
+  maxMultipartUploadBytes: number;
+  /**
+   * Lifetime of presigned media download URLs (`MEDIA_URL_TTL_SECONDS`), at most 7 days. Capped at run
+   * time by the signing credentials' expiry when it is known. @default 3600
+   */
+  mediaUrlTtlSeconds: number;
+  /** Lifetime of presigned direct-upload URLs (`UPLOAD_URL_TTL_SECONDS`), at most 7 days. @default 900 */
+  uploadUrlTtlSeconds: number;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -81,6 +97,9 @@ export const CONTEXT_DEFAULTS = {
   apiThrottlingBurstLimit: 200,
   webAclArn: '',
   apiGatewayCloudWatchRole: false,
+  maxMultipartUploadBytes: DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES,
+  mediaUrlTtlSeconds: 3600,
+  uploadUrlTtlSeconds: 900,
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
@@ -224,6 +243,11 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
         : 'must be the ARN of a regional WAFv2 web ACL or empty',
     ),
     apiGatewayCloudWatchRole: read.boolean('apiGatewayCloudWatchRole'),
+    // Above this, the base64-encoded body no longer fits a synchronous Lambda invoke.
+    maxMultipartUploadBytes: read.integer('maxMultipartUploadBytes', 1, DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES),
+    // SigV4 presigned URLs live at most 7 days.
+    mediaUrlTtlSeconds: read.integer('mediaUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
+    uploadUrlTtlSeconds: read.integer('uploadUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
   };
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {

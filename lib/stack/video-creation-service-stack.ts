@@ -253,6 +253,11 @@ export class VideoCreationServiceStack extends Stack {
       JWKS_URL: options.jwksUrl,
       JWT_WORKSPACE_CLAIM: options.jwtWorkspaceClaim,
       IDEMPOTENCY_TTL_SECONDS: String(options.idempotencyTtlSeconds),
+      // Deployed, the multipart cap is what a synchronous Lambda invoke can carry, not the runtime's
+      // default (see lambdas/assets/upload-limits.ts).
+      MAX_MULTIPART_UPLOAD_BYTES: String(options.maxMultipartUploadBytes),
+      MEDIA_URL_TTL_SECONDS: String(options.mediaUrlTtlSeconds),
+      UPLOAD_URL_TTL_SECONDS: String(options.uploadUrlTtlSeconds),
       SPEECH_ENGINE: options.speechEngine,
       ALLOWED_CORS_ORIGINS: options.allowedCorsOrigins.join(','),
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,

@@ -1,6 +1,7 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
+import { DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES } from '../../lambdas/assets/upload-limits.js';
 import { CONTEXT_DEFAULTS, serviceOptionsFromContext } from '../../lib/stack/service-options.js';
 import { cdkJsonContext } from './synth-helpers.js';
 
@@ -69,6 +70,25 @@ describe('serviceOptionsFromContext', () => {
     ]) {
       expect(attempt, key).toThrow(new RegExp(`- ${key} `));
     }
+  });
+
+  it('caps multipart uploads at what a synchronous Lambda invoke can carry, and lets a deployer go lower', () => {
+    expect(optionsFrom({}).maxMultipartUploadBytes).toBe(DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES);
+    expect(optionsFrom({ maxMultipartUploadBytes: '1048576' }).maxMultipartUploadBytes).toBe(1_048_576);
+    // 10 MiB is API Gateway's cap, but a base64-encoded 10 MiB body is far over Lambda's 6 MB.
+    for (const tooLarge of [DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES + 1, 10 * 1024 * 1024]) {
+      expect(() => optionsFrom({ maxMultipartUploadBytes: tooLarge })).toThrow(
+        `- maxMultipartUploadBytes must be an integer from 1 to ${DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES}`,
+      );
+    }
+  });
+
+  it('refuses presigned URL lifetimes above 7 days, the most SigV4 allows', () => {
+    expect(optionsFrom({})).toMatchObject({ mediaUrlTtlSeconds: 3600, uploadUrlTtlSeconds: 900 });
+    expect(optionsFrom({ mediaUrlTtlSeconds: '604800' }).mediaUrlTtlSeconds).toBe(604_800);
+    const attempt = () => optionsFrom({ mediaUrlTtlSeconds: 604_801, uploadUrlTtlSeconds: '0' });
+    expect(attempt).toThrow('- mediaUrlTtlSeconds must be an integer from 1 to 604800');
+    expect(attempt).toThrow('- uploadUrlTtlSeconds must be an integer from 1 to 604800');
   });
 
   it("cannot deploy the engines' test doubles", () => {

@@ -6,6 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
+import { DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES } from '../../lambdas/assets/upload-limits.js';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
 import { PENDING_UPLOADS_PREFIX } from '../../lambdas/media/media-keys.js';
 import { TASK_FUNCTIONS } from '../../lambdas/workflows/task-functions.js';
@@ -68,6 +69,7 @@ function serviceVariant(): SynthesizedService {
       removalPolicy: 'destroy',
       webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/api/0a1b2c3d',
       apiGatewayCloudWatchRole: 'true',
+      maxMultipartUploadBytes: '1048576',
     },
     validateTemplates: false,
   });
@@ -348,6 +350,23 @@ describe('functions', () => {
         expect(logGroup.Properties?.RetentionInDays, logicalId).toBe(30);
       }
     }
+  });
+});
+
+describe('upload limits', () => {
+  /** `MAX_MULTIPART_UPLOAD_BYTES` of the function serving `POST /v3/assets`. */
+  function assetCreateCap(synthesized: SynthesizedService): unknown {
+    const found = [synthesized.stack, ...synthesized.areaStacks]
+      .flatMap((stack) => resourcesOfType(templateJson(stack), 'AWS::Lambda::Function'))
+      .filter(([logicalId]) => logicalId.startsWith('AssetCreateFunction'));
+    expect(found).toHaveLength(1);
+    const environment = found[0]?.[1].Properties?.Environment as { Variables: Record<string, unknown> };
+    return environment.Variables.MAX_MULTIPART_UPLOAD_BYTES;
+  }
+
+  it("caps multipart uploads at what a Lambda invoke can carry, or at the deployer's lower value", () => {
+    expect(assetCreateCap(service)).toBe(String(DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES));
+    expect(assetCreateCap(serviceVariant())).toBe('1048576');
   });
 });
 

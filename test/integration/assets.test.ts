@@ -5,10 +5,12 @@ import { headMediaObject } from '../../lambdas/media/media-store.js';
 import { mp4Header, multipartBody, pdf, png, srt, wav } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
+/** A small multipart cap so the oversize path is cheap to exercise. */
+const MULTIPART_CAP = 256 * 1024;
+
 let api: TestStack;
 beforeAll(async () => {
-  // A small multipart cap so the oversize path is cheap to exercise.
-  api = await startTestStack({ environment: { MAX_MULTIPART_UPLOAD_BYTES: String(256 * 1024) } });
+  api = await startTestStack({ environment: { MAX_MULTIPART_UPLOAD_BYTES: String(MULTIPART_CAP) } });
 });
 afterAll(() => api.stop());
 
@@ -99,7 +101,6 @@ describe('POST /v3/assets (multipart)', () => {
       'not of a supported type',
     ],
     ['a mislabelled file', pdf(), 'fake.png', 'image/png', 'application/pdf'],
-    ['an oversize file', Buffer.concat([png(), Buffer.alloc(300 * 1024)]), 'big.png', 'image/png', 'exceeds'],
   ])(
     'refuses %s with 400 naming file, and stores nothing',
     async (_label, bytes, fileName, mimeType, message) => {
@@ -108,6 +109,35 @@ describe('POST /v3/assets (multipart)', () => {
       expect(result.status).toBe(400);
       expect(errorOf(result)).toMatchObject({ code: 'invalid_parameter', param: 'file' });
       expect(errorOf(result).message).toContain(message);
+      const list = await api.call<{ data: unknown[] }>('GET', '/v3/assets', { key: apiKey });
+      expect(list.body.data).toEqual([]);
+    },
+  );
+
+  /** A png of exactly `size` bytes (its type still read from its header). */
+  const pngOfSize = (size: number) => Buffer.concat([png(), Buffer.alloc(size - png().length)]);
+
+  it('stores a file of exactly the configured cap', async () => {
+    const bytes = pngOfSize(MULTIPART_CAP);
+    const result = await upload(bytes, 'at-the-cap.png', 'image/png');
+    expect(result.status).toBe(201);
+    expect(result.body.data).toMatchObject({ size_bytes: MULTIPART_CAP, status: 'ready' });
+  });
+
+  it.each([
+    // Parsed: the body is within the framing allowance, the parser counts the file's bytes.
+    ['one byte over the cap', MULTIPART_CAP + 1],
+    // Refused before parsing: the body is longer than any body holding a file within the cap.
+    ['far over the cap', MULTIPART_CAP + 200 * 1024],
+  ])(
+    'refuses a file %s with 413 payload_too_large naming file and direct uploads, and stores nothing',
+    async (_label, size) => {
+      const { apiKey } = await api.newWorkspace();
+      const result = await upload(pngOfSize(size), 'too-big.png', 'image/png', apiKey);
+      expect(result.status).toBe(413);
+      expect(errorOf(result)).toMatchObject({ code: 'payload_too_large', param: 'file' });
+      expect(errorOf(result).message).toContain('256 KiB (262144 bytes)');
+      expect(errorOf(result).message).toContain('POST /v3/assets/direct-uploads');
       const list = await api.call<{ data: unknown[] }>('GET', '/v3/assets', { key: apiKey });
       expect(list.body.data).toEqual([]);
     },

@@ -1,20 +1,33 @@
 import { sameType, storeUploadedAsset, uploadResult } from '../../assets/assets.js';
+import { describeBytes, maxMultipartBodyBytes } from '../../assets/upload-limits.js';
 import { config } from '../../core/config.js';
-import { InvalidParameterError } from '../../core/errors.js';
+import { InvalidParameterError, PayloadTooLargeError } from '../../core/errors.js';
 import { detectMediaType, normaliseMimeType } from '../../media/media-types.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { parseSingleFileUpload } from '../pipeline/multipart.js';
 
+/** 413 naming the cap (`MAX_MULTIPART_UPLOAD_BYTES`) and the way to send larger files. */
+function fileTooLarge(maxFileBytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `The file exceeds this deployment's limit of ${describeBytes(maxFileBytes)} (${maxFileBytes} bytes) for POST /v3/assets. Upload larger files with a direct upload: POST /v3/assets/direct-uploads.`,
+    'file',
+  );
+}
+
 /** `POST /v3/assets`: one file in the multipart field `file`; its type is read from its bytes. */
 export const assetCreate = endpoint(
   {},
   async ({ rawBody, headers, principal }) => {
-    const { file } = await parseSingleFileUpload(
-      rawBody,
-      headers['content-type'],
-      'file',
-      config().maxMultipartUploadBytes,
+    const maxFileBytes = config().maxMultipartUploadBytes;
+    // A body longer than the cap plus multipart framing cannot hold a file within the cap: refuse it
+    // before parsing. The body's own length is used, not `Content-Length`: the whole body is already
+    // here (Lambda receives it in the event), so its length is exact and a missing or wrong header
+    // changes nothing. Bodies within the allowance are parsed, and the parser's count of the file's
+    // bytes decides.
+    if (rawBody.length > maxMultipartBodyBytes(maxFileBytes)) throw fileTooLarge(maxFileBytes);
+    const { file } = await parseSingleFileUpload(rawBody, headers['content-type'], 'file', maxFileBytes, () =>
+      fileTooLarge(maxFileBytes),
     );
     const detected = await detectMediaType(file.bytes);
     if (!detected) {

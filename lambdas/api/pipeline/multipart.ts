@@ -1,6 +1,6 @@
 /** `multipart/form-data` bodies (uploads), parsed with busboy under a size cap. */
 import busboy from 'busboy';
-import { InvalidParameterError } from '../../core/errors.js';
+import { InvalidParameterError, type ServiceError } from '../../core/errors.js';
 
 export interface UploadedFile {
   /** The client's file name, without any path. */
@@ -15,12 +15,17 @@ export interface MultipartUpload {
   fields: Record<string, string>;
 }
 
-/** Parses a body holding exactly one file in `fileField`; answers 400 naming that field otherwise. */
+/**
+ * Parses a body holding exactly one file in `fileField`; answers 400 naming that field otherwise, and
+ * `fileTooLarge()` (the caller's words: it knows why its cap is what it is) for a file over
+ * `maxFileBytes`.
+ */
 export function parseSingleFileUpload(
   body: Buffer,
   contentType: string | undefined,
   fileField: string,
   maxFileBytes: number,
+  fileTooLarge: () => ServiceError,
 ): Promise<MultipartUpload> {
   if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
     return Promise.reject(
@@ -35,7 +40,9 @@ export function parseSingleFileUpload(
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: 1, fileSize: maxFileBytes, fields: 20 },
+        // busboy reports the limit once a file *reaches* `fileSize`, so a file of exactly
+        // `maxFileBytes` needs one byte more of room.
+        limits: { files: 1, fileSize: maxFileBytes + 1, fields: 20 },
       });
     } catch {
       reject(new InvalidParameterError('The multipart body is malformed (no boundary).', fileField));
@@ -43,7 +50,7 @@ export function parseSingleFileUpload(
     }
     const fields: Record<string, string> = {};
     let file: UploadedFile | undefined;
-    let failure: InvalidParameterError | undefined;
+    let failure: ServiceError | undefined;
     parser.on('file', (name, stream, info) => {
       // A truncated body ends the part with an error; the parser reports it as a whole below.
       stream.on('error', () => {
@@ -60,10 +67,7 @@ export function parseSingleFileUpload(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
-        failure ??= new InvalidParameterError(
-          `The file exceeds the limit of ${maxFileBytes} bytes; use a direct upload.`,
-          fileField,
-        );
+        failure ??= fileTooLarge();
       });
       stream.on('close', () => {
         file = {
