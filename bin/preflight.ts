@@ -1,7 +1,8 @@
 /**
  * Deploy preflight: checks a synthesized cloud assembly against the quotas that would otherwise fail
  * `cdk deploy` halfway through (template and API sizes, Lambda environment and code sizes, IAM policy
- * sizes, name lengths, queue timeouts, state machine substitutions); see lib/preflight/checks.ts.
+ * sizes, name lengths, queue timeouts, state machine substitutions, API stacks created at once,
+ * resources a failed first create would orphan); see lib/preflight/checks.ts.
  *
  *   npm run preflight                       # cdk synth, then check cdk.out
  *   npx tsx bin/preflight.ts path/to/cdk.out   # check an assembly synthesized already

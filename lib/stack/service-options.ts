@@ -24,7 +24,12 @@ export interface ServiceOptions {
   stackName: string;
   /** Retention of every log group the stack creates. @default RetentionDays.ONE_MONTH */
   logRetention: RetentionDays;
-  /** What happens to data (table, buckets, keys, logs) when the stack is deleted. @default RemovalPolicy.RETAIN */
+  /**
+   * What happens to data (table, buckets, keys, queues, logs) when the stack is deleted or replaces
+   * them. `retain` keeps them, except when their own creation fails: a first deploy that rolls back
+   * deletes what it created instead of orphaning it (CloudFormation's `RetainExceptOnCreate`).
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+   */
   removalPolicy: RemovalPolicy;
   /** Speech synthesis engine the workers use. @default 'polly' */
   speechEngine: SpeechEngine;
@@ -60,6 +65,12 @@ export interface ServiceOptions {
    * @default false
    */
   apiGatewayCloudWatchRole: boolean;
+  /**
+   * How many of the API's area stacks CloudFormation creates at once; the others wait in line behind
+   * them (see `orderAreaStacks` in service-api.ts). More is faster but nears API Gateway's
+   * control-plane quota; the preflight fails above 4. @default 2
+   */
+  apiAreaStacksAtOnce: number;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -81,11 +92,15 @@ export const CONTEXT_DEFAULTS = {
   apiThrottlingBurstLimit: 200,
   webAclArn: '',
   apiGatewayCloudWatchRole: false,
+  apiAreaStacksAtOnce: 2,
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
 const RETENTION_DAYS = new Set(Object.values(RetentionDays).filter((value) => typeof value === 'number'));
-const REMOVAL_POLICIES = { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY } as const;
+const REMOVAL_POLICIES = {
+  retain: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+  destroy: RemovalPolicy.DESTROY,
+} as const;
 
 class ContextReader {
   readonly problems: string[] = [];
@@ -224,6 +239,7 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
         : 'must be the ARN of a regional WAFv2 web ACL or empty',
     ),
     apiGatewayCloudWatchRole: read.boolean('apiGatewayCloudWatchRole'),
+    apiAreaStacksAtOnce: read.integer('apiAreaStacksAtOnce', 1, 50),
   };
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {

@@ -185,6 +185,7 @@ export class VideoCreationServiceStack extends Stack {
       logRetention: options.logRetention,
       apiGatewayCloudWatchRole: options.apiGatewayCloudWatchRole,
       removalPolicy: options.removalPolicy,
+      areaStacksAtOnce: options.apiAreaStacksAtOnce,
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-COG4',

@@ -15,7 +15,7 @@ describe('serviceOptionsFromContext', () => {
     expect(optionsFrom(context)).toMatchObject({
       stackName: 'VideoCreationService',
       logRetention: RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       allowedCorsOrigins: [],
       webAclArn: '',
       apiGatewayCloudWatchRole: false,
