@@ -71,6 +71,14 @@ export interface ServiceOptions {
    * control-plane quota; the preflight fails above 4. @default 2
    */
   apiAreaStacksAtOnce: number;
+  /** Any new value publishes the stock catalog's media again on the next deploy. @default '' */
+  catalogPublicationNonce: string;
+  /**
+   * Whether a catalog publication that fails after its retries fails the deploy. Off, the deploy
+   * succeeds and the `CatalogPublication` output says what failed (see publish-catalog-handler.ts).
+   * @default false
+   */
+  catalogFailureFailsDeploy: boolean;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -93,6 +101,8 @@ export const CONTEXT_DEFAULTS = {
   webAclArn: '',
   apiGatewayCloudWatchRole: false,
   apiAreaStacksAtOnce: 2,
+  catalogPublicationNonce: '',
+  catalogFailureFailsDeploy: false,
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
@@ -240,6 +250,8 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     ),
     apiGatewayCloudWatchRole: read.boolean('apiGatewayCloudWatchRole'),
     apiAreaStacksAtOnce: read.integer('apiAreaStacksAtOnce', 1, 50),
+    catalogPublicationNonce: read.string('catalogPublicationNonce'),
+    catalogFailureFailsDeploy: read.boolean('catalogFailureFailsDeploy'),
   };
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {
