@@ -13,9 +13,9 @@
  * - `PublicationNonce` (optional): any new value sends an Update, which publishes again;
  * - `FailDeployOnError`: `'true'` fails the deploy when the catalog cannot be published.
  *
- * A failure does not fail the deploy by default. The catalog is the stack's last step and needs
- * nothing but the bucket: failing it on Create rolls back (and can fail to roll back) hundreds of
- * resources that work, for media that can be published again in a minute with `PublicationNonce`.
+ * A failure does not fail the deploy by default. Nothing else in the stack depends on the catalog:
+ * failing it on Create rolls back (and can fail to roll back) hundreds of resources that work, for
+ * media that can be published again in a minute with `PublicationNonce`.
  * The resource succeeds instead, with `Status` saying what failed (the stack's `CatalogPublication`
  * output, in `cdk deploy`'s output) and the publisher's log holding every failure.
  */
