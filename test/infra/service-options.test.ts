@@ -56,6 +56,8 @@ describe('serviceOptionsFromContext', () => {
         authCacheTtlSeconds: -1,
         webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:global/webacl/x',
         apiGatewayCloudWatchRole: 'yes',
+        apiAreaStacksAtOnce: 0,
+        catalogFailureFailsDeploy: 'maybe',
       });
     expect(attempt).toThrow(/logRetentionDays/);
     for (const key of [
@@ -66,6 +68,8 @@ describe('serviceOptionsFromContext', () => {
       'authCacheTtlSeconds',
       'webAclArn',
       'apiGatewayCloudWatchRole',
+      'apiAreaStacksAtOnce',
+      'catalogFailureFailsDeploy',
     ]) {
       expect(attempt, key).toThrow(new RegExp(`- ${key} `));
     }
