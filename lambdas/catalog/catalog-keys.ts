@@ -14,3 +14,13 @@ export const catalogKeys = {
   /** A sentence spoken by the voice, in its language (WAV). */
   voicePreview: (voiceId: string) => `${CATALOG_PREFIX}voices/${voiceId}.wav`,
 } as const;
+
+/**
+ * Properties of the catalog custom resource that change what it does (the stack sets them, the
+ * handler reads them): a new `PublicationNonce` publishes again; `FailDeployOnError: 'true'` fails the
+ * deploy when the catalog cannot be published.
+ */
+export const CATALOG_RESOURCE_PROPERTIES = {
+  publicationNonce: 'PublicationNonce',
+  failDeployOnError: 'FailDeployOnError',
+} as const;

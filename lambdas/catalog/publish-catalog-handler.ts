@@ -7,34 +7,100 @@
  * Deployment: a container-image function (sharp and the speech engines), with `BUCKET_NAME`,
  * `STACK_KEY_ID`, `SPEECH_ENGINE` and `TABLE_NAME` set, `s3:GetObject`/`s3:PutObject` on
  * `catalog/*` and use of the stack key, a few minutes of timeout and 2 GB of memory (drawing 30
- * full-HD portraits). Give the resource the property `CatalogVersion: catalogMediaVersion(engine)`
- * so that CloudFormation sends an Update exactly when the catalog changed.
+ * full-HD portraits). The resource's properties (lib/stack/catalog-publisher.ts):
+ * - `CatalogVersion: catalogMediaVersion(engine)`, so that CloudFormation sends an Update exactly when
+ *   the catalog changed;
+ * - `PublicationNonce` (optional): any new value sends an Update, which publishes again;
+ * - `FailDeployOnError`: `'true'` fails the deploy when the catalog cannot be published.
+ *
+ * A failure does not fail the deploy by default. Nothing else in the stack depends on the catalog:
+ * failing it on Create rolls back (and can fail to roll back) hundreds of resources that work, for
+ * media that can be published again in a minute with `PublicationNonce`.
+ * The resource succeeds instead, with `Status` saying what failed (the stack's `CatalogPublication`
+ * output, in `cdk deploy`'s output) and the publisher's log holding every failure.
  */
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { logger } from '../core/observability.js';
 import { speechEngine } from '../engines/speech/index.js';
+import type { SpeechEngine } from '../engines/speech/speech-engine.js';
+import { CATALOG_RESOURCE_PROPERTIES } from './catalog-keys.js';
 import { catalogMediaVersion } from './catalog-media.js';
-import { publishCatalogMedia } from './publish-catalog-media.js';
+import {
+  CatalogPublicationError,
+  type PublishCatalogMediaOptions,
+  publishCatalogMedia,
+} from './publish-catalog-media.js';
 
 export const CATALOG_MEDIA_RESOURCE_ID = 'video-service-catalog-media';
 
 export interface CatalogResourceResponse {
   PhysicalResourceId: string;
-  Data?: { CatalogVersion: string; Uploaded: number; Generated: number };
-}
-
-export async function handler(event: CloudFormationCustomResourceEvent): Promise<CatalogResourceResponse> {
-  if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
-  // The deployment's engine (`SPEECH_ENGINE`): previews sound like the videos made with the voice.
-  const engine = speechEngine();
-  // A function's file system is read-only outside /tmp, and a custom resource runs too rarely to
-  // profit from a cache.
-  const result = await publishCatalogMedia({ speechEngine: engine, cacheDirectory: false });
-  return {
-    PhysicalResourceId: CATALOG_MEDIA_RESOURCE_ID,
-    Data: {
-      CatalogVersion: catalogMediaVersion(engine.name),
-      Uploaded: result.uploaded,
-      Generated: result.generated,
-    },
+  Data?: {
+    CatalogVersion: string;
+    Uploaded: number;
+    Generated: number;
+    Failed: number;
+    /** One line for the deployer: what was published, or what failed and how to publish again. */
+    Status: string;
   };
 }
+
+export interface CatalogResourceDependencies {
+  /** @default the deployment's engine (`SPEECH_ENGINE`) */
+  speechEngine?: () => SpeechEngine;
+  /** Options of the publication besides the engine (a store, retry timings in tests). */
+  publication?: Omit<PublishCatalogMediaOptions, 'speechEngine'>;
+}
+
+export function catalogResourceHandler(dependencies: CatalogResourceDependencies = {}) {
+  return async (event: CloudFormationCustomResourceEvent): Promise<CatalogResourceResponse> => {
+    if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
+    // The deployment's engine: previews sound like the videos made with the voice.
+    const engine = (dependencies.speechEngine ?? speechEngine)();
+    const CatalogVersion = catalogMediaVersion(engine.name);
+    try {
+      const result = await publishCatalogMedia({
+        // A function's file system is read-only outside /tmp, and a custom resource runs too rarely
+        // to profit from a cache.
+        cacheDirectory: false,
+        ...dependencies.publication,
+        speechEngine: engine,
+      });
+      return {
+        PhysicalResourceId: CATALOG_MEDIA_RESOURCE_ID,
+        Data: {
+          CatalogVersion,
+          Uploaded: result.uploaded,
+          Generated: result.generated,
+          Failed: 0,
+          Status: `published: ${result.total} objects, ${result.uploaded} uploaded now`,
+        },
+      };
+    } catch (error) {
+      const reason =
+        error instanceof CatalogPublicationError
+          ? error.message
+          : `Catalog publication (speech engine ${engine.name}) failed: ${error instanceof Error ? error.message : String(error)}`;
+      logger.error('Catalog publication failed', {
+        reason,
+        failures: error instanceof CatalogPublicationError ? error.failures : undefined,
+        error,
+      });
+      // The provider framework makes a thrown error's message the Reason CloudFormation shows.
+      if (event.ResourceProperties[CATALOG_RESOURCE_PROPERTIES.failDeployOnError] === 'true')
+        throw new Error(reason);
+      return {
+        PhysicalResourceId: CATALOG_MEDIA_RESOURCE_ID,
+        Data: {
+          CatalogVersion,
+          Uploaded: 0,
+          Generated: 0,
+          Failed: error instanceof CatalogPublicationError ? error.failures.length : 1,
+          Status: `FAILED (publish again: cdk deploy -c catalogPublicationNonce=<new value>): ${reason}`,
+        },
+      };
+    }
+  };
+}
+
+export const handler = catalogResourceHandler();

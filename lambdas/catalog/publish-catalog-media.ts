@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { HeadObjectCommand, ListObjectsV2Command, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../core/aws-clients.js';
@@ -41,6 +42,95 @@ export interface PublishCatalogMediaOptions {
   concurrency?: number;
   /** Longest wait for another process's generation lock before generating anyway. @default 120 s */
   lockTimeoutMs?: number;
+  /** How often and how patiently each listing, generation and upload is retried. @default CATALOG_RETRY */
+  retry?: RetryTiming;
+  /** Where the objects go. @default the media bucket (`mediaBucketStore`) */
+  store?: CatalogStore;
+}
+
+/** Attempts of one step, and the backoff between them: doubling from `firstDelayMs`, at most `maxDelayMs`. */
+export interface RetryTiming {
+  attempts: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/**
+ * What fails a catalog publication during a deploy is mostly transient: Polly throttling the burst of
+ * previews, S3 or KMS throttling the uploads, a cold container running out of memory. Every step is
+ * retried, not only errors known to be transient: a step that fails for good costs a few seconds
+ * (1 + 2 + 4 s), well within the publisher's timeout.
+ */
+export const CATALOG_RETRY: RetryTiming = { attempts: 4, firstDelayMs: 1_000, maxDelayMs: 8_000 };
+
+/** Where catalog objects are kept, each with its version: the media bucket, or a test's memory. */
+export interface CatalogStore {
+  /** Keys under the catalog prefix. */
+  keys(): Promise<Set<string>>;
+  /** The version recorded with an object, `undefined` when it has none or is gone. */
+  versionOf(key: string): Promise<string | undefined>;
+  put(item: CatalogMediaItem, body: Uint8Array): Promise<void>;
+}
+
+/** One catalog object that could not be published, for the reason a deployer reads. */
+export interface CatalogItemFailure {
+  key: string;
+  /** Which object, and what made it (`voice preview of en-us-olivia (polly voice Joanna)`). */
+  item: string;
+  step: 'generate' | 'upload';
+  attempts: number;
+  message: string;
+}
+
+/** How many failures a reason names; the rest are counted (the log has them all). */
+const FAILURES_IN_REASON = 3;
+/** CloudFormation shows a few hundred characters of a reason well; a custom resource response is 4 KB at most. */
+const REASON_MAX_CHARACTERS = 1_000;
+
+export class CatalogPublicationError extends Error {
+  constructor(
+    readonly engine: string,
+    readonly total: number,
+    readonly failures: readonly CatalogItemFailure[],
+  ) {
+    const named = failures
+      .slice(0, FAILURES_IN_REASON)
+      .map((failure) => `${failure.item} ${failure.key}: ${failure.step} failed: ${failure.message}`);
+    const more = failures.length - named.length;
+    const reason =
+      `Catalog publication (speech engine ${engine}): ${failures.length} of ${total} objects failed ` +
+      `after ${failures[0]?.attempts ?? 0} attempts. ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+    super(reason.length > REASON_MAX_CHARACTERS ? `${reason.slice(0, REASON_MAX_CHARACTERS - 1)}…` : reason);
+    this.name = 'CatalogPublicationError';
+  }
+}
+
+/** Runs `work` until it succeeds or has failed `timing.attempts` times, waiting longer after each failure. */
+export async function withRetries<T>(timing: RetryTiming, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= timing.attempts) throw error;
+      const delay = Math.min(timing.maxDelayMs, timing.firstDelayMs * 2 ** (attempt - 1));
+      // Half fixed, half random: parallel items throttled together do not retry together.
+      await sleep(delay / 2 + Math.random() * (delay / 2));
+    }
+  }
+}
+
+function describeItem(item: CatalogMediaItem, engine: string): string {
+  if (item.kind === 'voice-preview')
+    return `voice preview of ${item.voice.voiceId} (${engine} voice ${item.engineVoiceId})`;
+  if (item.kind === 'sound') return `sound ${item.sound.id} (ffmpeg)`;
+  return `${item.kind} of look ${item.look.id} (sharp)`;
+}
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.name && error.name !== 'Error' && !error.message.startsWith(error.name)
+    ? `${error.name}: ${error.message}`
+    : error.message;
 }
 
 export interface PublishCatalogMediaResult {
@@ -85,6 +175,13 @@ async function mapConcurrently<T, R>(
   return results;
 }
 
+/** The media bucket: catalog objects under `catalog/`, their version in their metadata. */
+export const mediaBucketStore: CatalogStore = {
+  keys: existingCatalogKeys,
+  versionOf: versionInBucket,
+  put: upload,
+};
+
 /** Keys under the catalog prefix: objects that are absent need no HeadObject (an empty bucket needs none). */
 async function existingCatalogKeys(): Promise<Set<string>> {
   const keys = new Set<string>();
@@ -103,12 +200,12 @@ async function existingCatalogKeys(): Promise<Set<string>> {
   return keys;
 }
 
-async function isCurrent(item: CatalogMediaItem): Promise<boolean> {
+async function versionInBucket(key: string): Promise<string | undefined> {
   try {
-    const head = await s3Client().send(new HeadObjectCommand({ Bucket: config().bucketName, Key: item.key }));
-    return head.Metadata?.[CATALOG_VERSION_METADATA] === item.version;
+    const head = await s3Client().send(new HeadObjectCommand({ Bucket: config().bucketName, Key: key }));
+    return head.Metadata?.[CATALOG_VERSION_METADATA];
   } catch (error) {
-    if (error instanceof NotFound || (error as { name?: string }).name === 'NotFound') return false;
+    if (error instanceof NotFound || (error as { name?: string }).name === 'NotFound') return undefined;
     throw error;
   }
 }
@@ -256,8 +353,9 @@ async function withGenerationLock<T>(
 // ---------------------------------------------------------------------------------------------------
 
 /**
- * Ensures every catalog object of this deployment's engine exists at its current version. Throws
- * when an object could be neither generated nor uploaded, after trying all of them.
+ * Ensures every catalog object of this deployment's engine exists at its current version. Each step
+ * is retried (`retry`); throws a `CatalogPublicationError` naming what could be neither generated nor
+ * uploaded, after trying all of them.
  */
 export async function publishCatalogMedia(
   options: PublishCatalogMediaOptions,
@@ -266,29 +364,43 @@ export async function publishCatalogMedia(
   const concurrency = options.concurrency ?? 16;
   const cache =
     options.cacheDirectory === undefined ? defaultCatalogCacheDirectory() : options.cacheDirectory;
-  const items = catalogMediaItems(options.speechEngine.name);
+  const engine = options.speechEngine.name;
+  const items = catalogMediaItems(engine);
+  const retry = options.retry ?? CATALOG_RETRY;
+  const store = options.store ?? mediaBucketStore;
 
-  const existing = await existingCatalogKeys();
-  const current = await mapConcurrently(items, concurrency, (item) =>
-    existing.has(item.key) ? isCurrent(item) : Promise.resolve(false),
+  const existing = await withRetries(retry, () => store.keys());
+  const current = await mapConcurrently(items, concurrency, async (item) =>
+    existing.has(item.key)
+      ? (await withRetries(retry, () => store.versionOf(item.key))) === item.version
+      : false,
   );
   const missing = items.filter((_, index) => !current[index]);
 
-  const failures: string[] = [];
+  const failures: CatalogItemFailure[] = [];
   let generated = 0;
   const publish = async (item: CatalogMediaItem, allowGeneration: boolean): Promise<boolean> => {
+    let step: CatalogItemFailure['step'] = 'generate';
     try {
       let bytes = await readCached(cache, item);
       if (!bytes) {
         if (!allowGeneration) return false;
-        bytes = await generate(item, options.speechEngine);
+        bytes = await withRetries(retry, () => generate(item, options.speechEngine));
         generated++;
         await writeCached(cache, item, bytes);
       }
-      await upload(item, bytes);
+      step = 'upload';
+      const body = bytes;
+      await withRetries(retry, () => store.put(item, body));
       return true;
     } catch (error) {
-      failures.push(`${item.key}: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push({
+        key: item.key,
+        item: describeItem(item, engine),
+        step,
+        attempts: retry.attempts,
+        message: messageOf(error),
+      });
       return true;
     }
   };
@@ -304,11 +416,7 @@ export async function publishCatalogMedia(
     });
   }
 
-  if (failures.length > 0) {
-    throw new Error(
-      `Could not publish ${failures.length} of ${items.length} catalog objects:\n${failures.join('\n')}`,
-    );
-  }
+  if (failures.length > 0) throw new CatalogPublicationError(engine, items.length, failures);
   return {
     total: items.length,
     present: items.length - missing.length,

@@ -422,6 +422,144 @@ export function checkDefinitionSubstitutions(assembly: CloudAssemblyContents): C
   return { measure: 'ASL placeholders without substitution', unit: '', bound: 'max', measurements };
 }
 
+/**
+ * API Gateway's control plane allows a few `CreateResource` and `PutMethod` calls per second per account
+ * (about 5). Nested stacks with nothing ordering them are created at once; each creates its API
+ * resources and methods in parallel, and past a handful of them the calls meet the quota: 429s fail
+ * the deploy, and can fail its rollback as well. The limit is a judgement, not a documented quota: 4
+ * stacks of this API's size (up to a dozen methods each) keep the calls within what CloudFormation's
+ * own retries absorb.
+ */
+export const API_STACKS_AT_ONCE_LIMIT = 4;
+
+const API_GATEWAY_CONTROL_PLANE_TYPES = new Set(['AWS::ApiGateway::Resource', 'AWS::ApiGateway::Method']);
+
+/** Logical ids a template value names: `Ref`, `Fn::GetAtt` and the `${Name}` / `${Name.Attribute}` of `Fn::Sub`. */
+function referencedLogicalIds(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedLogicalIds(item, into);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'Ref' && typeof inner === 'string') into.add(inner);
+      else if (key === 'Fn::GetAtt' && Array.isArray(inner)) into.add(String(inner[0]));
+      else if (key === 'Fn::GetAtt' && typeof inner === 'string') into.add(inner.split('.')[0] ?? inner);
+      else if (key === 'Fn::Sub') {
+        const text = Array.isArray(inner) ? inner[0] : inner;
+        if (typeof text === 'string')
+          for (const match of text.matchAll(/\$\{([^!}.][^}.]*)(?:\.[^}]*)?\}/g)) into.add(match[1] ?? '');
+        if (Array.isArray(inner)) referencedLogicalIds(inner[1], into);
+      } else referencedLogicalIds(inner, into);
+    }
+  }
+  return into;
+}
+
+/** What each resource of a template waits for before CloudFormation creates it: `DependsOn` and references. */
+function creationDependencies(stack: StackTemplate): Map<string, Set<string>> {
+  const resources = stack.template.Resources ?? {};
+  const dependencies = new Map<string, Set<string>>();
+  for (const [logicalId, resource] of Object.entries(resources)) {
+    const dependsOn = resource.DependsOn === undefined ? [] : [resource.DependsOn].flat();
+    const named = referencedLogicalIds(resource.Properties, new Set(dependsOn));
+    dependencies.set(logicalId, new Set([...named].filter((id) => id in resources && id !== logicalId)));
+  }
+  return dependencies;
+}
+
+/**
+ * The most of `nodes` no ordering separates (the widest antichain of the partial order `before`):
+ * by Dilworth's theorem, the nodes minus a maximum matching of "u comes before v" (Kuhn's algorithm).
+ */
+function widestUnordered(nodes: readonly string[], before: (u: string, v: string) => boolean): number {
+  const matchedTo = new Map<string, string>();
+  const augment = (u: string, seen: Set<string>): boolean => {
+    for (const v of nodes) {
+      if (!before(u, v) || seen.has(v)) continue;
+      seen.add(v);
+      const current = matchedTo.get(v);
+      if (current === undefined || augment(current, seen)) {
+        matchedTo.set(v, u);
+        return true;
+      }
+    }
+    return false;
+  };
+  let matching = 0;
+  for (const u of nodes) if (augment(u, new Set())) matching++;
+  return nodes.length - matching;
+}
+
+/**
+ * The most nested stacks holding API Gateway resources or methods that CloudFormation could be creating
+ * at the same time: per parent stack, the widest set of them with no ordering (`DependsOn` or a
+ * reference, through any chain of resources) between any two.
+ */
+export function checkApiStacksAtOnce(assembly: CloudAssemblyContents): CheckResult {
+  const measurements: Measurement[] = [];
+  for (const parent of assembly.stacks) {
+    const apiStacks = assembly.stacks
+      .filter(
+        (nested) =>
+          nested.parent?.stack === parent &&
+          Object.values(nested.template.Resources ?? {}).some((resource) =>
+            API_GATEWAY_CONTROL_PLANE_TYPES.has(resource.Type),
+          ),
+      )
+      .map((nested) => nested.parent?.logicalId ?? '');
+    if (apiStacks.length === 0) continue;
+    const dependencies = creationDependencies(parent);
+    const reachable = new Map<string, Set<string>>();
+    const upstream = (logicalId: string): Set<string> => {
+      let found = reachable.get(logicalId);
+      if (found) return found;
+      found = new Set();
+      reachable.set(logicalId, found);
+      for (const dependency of dependencies.get(logicalId) ?? []) {
+        found.add(dependency);
+        for (const further of upstream(dependency)) found.add(further);
+      }
+      return found;
+    };
+    measurements.push({
+      stack: parent.name,
+      resource: '(nested stacks)',
+      value: widestUnordered(apiStacks, (u, v) => upstream(v).has(u)),
+      limit: API_STACKS_AT_ONCE_LIMIT,
+      detail: `${apiStacks.length} nested stacks with API Gateway resources`,
+    });
+  }
+  return { measure: 'API stacks created at once', unit: '', bound: 'max', measurements };
+}
+
+/**
+ * `DeletionPolicy: Retain` keeps a resource even when the stack's first create fails and rolls back:
+ * the table, buckets, keys, queues and log groups of a deploy that never worked stay behind, and the
+ * next attempt may collide with their names. `RetainExceptOnCreate` keeps them from then on only.
+ */
+export function checkRetainedOnFailedCreate(assembly: CloudAssemblyContents): CheckResult {
+  return {
+    measure: 'resources a failed first create orphans',
+    unit: '',
+    bound: 'max',
+    measurements: assembly.stacks.map((stack) => {
+      const retained = Object.entries(stack.template.Resources ?? {})
+        .filter(([, resource]) => resource.DeletionPolicy === 'Retain')
+        .map(([logicalId]) => logicalId);
+      return {
+        stack: stack.name,
+        resource: '(template)',
+        value: retained.length,
+        limit: 0,
+        ...(retained.length > 0
+          ? {
+              detail: `DeletionPolicy Retain: ${retained.slice(0, 5).join(', ')}${retained.length > 5 ? ', ...' : ''}`,
+            }
+          : {}),
+      };
+    }),
+  };
+}
+
 /** Every check, in the report's order. */
 export function runChecks(assembly: CloudAssemblyContents): CheckResult[] {
   return [
@@ -430,6 +568,7 @@ export function runChecks(assembly: CloudAssemblyContents): CheckResult[] {
     checkParameterCount(assembly),
     checkTemplateBodySize(assembly),
     checkApiResourceCount(assembly),
+    checkApiStacksAtOnce(assembly),
     checkEnvironmentSize(assembly),
     checkRoleInlinePolicySize(assembly),
     checkManagedPolicySize(assembly),
@@ -437,5 +576,6 @@ export function runChecks(assembly: CloudAssemblyContents): CheckResult[] {
     ...checkLambdaCodeSize(assembly),
     checkQueueVisibilityTimeout(assembly),
     checkDefinitionSubstitutions(assembly),
+    checkRetainedOnFailedCreate(assembly),
   ];
 }

@@ -12,6 +12,9 @@ export interface CfnResource {
   Type: string;
   Properties?: Record<string, unknown>;
   Metadata?: Record<string, unknown>;
+  DependsOn?: string | string[];
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
 }
 
 export interface CfnTemplate {

@@ -9,7 +9,10 @@
  * The resource's `CatalogVersion` property is the catalog's version for the deployment's engine
  * (`catalogMediaVersion`: a hash over every object's version, which follows the looks, the drawing
  * code, the voices and their sentences), so CloudFormation sends an Update exactly when the catalog
- * changed, and not on every deployment.
+ * changed, and not on every deployment. `PublicationNonce` (context `catalogPublicationNonce`) sends
+ * one whenever the deployer gives it a new value: publishing again after a failure needs no code
+ * change. A failure succeeds the resource with its `Status` saying what failed (the stack's
+ * `CatalogPublication` output), unless `failDeployOnError`; the handler says why.
  */
 import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -17,6 +20,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { CATALOG_RESOURCE_PROPERTIES } from '../../lambdas/catalog/catalog-keys.js';
 import { catalogMediaVersion } from '../../lambdas/catalog/catalog-media.js';
 import { FUNCTION_GRANTS } from '../access/function-access.js';
 import { type GrantTargets, grantToRole } from './grant-statements.js';
@@ -42,12 +46,18 @@ export interface CatalogPublisherProps {
   logRetention: RetentionDays;
   /** Of the log groups. */
   removalPolicy: RemovalPolicy;
+  /** Any new value publishes again (`ServiceOptions.catalogPublicationNonce`). @default '' */
+  publicationNonce?: string;
+  /** Fail the deploy when the catalog cannot be published. @default false */
+  failDeployOnError?: boolean;
 }
 
 export class CatalogPublisher extends Construct {
   /** The `onEvent` handler (the media image with the publisher's CMD). */
   readonly function: LambdaFunction;
   readonly resource: CustomResource;
+  /** `published: ...` or `FAILED (...): <reason>`, as the handler reported it. */
+  readonly status: string;
 
   constructor(scope: Construct, id: string, props: CatalogPublisherProps) {
     super(scope, id);
@@ -95,7 +105,16 @@ export class CatalogPublisher extends Construct {
     this.resource = new CustomResource(this, 'CatalogMedia', {
       serviceToken: provider.serviceToken,
       resourceType: CATALOG_MEDIA_RESOURCE_TYPE,
-      properties: { CatalogVersion: catalogMediaVersion(props.grantTargets.speechEngine) },
+      properties: {
+        CatalogVersion: catalogMediaVersion(props.grantTargets.speechEngine),
+        // Only when set: adding an empty one would re-publish every existing deployment once.
+        ...(props.publicationNonce
+          ? { [CATALOG_RESOURCE_PROPERTIES.publicationNonce]: props.publicationNonce }
+          : {}),
+        [CATALOG_RESOURCE_PROPERTIES.failDeployOnError]: String(props.failDeployOnError ?? false),
+      },
     });
+
+    this.status = this.resource.getAttString('Status');
   }
 }

@@ -17,7 +17,7 @@ import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
 import { PENDING_UPLOADS_PREFIX } from '../../lambdas/media/media-keys.js';
 
 export interface DataStoresProps {
-  /** What happens to keys, table and buckets when the stack is deleted. @default RemovalPolicy.RETAIN */
+  /** What happens to keys, table and buckets when the stack is deleted. @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE */
   removalPolicy?: RemovalPolicy;
   /** Browser origins allowed to PUT/GET presigned media URLs. @default [] (no bucket CORS) */
   allowedCorsOrigins?: readonly string[];
@@ -34,7 +34,7 @@ export class DataStores extends Construct {
 
   constructor(scope: Construct, id: string, props: DataStoresProps = {}) {
     super(scope, id);
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
     const destroy = removalPolicy === RemovalPolicy.DESTROY;
 
     this.stackKey = new Key(this, 'StackKey', {

@@ -14,7 +14,7 @@ export interface MessagingProps {
   encryptionKey: IKey;
   /** Name of the custom event bus (unique per account and region). */
   eventBusName: string;
-  /** What happens to queues and the event archive when the stack is deleted. @default RemovalPolicy.RETAIN */
+  /** What happens to queues and the event archive when the stack is deleted. @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE */
   removalPolicy?: RemovalPolicy;
 }
 
@@ -34,7 +34,7 @@ export class Messaging extends Construct {
 
   constructor(scope: Construct, id: string, props: MessagingProps) {
     super(scope, id);
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
     const queueWithDeadLetters = (description: QueueDescription): QueueWithDeadLetters => {
       const deadLetterQueue = new Queue(this, `${description.constructId}DeadLetterQueue`, {
         encryption: QueueEncryption.KMS,

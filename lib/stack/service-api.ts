@@ -83,8 +83,13 @@ export interface ServiceApiProps {
    * settings (`ServiceOptions.apiGatewayCloudWatchRole`). @default false
    */
   apiGatewayCloudWatchRole?: boolean;
-  /** Of log groups and the API Gateway CloudWatch role. @default RemovalPolicy.RETAIN */
+  /** Of log groups and the API Gateway CloudWatch role. @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE */
   removalPolicy?: RemovalPolicy;
+  /**
+   * How many area stacks CloudFormation may create (or update) at once
+   * (`ServiceOptions.apiAreaStacksAtOnce`). @default 2
+   */
+  areaStacksAtOnce?: number;
 }
 
 export class ServiceApi extends Construct {
@@ -93,7 +98,7 @@ export class ServiceApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy });
     this.restApi = new RestApi(this, 'RestApi', {
@@ -200,6 +205,7 @@ export class ServiceApi extends Construct {
       );
     }
     this.areaStacks = areaStacks;
+    orderAreaStacks([...areaStacks.values()], props.areaStacksAtOnce ?? 2);
 
     const deployment = this.restApi.latestDeployment;
     if (!deployment) throw new Error('The RestApi was expected to create its deployment');
@@ -271,4 +277,21 @@ function pascalCase(kebab: string): string {
     .split('-')
     .map((word) => (word[0] ?? '').toUpperCase() + word.slice(1))
     .join('');
+}
+
+/**
+ * Puts the area stacks in `lanes` chains: each waits for the one `lanes` places before it, so at most
+ * `lanes` of them create API resources and methods at a time. Unordered, CloudFormation creates all of
+ * them at once, and their ~100 `CreateResource` and ~230 `PutMethod` calls meet API Gateway's
+ * control-plane quota (a few requests per second per account): 429s that fail the deploy and can fail
+ * its rollback too. Chains rather than waves: a lane moves on as soon as its own stack is done.
+ */
+function orderAreaStacks(stacks: readonly AreaRoutesStack[], lanes: number): void {
+  stacks.forEach((areaStack, index) => {
+    const before = stacks[index - lanes];
+    if (!before) return;
+    const [resource, previous] = [areaStack.nestedStackResource, before.nestedStackResource];
+    if (!resource || !previous) throw new Error('An area stack was expected to have its stack resource');
+    resource.addResourceDependency(previous);
+  });
 }

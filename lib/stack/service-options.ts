@@ -25,7 +25,12 @@ export interface ServiceOptions {
   stackName: string;
   /** Retention of every log group the stack creates. @default RetentionDays.ONE_MONTH */
   logRetention: RetentionDays;
-  /** What happens to data (table, buckets, keys, logs) when the stack is deleted. @default RemovalPolicy.RETAIN */
+  /**
+   * What happens to data (table, buckets, keys, queues, logs) when the stack is deleted or replaces
+   * them. `retain` keeps them, except when their own creation fails: a first deploy that rolls back
+   * deletes what it created instead of orphaning it (CloudFormation's `RetainExceptOnCreate`).
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+   */
   removalPolicy: RemovalPolicy;
   /** Speech synthesis engine the workers use. @default 'polly' */
   speechEngine: SpeechEngine;
@@ -76,6 +81,20 @@ export interface ServiceOptions {
   mediaUrlTtlSeconds: number;
   /** Lifetime of presigned direct-upload URLs (`UPLOAD_URL_TTL_SECONDS`), at most 7 days. @default 900 */
   uploadUrlTtlSeconds: number;
+  /**
+   * How many of the API's area stacks CloudFormation creates at once; the others wait in line behind
+   * them (see `orderAreaStacks` in service-api.ts). More is faster but nears API Gateway's
+   * control-plane quota; the preflight fails above 4. @default 2
+   */
+  apiAreaStacksAtOnce: number;
+  /** Any new value publishes the stock catalog's media again on the next deploy. @default '' */
+  catalogPublicationNonce: string;
+  /**
+   * Whether a catalog publication that fails after its retries fails the deploy. Off, the deploy
+   * succeeds and the `CatalogPublication` output says what failed (see publish-catalog-handler.ts).
+   * @default false
+   */
+  catalogFailureFailsDeploy: boolean;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -100,11 +119,17 @@ export const CONTEXT_DEFAULTS = {
   maxMultipartUploadBytes: DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES,
   mediaUrlTtlSeconds: 3600,
   uploadUrlTtlSeconds: 900,
+  apiAreaStacksAtOnce: 2,
+  catalogPublicationNonce: '',
+  catalogFailureFailsDeploy: false,
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
 const RETENTION_DAYS = new Set(Object.values(RetentionDays).filter((value) => typeof value === 'number'));
-const REMOVAL_POLICIES = { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY } as const;
+const REMOVAL_POLICIES = {
+  retain: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+  destroy: RemovalPolicy.DESTROY,
+} as const;
 
 class ContextReader {
   readonly problems: string[] = [];
@@ -248,6 +273,9 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     // SigV4 presigned URLs live at most 7 days.
     mediaUrlTtlSeconds: read.integer('mediaUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
     uploadUrlTtlSeconds: read.integer('uploadUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
+    apiAreaStacksAtOnce: read.integer('apiAreaStacksAtOnce', 1, 50),
+    catalogPublicationNonce: read.string('catalogPublicationNonce'),
+    catalogFailureFailsDeploy: read.boolean('catalogFailureFailsDeploy'),
   };
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {

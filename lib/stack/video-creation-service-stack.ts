@@ -132,6 +132,8 @@ export class VideoCreationServiceStack extends Stack {
       grantTargets,
       logRetention: options.logRetention,
       removalPolicy: options.removalPolicy,
+      publicationNonce: options.catalogPublicationNonce,
+      failDeployOnError: options.catalogFailureFailsDeploy,
     });
 
     const policies = new AccessPolicies(this, 'AccessPolicies', {
@@ -182,6 +184,7 @@ export class VideoCreationServiceStack extends Stack {
       logRetention: options.logRetention,
       apiGatewayCloudWatchRole: options.apiGatewayCloudWatchRole,
       removalPolicy: options.removalPolicy,
+      areaStacksAtOnce: options.apiAreaStacksAtOnce,
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-COG4',
@@ -214,6 +217,10 @@ export class VideoCreationServiceStack extends Stack {
         description: `${workflow.environmentVariable} for the admin CLI (npm run admin) against this stack`,
       });
     }
+    new CfnOutput(this, 'CatalogPublication', {
+      value: this.catalogPublisher.status,
+      description: 'Whether the stock catalog media were published, or what failed',
+    });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
       description: 'Subscribe to get alarms',

@@ -65,7 +65,7 @@ export interface WorkflowStateMachinesProps {
   taskFunctions?: Readonly<Record<string, IFunction>>;
   /** Retention of the execution logs. @default RetentionDays.ONE_MONTH */
   logRetention?: RetentionDays;
-  /** Of the execution log groups. @default RemovalPolicy.RETAIN */
+  /** Of the execution log groups. @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE */
   removalPolicy?: RemovalPolicy;
 }
 
@@ -115,7 +115,7 @@ export class WorkflowStateMachines extends Construct {
           destination: new LogGroup(this, `${constructId}Logs`, {
             logGroupName: executionLogGroupName(this, constructId),
             retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-            removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+            removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
           }),
           level: LogLevel.ALL,
           // Inputs and outputs carry customer content (scripts, URLs): keep them out of the logs.

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  API_STACKS_AT_ONCE_LIMIT,
   type CheckResult,
   checkApiResourceCount,
+  checkApiStacksAtOnce,
   checkDefinitionSubstitutions,
   checkEnvironmentSize,
   checkLambdaCodeSize,
@@ -19,6 +21,7 @@ import {
   checkParameterCount,
   checkQueueVisibilityTimeout,
   checkResourceCount,
+  checkRetainedOnFailedCreate,
   checkRoleInlinePolicySize,
   checkTemplateBodySize,
 } from '../../lib/preflight/checks.js';
@@ -126,6 +129,104 @@ describe('API Gateway resources', () => {
       { stack: 'Root', resource: 'Api', value: 300, limit: 300 },
     ]);
     expect(failures(checkApiResourceCount(api(100, 200)))).toEqual(['Root/Api 301/300']);
+  });
+});
+
+describe('API stacks created at once', () => {
+  /**
+   * A root stack with the API and `count` nested stacks that add methods to it, each depending on
+   * the one `lanes` places before it (no ordering when `lanes` is 0), plus one nested stack without
+   * API resources.
+   */
+  function areaStacks(count: number, lanes: number): CloudAssemblyContents {
+    const ids = Array.from({ length: count }, (_, index) => `Area${index}`);
+    const root = stack('Root', {
+      Resources: {
+        Api: { Type: 'AWS::ApiGateway::RestApi' },
+        Queues: { Type: 'AWS::CloudFormation::Stack' },
+        ...Object.fromEntries(
+          ids.map((id, index) => {
+            const before = lanes > 0 ? ids[index - lanes] : undefined;
+            const area: CfnResource = {
+              Type: 'AWS::CloudFormation::Stack',
+              Properties: { Parameters: { ApiId: { Ref: 'Api' } } },
+              ...(before ? { DependsOn: [before] } : {}),
+            };
+            return [id, area];
+          }),
+        ),
+      },
+    });
+    const nested = ids.map((id) =>
+      stack(
+        `Root${id}`,
+        { Resources: { Get: { Type: 'AWS::ApiGateway::Method' } } },
+        { parent: { stack: root, logicalId: id } },
+      ),
+    );
+    const queues = stack(
+      'RootQueues',
+      { Resources: { Queue: { Type: 'AWS::SQS::Queue' } } },
+      {
+        parent: { stack: root, logicalId: 'Queues' },
+      },
+    );
+    return assembly([root, ...nested, queues]);
+  }
+
+  it('counts every unordered nested stack with API resources as created at once', () => {
+    expect(failures(checkApiStacksAtOnce(areaStacks(22, 0)))).toEqual([
+      `Root/(nested stacks) 22/${API_STACKS_AT_ONCE_LIMIT}`,
+    ]);
+  });
+
+  it('counts stacks chained in lanes as the number of lanes', () => {
+    expect(checkApiStacksAtOnce(areaStacks(22, 1)).measurements[0]?.value).toBe(1);
+    expect(checkApiStacksAtOnce(areaStacks(22, 3)).measurements[0]?.value).toBe(3);
+    expect(failures(checkApiStacksAtOnce(areaStacks(22, API_STACKS_AT_ONCE_LIMIT)))).toEqual([]);
+  });
+
+  it('follows an ordering through references and other resources', () => {
+    // B waits for a role that references A: A and B are never created together.
+    const root = stack('Root', {
+      Resources: {
+        A: { Type: 'AWS::CloudFormation::Stack' },
+        Role: {
+          Type: 'AWS::IAM::Role',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: an Fn::Sub reference, not a template.
+          Properties: { Description: { 'Fn::Sub': '${A.Outputs.X}' } },
+        },
+        B: { Type: 'AWS::CloudFormation::Stack', DependsOn: 'Role' },
+        C: { Type: 'AWS::CloudFormation::Stack' },
+      },
+    });
+    const withMethod = (logicalId: string) =>
+      stack(
+        `Root${logicalId}`,
+        { Resources: { Any: { Type: 'AWS::ApiGateway::Method' } } },
+        { parent: { stack: root, logicalId } },
+      );
+    const result = checkApiStacksAtOnce(assembly([root, withMethod('A'), withMethod('B'), withMethod('C')]));
+    expect(result.measurements.map((measurement) => measurement.value)).toEqual([2]);
+  });
+});
+
+describe('resources a failed first create orphans', () => {
+  it('fails DeletionPolicy Retain and accepts RetainExceptOnCreate and Delete', () => {
+    const kept = stack('Kept', {
+      Resources: {
+        Table: { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'RetainExceptOnCreate' },
+        Logs: { Type: 'AWS::Logs::LogGroup', DeletionPolicy: 'Delete' },
+        Topic: topic,
+      },
+    });
+    const orphaning = stack('Orphaning', {
+      Resources: { Bucket: { Type: 'AWS::S3::Bucket', DeletionPolicy: 'Retain' } },
+    });
+    expect(failures(checkRetainedOnFailedCreate(assembly([kept])))).toEqual([]);
+    const result = checkRetainedOnFailedCreate(assembly([kept, orphaning]));
+    expect(failures(result)).toEqual(['Orphaning/(template) 1/0']);
+    expect(result.measurements[1]?.detail).toContain('Bucket');
   });
 });
 

@@ -16,7 +16,7 @@ describe('serviceOptionsFromContext', () => {
     expect(optionsFrom(context)).toMatchObject({
       stackName: 'VideoCreationService',
       logRetention: RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       allowedCorsOrigins: [],
       webAclArn: '',
       apiGatewayCloudWatchRole: false,
@@ -57,6 +57,8 @@ describe('serviceOptionsFromContext', () => {
         authCacheTtlSeconds: -1,
         webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:global/webacl/x',
         apiGatewayCloudWatchRole: 'yes',
+        apiAreaStacksAtOnce: 0,
+        catalogFailureFailsDeploy: 'maybe',
       });
     expect(attempt).toThrow(/logRetentionDays/);
     for (const key of [
@@ -67,6 +69,8 @@ describe('serviceOptionsFromContext', () => {
       'authCacheTtlSeconds',
       'webAclArn',
       'apiGatewayCloudWatchRole',
+      'apiAreaStacksAtOnce',
+      'catalogFailureFailsDeploy',
     ]) {
       expect(attempt, key).toThrow(new RegExp(`- ${key} `));
     }

@@ -218,6 +218,27 @@ describe('stage and deployment', () => {
     expect(deployment?.DependsOn).toEqual(expect.arrayContaining(areaStackIds));
   });
 
+  it('creates at most apiAreaStacksAtOnce area stacks at a time, each lane waiting for its previous stack', () => {
+    const lanesOf = (candidate: SynthesizedService) => {
+      const root = templateJson(candidate.stack);
+      const ids = candidate.areaStacks.map((areaStack) =>
+        candidate.stack.getLogicalId(areaStack.nestedStackResource as never),
+      );
+      return ids.map((id) => (root.Resources[id]?.DependsOn ?? []).filter((other) => ids.includes(other)));
+    };
+    const ids = service.areaStacks.map((areaStack) =>
+      service.stack.getLogicalId(areaStack.nestedStackResource as never),
+    );
+    // cdk.json's 2: the first two start at once, every later one waits for the one two places before.
+    expect(lanesOf(service)).toEqual(ids.map((_, index) => (index < 2 ? [] : [ids[index - 2]])));
+    const chained = buildService({ context: { apiAreaStacksAtOnce: '1' }, validateTemplates: false });
+    expect(
+      lanesOf(chained)
+        .slice(1)
+        .every((dependsOn) => dependsOn.length === 1),
+    ).toBe(true);
+  });
+
   it('makes a new deployment when anything in the area stacks changes', () => {
     const deploymentId = (candidate: SynthesizedService) =>
       resourcesOfType(templateJson(candidate.stack), 'AWS::ApiGateway::Deployment')[0]?.[0];
@@ -235,6 +256,21 @@ describe('stage and deployment', () => {
 });
 
 describe('data stores', () => {
+  it('retains nothing that a failed first create would leave behind (RetainExceptOnCreate)', () => {
+    const policies = (candidate: SynthesizedService) =>
+      new Set(
+        [candidate.stack, ...candidate.areaStacks].flatMap((stack) =>
+          Object.values(templateJson(stack).Resources).map((resource) => resource.DeletionPolicy),
+        ),
+      );
+    expect([...policies(service)].filter((policy) => policy !== undefined).sort()).toEqual([
+      'Delete',
+      'RetainExceptOnCreate',
+    ]);
+    expect(policies(serviceVariant())).not.toContain('Retain');
+    expect(policies(serviceVariant())).not.toContain('RetainExceptOnCreate');
+  });
+
   it('keeps the single table exactly as TABLE_SCHEMA says, encrypted with the stack key and with PITR', () => {
     root.resourceCountIs('AWS::DynamoDB::Table', 1);
     root.hasResourceProperties('AWS::DynamoDB::Table', {

@@ -54,6 +54,7 @@ export interface CfnResourceJson {
   Type: string;
   Properties?: Record<string, unknown>;
   DependsOn?: string[];
+  DeletionPolicy?: string;
 }
 export interface TemplateJson {
   Resources: Record<string, CfnResourceJson>;

@@ -4,6 +4,7 @@
  * the speech engine option, the catalog media custom resource, and a template without dependency
  * cycles.
  */
+import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogMediaVersion } from '../../lambdas/catalog/catalog-media.js';
 import { GRANTS } from '../../lambdas/core/grants.js';
@@ -40,7 +41,15 @@ let espeak: SynthesizedService;
 beforeAll(() => {
   service = buildService({ validateTemplates: false });
   root = templateJson(service.stack);
-  espeak = buildService({ context: { speechEngine: 'espeak' }, validateTemplates: false });
+  // The other side of the catalog options too: a publication nonce, and failures failing the deploy.
+  espeak = buildService({
+    context: {
+      speechEngine: 'espeak',
+      catalogPublicationNonce: 'again-1',
+      catalogFailureFailsDeploy: 'true',
+    },
+    validateTemplates: false,
+  });
 });
 
 function logicalId(of: SynthesizedService, construct: { node: { defaultChild?: unknown } }): string {
@@ -366,6 +375,19 @@ describe('catalog media custom resource', () => {
     expect(propertiesOf(catalogResource(service)).CatalogVersion).toBe(catalogMediaVersion('polly'));
     expect(propertiesOf(catalogResource(espeak)).CatalogVersion).toBe(catalogMediaVersion('espeak'));
     expect(catalogMediaVersion('polly')).not.toBe(catalogMediaVersion('espeak'));
+  });
+
+  it('publishes again for a new catalogPublicationNonce, without a code change', () => {
+    expect(propertiesOf(catalogResource(service))).not.toHaveProperty('PublicationNonce');
+    expect(propertiesOf(catalogResource(espeak)).PublicationNonce).toBe('again-1');
+  });
+
+  it("succeeds a failed publication unless asked, and outputs the publication's status", () => {
+    expect(propertiesOf(catalogResource(service)).FailDeployOnError).toBe('false');
+    expect(propertiesOf(catalogResource(espeak)).FailDeployOnError).toBe('true');
+    const outputs = Template.fromStack(service.stack).findOutputs('CatalogPublication');
+    const resourceId = resourcesOfType(root, CATALOG_MEDIA_RESOURCE_TYPE)[0]?.[0];
+    expect(outputs.CatalogPublication?.Value).toEqual({ 'Fn::GetAtt': [resourceId, 'Status'] });
   });
 
   it('lets the publisher write catalog/ with the stack key, and speak with Polly only when it is the engine', () => {
