@@ -4,7 +4,7 @@
  * it counts toward a batch and what it gives back when it ends. The framework (`job-lifecycle.ts`)
  * owns everything that is the same for every job: starting the workflow idempotently, the failure
  * step, terminal bookkeeping (credits, events, batch counters), and finishing a job that a crash or a
- * restart interrupted. A job type supplies its domain steps (`jobSteps`) and nothing else.
+ * restart interrupted. A job type supplies its domain steps (`jobStep`) and nothing else.
  *
  * A definition is light: it is read by the API functions that create jobs, the failure step, the CDK
  * stack and the local stack, so it must not import engines. The steps live in their own module

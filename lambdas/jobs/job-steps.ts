@@ -75,29 +75,34 @@ export function failureOf(
   return wording.fault(step, caught?.Error ?? 'unknown error');
 }
 
-/** The implementation of each step of a job: its checked input in, its declared output out. */
-export type JobStepImplementations<Steps extends Record<string, JobStepContract>> = {
-  [Step in keyof Steps]: (input: z.output<Steps[Step]['input']>) => Promise<z.input<Steps[Step]['output']>>;
-};
-
 /**
- * The task function handlers of a job's steps, by step name: a steps module exports each under its
- * step's name (`export const { Prepare, Compose } = jobSteps(job, {...})`). Outputs are checked
- * against the contract too, so a step cannot hand the next one what the workflow does not describe.
+ * The task function handler of one step of a job, exported under the step's name by its steps module:
+ * `export const Prepare = /* @__PURE__ *\/ jobStep(videoRenderJob, 'Prepare', prepare)`. One call per
+ * step, marked pure, so that what one step's function can reach is that step's code only (esbuild drops
+ * the others; the deploy preflight checks each function's role against the AWS calls its code can
+ * reach: lib/access/bundle-calls.ts). The input is parsed with the step's schema and the output checked
+ * against its declared one, so a step cannot hand the next one what the workflow does not describe.
  */
-export function jobSteps<RefSchema extends JobRefSchema, Rec, Steps extends Record<string, JobStepContract>>(
+export function jobStep<
+  RefSchema extends JobRefSchema,
+  Rec,
+  Steps extends Record<string, JobStepContract>,
+  Step extends keyof Steps & string,
+>(
   job: JobDefinition<RefSchema, Rec, Steps>,
-  implementations: JobStepImplementations<Steps>,
-): { [Step in keyof Steps]: TaskHandler<z.output<Steps[Step]['output']>> } {
-  return Object.fromEntries(
-    Object.entries(job.steps).map(([step, contract]) => {
-      const run = implementations[step as keyof Steps] as (input: unknown) => Promise<unknown>;
-      return [
-        step,
-        taskHandler(step, contract.input, async (input) => contract.output.parse(await run(input))),
-      ];
-    }),
-  ) as { [Step in keyof Steps]: TaskHandler<z.output<Steps[Step]['output']>> };
+  step: Step,
+  implementation: (input: z.output<Steps[Step]['input']>) => Promise<z.input<Steps[Step]['output']>>,
+): TaskHandler<z.output<Steps[Step]['output']>> {
+  const contract = job.steps[step];
+  if (!contract) throw new Error(`Job ${job.name} has no step ${step}`);
+  return taskHandler(
+    step,
+    contract.input,
+    async (input) =>
+      contract.output.parse(await implementation(input as z.output<Steps[Step]['input']>)) as z.output<
+        Steps[Step]['output']
+      >,
+  );
 }
 
 /** The name of the failure step of every job workflow (`${TaskFunction_<taskPrefix>RecordFailure}`). */

@@ -29,7 +29,7 @@ import { updateExistingItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
-import { jobSteps } from '../jobs/job-steps.js';
+import { jobStep } from '../jobs/job-steps.js';
 import { readMediaStream } from '../media/media-store.js';
 import { voiceAnalyser } from '../voices/voice-analysers.js';
 import { deriveVoice, type RecordingAnalysis, VoiceDerivationError } from '../voices/voice-analysis.js';
@@ -277,4 +277,4 @@ async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult> {
   }
 }
 
-export const { Train } = jobSteps(voiceTrainingJob, { Train: trainModelVoice });
+export const Train = /* @__PURE__ */ jobStep(voiceTrainingJob, 'Train', trainModelVoice);

@@ -26,7 +26,7 @@ import {
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
-import { jobSteps } from '../jobs/job-steps.js';
+import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
 import {
   combinedSettings,
@@ -132,10 +132,11 @@ async function prepare(ref: VideoRef): Promise<PrepareResult> {
       'cinematic_avatar videos need a generative video model; this deployment has none configured (the reference engine composes scenes with ffmpeg and cannot generate footage from a prompt). Nothing was charged.',
     );
   }
-  const engine = speechEngine();
+  // The engine by name only: preparing speaks nothing (its function may not call the engine).
+  const speechEngineName = config().speechEngine;
   const scenes: PreparedScene[] = [];
   for (const scene of video.render.scenes)
-    scenes.push(await resolveScene(ref.workspace_id, scene, engine.name));
+    scenes.push(await resolveScene(ref.workspace_id, scene, speechEngineName));
   if (video.render.burn_captions && video.render.scenes.some((scene) => scene.speech?.kind === 'audio')) {
     throw new JobFailure(
       VIDEO_FAILURE.engineUnavailable,
@@ -155,7 +156,7 @@ async function prepare(ref: VideoRef): Promise<PrepareResult> {
     progress: 10,
     render,
     scenes_ready: true,
-    engines: { speech: engine.name, composition: null },
+    engines: { speech: speechEngineName, composition: null },
   });
   return { proceed: true, scenes };
 }
@@ -420,9 +421,13 @@ async function finalize(ref: VideoRef, composed: ComposeResult): Promise<null> {
   return null;
 }
 
-export const { Prepare, SynthesizeSpeech, Compose, Finalize } = jobSteps(videoRenderJob, {
-  Prepare: prepare,
-  SynthesizeSpeech: (input) => synthesizeSpeech(input, input.prepared),
-  Compose: (input) => compose(input, input.prepared, input.speech),
-  Finalize: (input) => finalize(input, input.composed),
-});
+export const Prepare = /* @__PURE__ */ jobStep(videoRenderJob, 'Prepare', prepare);
+export const SynthesizeSpeech = /* @__PURE__ */ jobStep(videoRenderJob, 'SynthesizeSpeech', (input) =>
+  synthesizeSpeech(input, input.prepared),
+);
+export const Compose = /* @__PURE__ */ jobStep(videoRenderJob, 'Compose', (input) =>
+  compose(input, input.prepared, input.speech),
+);
+export const Finalize = /* @__PURE__ */ jobStep(videoRenderJob, 'Finalize', (input) =>
+  finalize(input, input.composed),
+);

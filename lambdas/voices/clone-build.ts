@@ -14,7 +14,7 @@ import { JobFailure } from '../core/errors.js';
 import { getItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
-import { jobSteps } from '../jobs/job-steps.js';
+import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
 import { storeVoicePreview } from './designed-voices.js';
 import { voiceAnalyser } from './voice-analysers.js';
@@ -147,4 +147,4 @@ async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
   }
 }
 
-export const { Build } = jobSteps(voiceCloneJob, { Build: buildVoiceClone });
+export const Build = /* @__PURE__ */ jobStep(voiceCloneJob, 'Build', buildVoiceClone);

@@ -61,7 +61,7 @@ function conditionHolds(
       case 'ArnLike':
         return actual !== undefined && values.some((value) => matchesWildcard(value, actual));
       case 'Null':
-        return values.every((value) => (value === 'true') === (actual === undefined));
+        return values.some((value) => (value === 'true') === (actual === undefined));
       default:
         throw new Error(`The local IAM check does not evaluate the condition operator ${operator}`);
     }

@@ -224,7 +224,8 @@ export function accessRequestsBefore(
             },
           ];
     case 'sqs': {
-      const queue = naming.queueArn(text(input.QueueUrl));
+      // Calls without a queue URL (ListQueues; GetQueueUrl, which the service never makes) name no queue.
+      const queue = input.QueueUrl ? naming.queueArn(text(input.QueueUrl)) : '*';
       const requests: AccessRequest[] = requiredActions('sqs', operation).map(([action]) => ({
         action: action as string,
         resource: queue,

@@ -123,6 +123,7 @@ export class AreaRoutesStack extends NestedStack {
       const streaming = streamsResponse(route);
       const fn = createServiceFunction(this, `${route.operationId}Function`, {
         code: props.bundles.codeFor(this, integration.bundle),
+        runs: { bundle: integration.bundle },
         role: executionRole(),
         environment: { ...props.environment, [ROUTE_OPERATION_ID_VARIABLE]: route.operationId },
         description: `${route.method} ${route.path}`,

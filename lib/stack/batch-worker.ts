@@ -51,6 +51,7 @@ export class BatchWorker extends Construct {
     );
     this.function = createServiceFunction(this, 'Function', {
       code: props.bundles.codeFor(this, BATCH_WORKER_MODULE),
+      runs: { bundle: BATCH_WORKER_MODULE },
       role,
       environment: props.environment,
       description: 'Batch worker: one message per batch item',

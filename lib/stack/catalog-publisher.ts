@@ -69,6 +69,7 @@ export class CatalogPublisher extends Construct {
 
     this.function = createServiceFunction(this, 'Function', {
       code: props.mediaImage.codeFor(CATALOG_PUBLISHER_MODULE),
+      runs: { bundle: CATALOG_PUBLISHER_MODULE },
       role,
       environment: props.environment,
       description: 'Catalog publisher: stock avatar portraits and voice previews under catalog/',

@@ -252,6 +252,7 @@ export class ServiceApi extends Construct {
     for (const statement of props.authorizerPolicies) role.addToPolicy(statement);
     const handler = createServiceFunction(this, 'AuthorizerFunction', {
       code: props.bundles.codeFor(this, AUTHORIZER_MODULE),
+      runs: { bundle: AUTHORIZER_MODULE },
       role,
       environment: props.environment,
       description: 'Lambda REQUEST authorizer of the API',

@@ -4,7 +4,7 @@
  * A function is a zip bundle (`HandlerBundles`) or, where its packages need it, the media container
  * image (`MediaImage`, same Node.js version and architecture).
  */
-import { Duration, type RemovalPolicy, type Size } from 'aws-cdk-lib';
+import { type CfnResource, Duration, type RemovalPolicy, type Size } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
@@ -60,9 +60,22 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   /** Size of `/tmp`. @default 512 MiB (Lambda's default) */
   ephemeralStorageSize?: Size;
-  /** The bundle's export that handles the function's events (several functions may share a bundle). @default 'handler' */
+  /**
+   * What the function runs: its bundle (`lambdas/<bundle>.ts`, or an area's generated entry `api/<area>`)
+   * and the export that handles its events (several functions may share a bundle; default `handler`).
+   * Recorded in the function's template metadata ({@link FUNCTION_RUNS_METADATA}), where the deploy
+   * preflight finds which code each role must cover.
+   */
+  runs: FunctionRuns;
+}
+
+export interface FunctionRuns {
+  bundle: string;
   exportName?: string;
 }
+
+/** The template metadata key of a function's {@link FunctionRuns}. */
+export const FUNCTION_RUNS_METADATA = 'video-service:runs';
 
 export function createServiceFunction(
   scope: Construct,
@@ -85,13 +98,20 @@ export function createServiceFunction(
     tracing: Tracing.ACTIVE,
     logGroup,
   };
+  const exportName = props.runs.exportName ?? 'handler';
   // DockerImageCode factories return plain objects, so the zip Code class is the one to test for.
-  if (!(props.code instanceof Code))
-    return new DockerImageFunction(scope, id, { ...common, code: props.code });
-  return new LambdaFunction(scope, id, {
-    ...common,
-    runtime: FUNCTION_RUNTIME,
-    handler: props.exportName ? `index.${props.exportName}` : BUNDLE_HANDLER,
-    code: props.code,
+  const fn =
+    props.code instanceof Code
+      ? new LambdaFunction(scope, id, {
+          ...common,
+          runtime: FUNCTION_RUNTIME,
+          handler: exportName === 'handler' ? BUNDLE_HANDLER : `index.${exportName}`,
+          code: props.code,
+        })
+      : new DockerImageFunction(scope, id, { ...common, code: props.code });
+  (fn.node.defaultChild as CfnResource).addMetadata(FUNCTION_RUNS_METADATA, {
+    bundle: props.runs.bundle,
+    exportName,
   });
+  return fn;
 }

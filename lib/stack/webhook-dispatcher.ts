@@ -106,6 +106,7 @@ export class WebhookDispatcher extends Construct {
 
     this.function = createServiceFunction(this, 'Function', {
       code: props.bundles.codeFor(this, WEBHOOK_DISPATCHER_MODULE),
+      runs: { bundle: WEBHOOK_DISPATCHER_MODULE },
       role,
       environment: {
         ...props.environment,

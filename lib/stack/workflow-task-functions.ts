@@ -78,7 +78,7 @@ export class WorkflowTaskFunctions extends Construct {
         code: mediaImage
           ? props.mediaImage.codeFor(definition.module, exportName)
           : props.bundles.codeFor(this, definition.module),
-        exportName,
+        runs: { bundle: definition.module, exportName },
         role,
         environment: props.environment,
         description: definition.description,

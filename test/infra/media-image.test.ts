@@ -214,6 +214,7 @@ describe('MediaImage', () => {
       const id = module.replace(/\W/g, '');
       createServiceFunction(stack, id, {
         code: image.codeFor(module, exportName),
+        runs: { bundle: module, exportName },
         role: new Role(stack, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }),
         environment: {},
         description: module,
