@@ -35,6 +35,9 @@ if (!existsSync(path.join(directory, 'manifest.json'))) {
   );
   process.exit(2);
 }
-const results = runChecks(readCloudAssembly(directory));
+// The functions' code is built from this project's sources (the IAM rule reads what each can call).
+const results = runChecks(readCloudAssembly(directory), {
+  projectRoot: path.resolve(import.meta.dirname, '..'),
+});
 console.log(formatReport(results));
 process.exitCode = failuresOf(results).length > 0 ? 1 : 0;

@@ -14,6 +14,7 @@ import {
   type CloudAssemblyContents,
   type StackTemplate,
 } from './cloud-assembly.js';
+import { checkRolesCoverCode, type RoleCoverageOptions } from './role-coverage.js';
 import { byteLength, referencedResource, resolvedForSizing, sizedString } from './template-values.js';
 
 /** One value measured against its limit. */
@@ -561,7 +562,7 @@ export function checkRetainedOnFailedCreate(assembly: CloudAssemblyContents): Ch
 }
 
 /** Every check, in the report's order. */
-export function runChecks(assembly: CloudAssemblyContents): CheckResult[] {
+export function runChecks(assembly: CloudAssemblyContents, options: RoleCoverageOptions): CheckResult[] {
   return [
     checkResourceCount(assembly),
     checkOutputCount(assembly),
@@ -577,5 +578,6 @@ export function runChecks(assembly: CloudAssemblyContents): CheckResult[] {
     checkQueueVisibilityTimeout(assembly),
     checkDefinitionSubstitutions(assembly),
     checkRetainedOnFailedCreate(assembly),
+    checkRolesCoverCode(assembly, options),
   ];
 }

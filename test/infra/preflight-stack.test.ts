@@ -8,8 +8,10 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckResult, runChecks } from '../../lib/preflight/checks.js';
-import { readCloudAssembly } from '../../lib/preflight/cloud-assembly.js';
+import { type CloudAssemblyContents, readCloudAssembly } from '../../lib/preflight/cloud-assembly.js';
 import { failuresOf, formatReport } from '../../lib/preflight/report.js';
+import { checkRolesCoverCode, UNREACHED_CALLS } from '../../lib/preflight/role-coverage.js';
+import { FUNCTION_RUNS_METADATA } from '../../lib/stack/service-function.js';
 import { DEFINITION_FILE_SUFFIX } from '../../lib/stack/workflow-state-machines.js';
 import { buildService, PROJECT_ROOT } from './synth-helpers.js';
 
@@ -18,10 +20,12 @@ const QUEUE_RULE = 'SQS visibility timeout';
 describe('deploy preflight on the synthesized stack', () => {
   let results: CheckResult[];
   let assemblyDirectory: string;
+  let assembly: CloudAssemblyContents;
   beforeAll(() => {
     const { app } = buildService({ validateTemplates: false });
     assemblyDirectory = app.synth().directory;
-    results = runChecks(readCloudAssembly(assemblyDirectory));
+    assembly = readCloudAssembly(assemblyDirectory);
+    results = runChecks(assembly, { projectRoot: PROJECT_ROOT });
   });
   // The App synthesizes into a fresh temporary directory.
   afterAll(() => rmSync(assemblyDirectory, { recursive: true, force: true }));
@@ -55,5 +59,82 @@ describe('deploy preflight on the synthesized stack', () => {
     const queues = results.find((check) => check.measure === QUEUE_RULE);
     expect(queues?.measurements.length).toBeGreaterThan(0);
     for (const measurement of queues?.measurements ?? []) expect(measurement.value).toBeGreaterThanOrEqual(6);
+  });
+
+  describe("IAM: every role allows the AWS actions its function's code can call", () => {
+    const ROLE_RULE = 'AWS actions a function can call that its role does not allow';
+
+    /** The assembly with `action` taken out of the own (inline) policies of the role of the function running `bundle#exportName`. */
+    function withoutAction(bundle: string, exportName: string, action: string): CloudAssemblyContents {
+      const copy = structuredClone(assembly);
+      for (const stack of copy.stacks) {
+        const resources = stack.template.Resources ?? {};
+        const fn = Object.values(resources).find((resource) => {
+          const runs = resource.Metadata?.[FUNCTION_RUNS_METADATA] as
+            | { bundle: string; exportName: string }
+            | undefined;
+          return runs?.bundle === bundle && runs.exportName === exportName;
+        });
+        if (!fn) continue;
+        const roleId = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+        const ownPolicies = Object.values(resources).filter(
+          (resource) =>
+            resource.Type === 'AWS::IAM::Policy' &&
+            ((resource.Properties?.Roles ?? []) as { Ref?: string }[]).some((role) => role.Ref === roleId),
+        );
+        for (const policy of ownPolicies) {
+          const document = policy.Properties?.PolicyDocument as {
+            Statement: { Action?: string | string[] }[];
+          };
+          for (const statement of document.Statement) {
+            if (Array.isArray(statement.Action))
+              statement.Action = statement.Action.filter((name) => name !== action);
+            else if (statement.Action === action) statement.Action = [];
+          }
+        }
+        return copy;
+      }
+      throw new Error(`No function runs ${bundle}#${exportName}`);
+    }
+
+    it('measures every function the stack makes, and finds each role covering its code', () => {
+      const rule = results.find((check) => check.measure === ROLE_RULE);
+      // Route functions, the authorizer, workers, task functions and the catalog publisher.
+      expect(rule?.measurements.length).toBeGreaterThan(100);
+      expect(rule?.measurements.filter((measurement) => measurement.value > 0)).toEqual([]);
+      expect(rule?.measurements.map((measurement) => measurement.detail)).toEqual(
+        expect.arrayContaining(['workers/webhook-dispatcher#handler', 'videos/render-steps#Prepare']),
+      );
+    });
+
+    it('fails the webhook dispatcher without dynamodb:BatchWriteItem (it records deliveries in batches)', () => {
+      const rule = checkRolesCoverCode(
+        withoutAction('workers/webhook-dispatcher', 'handler', 'dynamodb:BatchWriteItem'),
+        {
+          projectRoot: PROJECT_ROOT,
+        },
+      );
+      const failing = rule.measurements.filter((measurement) => measurement.value > 0);
+      expect(failing.map((measurement) => measurement.detail)).toEqual([
+        'dynamodb:BatchWriteItem (BatchWriteCommand)',
+      ]);
+    });
+
+    it("fails the video render's first step without events:PutEvents (its restart path announces the outcome)", () => {
+      const rule = checkRolesCoverCode(withoutAction('videos/render-steps', 'Prepare', 'events:PutEvents'), {
+        projectRoot: PROJECT_ROOT,
+      });
+      const failing = rule.measurements.filter((measurement) => measurement.value > 0);
+      expect(failing).toHaveLength(1);
+      expect(failing[0]?.detail).toBe('events:PutEvents (PutEventsCommand)');
+    });
+
+    it('keeps every acknowledged unreached call necessary', () => {
+      const rule = results.find((check) => check.measure === ROLE_RULE);
+      expect(rule?.measurements.filter((measurement) => measurement.resource === 'UNREACHED_CALLS')).toEqual(
+        [],
+      );
+      expect(UNREACHED_CALLS.length).toBeGreaterThan(0);
+    });
   });
 });
