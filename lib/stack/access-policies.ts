@@ -1,5 +1,5 @@
 /**
- * The customer-managed policies shared by the functions of route areas (`area-access.ts`) and the
+ * The customer-managed policies shared by the functions of route areas (`lib/access/function-access.ts`) and the
  * batch worker: one per grant, so functions with the same grant share one policy.
  */
 import { Validations } from 'aws-cdk-lib';

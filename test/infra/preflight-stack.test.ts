@@ -76,7 +76,8 @@ describe('deploy preflight on the synthesized stack', () => {
           return runs?.bundle === bundle && runs.exportName === exportName;
         });
         if (!fn) continue;
-        const roleId = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+        const role = fn.Properties?.Role as { 'Fn::GetAtt': [string, string] } | undefined;
+        const roleId = role?.['Fn::GetAtt'][0];
         const ownPolicies = Object.values(resources).filter(
           (resource) =>
             resource.Type === 'AWS::IAM::Policy' &&
