@@ -73,6 +73,7 @@ export async function speakToStream(workspaceId: string, body: TtsBody): Promise
   const { chunks, language } = await prepare(workspaceId, body);
   const iterator = chunks[Symbol.asyncIterator]();
   const first = await iterator.next();
+  // Not a request error: text without anything to speak was refused before synthesis (speakable-text.ts).
   if (first.done) throw new Error('Text to speech produced no audio');
   return { chunks: streamed(first.value, iterator), language };
 }

@@ -21,6 +21,7 @@ import { ConflictError, InvalidParameterError, NotFoundError } from '../core/err
 import { TTS_SAMPLE_RATE } from '../engines/speech/pcm.js';
 import { POLLY_SEMITONES_PER_PITCH_STEP } from '../engines/speech/polly-engine.js';
 import { isSpeechEngineError, type SpeechEngine } from '../engines/speech/speech-engine.js';
+import { isSpeakable } from '../voices/speakable-text.js';
 import { type SpeechStep, type SpokenChunk, speakSteps } from '../voices/speech-pipeline.js';
 import { espeakOffsetFor, espeakPitchHz } from '../voices/voice-analysis.js';
 import {
@@ -150,7 +151,7 @@ function stepsOf(plan: TtsRequestPlan, settings: EngineSettings): SpeechStep[] {
       ? [{ kind: 'pause', ms: part.ms }]
       : synthesisUnits(part, options)
           // Punctuation alone has nothing to say (and an engine may give no audio for it).
-          .filter((unit) => /[\p{L}\p{N}]/u.test(unit.text))
+          .filter((unit) => isSpeakable(unit.text))
           .map((unit) => ({
             kind: 'speech',
             request: {

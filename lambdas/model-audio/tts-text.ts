@@ -13,6 +13,7 @@
  * `splitClauses` (the turbo model) also cuts long sentences after commas, semicolons and colons.
  */
 import { InvalidParameterError } from '../core/errors.js';
+import { requireSpeakableText } from '../voices/speakable-text.js';
 
 export const MODEL_VOICE_MODES = ['instant', 'professional'] as const;
 export type ModelVoiceMode = (typeof MODEL_VOICE_MODES)[number];
@@ -53,7 +54,7 @@ function quoteAt(text: string, at: number): string {
 /**
  * The parts of `text` for a voice of `mode`: the words to speak and the pauses between them.
  * @throws InvalidParameterError (param `text`) for markup the mode does not take, a bad or too long
- *   break, or text with nothing to speak
+ *   break, or text with nothing to speak (speakable-text.ts)
  */
 export function parseTtsText(text: string, mode: ModelVoiceMode): TextPart[] {
   const parts: TextPart[] = [];
@@ -96,7 +97,8 @@ export function parseTtsText(text: string, mode: ModelVoiceMode): TextPart[] {
     cursor = at + tag[0].length;
   }
   pushSpeech(text.length);
-  if (!parts.some((part) => part.kind === 'speech')) throw textError('has nothing to speak.');
+  // Before any synthesis: text that is only emoji or invisible characters would give no audio at all.
+  requireSpeakableText(parts.flatMap((part) => (part.kind === 'speech' ? [part.text] : [])));
   return parts;
 }
 

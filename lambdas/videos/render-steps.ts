@@ -267,7 +267,10 @@ async function compose(
           await readFile(await download(spoken.timings_key as string, file('words.json')), 'utf8'),
         ) as WordTiming[];
         const text = scene.speech?.kind === 'script' ? scene.speech.text : '';
-        for (const cue of captionCuesFromWords(wordsWithPunctuation(text, words)))
+        // Every word of the script, and no cue past the scene's audio (into the next scene's cues).
+        for (const cue of captionCuesFromWords(wordsWithPunctuation(text, words, durationMs), {
+          untilMs: durationMs,
+        }))
           cues.push({ ...cue, startMs: cue.startMs + offsetMs, endMs: cue.endMs + offsetMs });
       } else if (scene.speech?.kind === 'audio') {
         const path = await download(scene.speech.key, file('audio'));

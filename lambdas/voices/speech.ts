@@ -18,6 +18,7 @@ import { onProcessReset } from '../core/process-state.js';
 import { type SpeechEngine, speechEngine } from '../engines/speech/index.js';
 import { createPollyEngine } from '../engines/speech/polly-engine.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
+import { requireSpeakableText } from './speakable-text.js';
 import { DEPRECATED_SPEECH_ENGINES } from './speech-options.js';
 import {
   collectSpeech,
@@ -66,8 +67,7 @@ export const speechMediaKey = (workspaceId: string, requestId: string) =>
 
 function segmentsOf(request: SpeechRequest): SpeechSegment[] {
   if (request.input_type === 'text') {
-    if (!/[\p{L}\p{N}]/u.test(request.text))
-      throw new InvalidParameterError('`text` has no words to speak.', 'text');
+    requireSpeakableText(request.text);
     return [{ kind: 'text', text: request.text, rate: 1 }];
   }
   try {

@@ -17,6 +17,7 @@
  * Anything else (other elements, other attributes, comments, CDATA, unbalanced tags) is refused with
  * a message that names it: the caller answers 400 naming the request field.
  */
+import { isSpeakable } from './speakable-text.js';
 
 export type SpeechSegment = { kind: 'text'; text: string; rate: number } | { kind: 'break'; ms: number };
 
@@ -300,7 +301,7 @@ export function parseSsml(ssml: string): SpeechSegment[] {
   }
   if (stack.length > 0) throw new SsmlError(`<${stack.at(-1)?.name}> is not closed`);
   const segments = list.finish();
-  if (!segments.some((segment) => segment.kind === 'text' && /[\p{L}\p{N}]/u.test(segment.text))) {
+  if (!segments.some((segment) => segment.kind === 'text' && isSpeakable(segment.text))) {
     throw new SsmlError('the SSML has no words to speak');
   }
   return segments;

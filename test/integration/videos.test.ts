@@ -319,6 +319,56 @@ describe('image and studio videos', () => {
   }, 120_000);
 });
 
+describe('captions of every word', () => {
+  it('puts every word of every scene in the SRT, in order, in cues that never overlap', async () => {
+    // eSpeak folds "am", "the" and "a" into the word before them; the captions used to lose them.
+    // A scene shorter than a cue's 0.7 s minimum ("Hi.") used to keep its cue up into the next scene's.
+    const scripts = [
+      'Hi.',
+      'I am Daniel.',
+      "It's shown for the second scene, in the web m format.",
+      'Thanks.',
+    ];
+    const videoId = await createVideo({
+      type: 'studio',
+      resolution: '720p',
+      caption: { file_format: 'srt' },
+      scenes: scripts.map((script, index) => ({
+        type: 'image',
+        source: {
+          type: 'base64',
+          media_type: 'image/png',
+          data: png(32, 18, [20 * index, 100, 200]).toString('base64'),
+        },
+        script,
+        voice_id: voiceId,
+      })),
+    });
+    const video = await waitForVideo(videoId);
+    expect(video.failure_message).toBeNull();
+    const srt = await readFile(await download(video.subtitle_url, 'every-word.srt'), 'utf8');
+    const cues = srt
+      .trim()
+      .split('\n\n')
+      .map((block) => {
+        const [, times = '', ...lines] = block.split('\n');
+        const [start = 0, end = 0] = times.split(' --> ').map((time) => {
+          const [h, m, sec, ms] = time.split(/[:,]/).map(Number) as [number, number, number, number];
+          return ((h * 60 + m) * 60 + sec) * 1000 + ms;
+        });
+        return { start, end, text: lines.join(' ') };
+      });
+    expect(cues.map((cue) => cue.text).join(' ')).toBe(scripts.join(' '));
+    let previousEnd = 0;
+    for (const cue of cues) {
+      expect(cue.start, srt).toBeGreaterThanOrEqual(previousEnd);
+      expect(cue.end, srt).toBeGreaterThan(cue.start);
+      previousEnd = cue.end;
+    }
+    expect(previousEnd / 1000).toBeLessThanOrEqual((video.duration as number) + 0.05);
+  }, 120_000);
+});
+
 describe('watermarks (Enterprise plans)', () => {
   it('lays the watermark over the video in the chosen corner', async () => {
     const enterprise = await api.newWorkspace({ plan: 'enterprise', included_credits: 10 });

@@ -86,6 +86,18 @@ describe('POST /v3/voices/speech', () => {
     expect(speech.duration - (speech.word_timestamps.at(-1)?.end ?? 0)).toBeLessThan(0.5);
   });
 
+  it('times every word, the short ones eSpeak says with their neighbour too', async () => {
+    const text = "I am Daniel. It's shown for the second scene, in the web m format: 3.5 times in 2026.";
+    const result = await speak({ text, voice_id: 'en-us-olivia' });
+    expect(result.status).toBe(200);
+    const speech = result.body.data;
+    expect(speech.word_timestamps.map((word) => word.word)).toEqual(
+      "I am Daniel It's shown for the second scene in the web m format 3.5 times in 2026".split(' '),
+    );
+    expectOrderedWithin(speech);
+    for (const word of speech.word_timestamps) expect(word.end, word.word).toBeGreaterThan(word.start);
+  });
+
   it('speaks faster at a higher speed', async () => {
     const text = 'Speed changes how long this sentence takes to say.';
     const [normal, fast] = await Promise.all([

@@ -8,6 +8,7 @@
  * Cues stay up at least 0.7 s when the next cue leaves room, and tiny gaps between cues are closed so
  * captions do not flicker.
  */
+import { alignScriptWords } from '../speech/script-words.js';
 import type { CaptionCue } from './composition-engine.js';
 
 export interface TimedWord {
@@ -33,6 +34,11 @@ export interface CaptionGroupingOptions {
   pauseMs?: number;
   /** A gap between two cues shorter than this is closed (the earlier cue stays up). @default 250 */
   closeGapMs?: number;
+  /**
+   * The end of the audio the words are from: no cue stays up past it (a scene's cues must not run into
+   * the next scene's). @default no limit
+   */
+  untilMs?: number;
 }
 
 const SENTENCE_END = /[.!?…]["'”’)\]]*$/;
@@ -80,18 +86,27 @@ export interface SpokenWord extends TimedWord {
 }
 
 /**
- * Speech engines time words without their punctuation (`update`, not `update.`), but captions need it,
- * and the grouping rules use it to end cues at sentence ends. Widens each word to the whole
- * whitespace-delimited token of `text` around it (never into a neighbouring word).
+ * The caption words of `text`: every word of it (script-words.ts), in order, exactly once, timed from
+ * the engine's `words`, with its punctuation. Engines time words without their punctuation (`update`,
+ * not `update.`), but captions need it, and the grouping rules use it to end cues at sentence ends; and
+ * an engine may time fewer words than the text has (folded into a neighbour) or one word several times,
+ * which must not drop or repeat a word on screen. Each word is widened to the whole
+ * whitespace-delimited token around it (never into a neighbouring word). Times stay inside
+ * `[0, durationMs]` (default: the end of the last timed word).
  */
-export function wordsWithPunctuation(text: string, words: readonly SpokenWord[]): TimedWord[] {
+export function wordsWithPunctuation(
+  text: string,
+  words: readonly SpokenWord[],
+  durationMs: number = Math.max(0, ...words.map((word) => word.endMs)),
+): TimedWord[] {
+  const aligned = alignScriptWords(text, words, durationMs);
   let previousEnd = 0;
-  return words.map((word, index) => {
-    const next = words[index + 1];
+  return aligned.map((word, index) => {
+    const next = aligned[index + 1];
     const ceiling = next ? next.textOffset : text.length;
     let start = Math.max(word.textOffset, previousEnd);
     let end = Math.max(start, word.textOffset + word.textLength);
-    // Characters between two words of one token (`co-op`) trail the first word.
+    // Characters between two words of one token (Chinese, Japanese) trail the first word.
     while (start > previousEnd && /\S/.test(text.charAt(start - 1))) start--;
     while (end < ceiling && /\S/.test(text.charAt(end))) end++;
     previousEnd = end;
@@ -110,12 +125,14 @@ export function captionCuesFromWords(
   const minCueMs = options.minCueMs ?? 700;
   const pauseMs = options.pauseMs ?? 500;
   const closeGapMs = options.closeGapMs ?? 250;
+  const untilMs = options.untilMs ?? Number.POSITIVE_INFINITY;
+  const limit = (ms: number) => Math.min(Math.round(ms), untilMs);
 
   const timed = words
     .map((word) => ({
       word: word.word.trim(),
-      startMs: Math.round(word.startMs),
-      endMs: Math.round(Math.max(word.startMs, word.endMs)),
+      startMs: limit(word.startMs),
+      endMs: limit(Math.max(word.startMs, word.endMs)),
     }))
     .filter((word) => word.word.length > 0);
 
@@ -165,7 +182,8 @@ export function captionCuesFromWords(
     const last = group.at(-1) as TimedWord;
     const startMs = Math.max(first.startMs, previousEnd);
     const spokenEnd = Math.max(last.endMs, startMs + 1);
-    const nextStart = groups[index + 1]?.[0]?.startMs ?? Number.POSITIVE_INFINITY;
+    // The last cue may stay up until the audio ends, not beyond.
+    const nextStart = groups[index + 1]?.[0]?.startMs ?? untilMs;
     let endMs = Math.min(Math.max(spokenEnd, startMs + minCueMs), Math.max(spokenEnd, nextStart));
     if (nextStart > endMs && nextStart - endMs < closeGapMs) endMs = nextStart;
     const lines = layoutCaptionLines(

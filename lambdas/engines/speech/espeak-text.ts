@@ -4,6 +4,7 @@
  */
 
 import type { EspeakEvent, EspeakLanguageVoice, EspeakVariant } from './espeak-protocol.js';
+import { alignScriptWords, type EngineWordTime } from './script-words.js';
 import type { EngineVoice, WordTiming } from './speech-engine.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -53,10 +54,15 @@ const isPause = (event: EspeakEvent) =>
   event.id === '' || event.id === undefined || String(event.id).startsWith('_');
 
 /**
- * Word timings from eSpeak's events. Each word starts at its word event (eSpeak's own boundary, the
- * exact sample position in ms) and ends at the first pause after its last phoneme, or where the next
- * word starts, or at the end of the audio. Word events that point at the same text as the previous word
- * (eSpeak spells some tokens as several words) or at whitespace extend the previous word.
+ * Word timings from eSpeak's events, one for every word of the original text (script-words.ts).
+ *
+ * eSpeak's word events are its own boundaries, at the exact sample position in ms, but they are not one
+ * per word of the text: it folds short function words into the word before them ("I am" is one event
+ * at "I" whose phonemes include "am"; "for the", "in the" likewise) and spells a number or symbol as
+ * several words ("2026" is four events). So each event only times the text it points at: it starts at
+ * the event and ends at the first pause after its last phoneme, or where the next event starts, or at
+ * the end of the audio; `alignScriptWords` then gives every script word its time, sharing an event's
+ * span among the words eSpeak spoke under it.
  */
 export function espeakWordTimings(
   events: readonly EspeakEvent[],
@@ -64,12 +70,12 @@ export function espeakWordTimings(
   prepared: PreparedText,
   durationMs: number,
 ): WordTiming[] {
-  const words: (WordTiming & { open: boolean })[] = [];
+  const times: (EngineWordTime & { open: boolean })[] = [];
   const offsets = prepared.originalOffsets;
   const toOriginal = (codePoint: number) =>
     offsets[Math.max(0, Math.min(codePoint, offsets.length - 1))] ?? 0;
   const clamp = (ms: number) => Math.max(0, Math.min(Math.round(ms), durationMs));
-  let current: (WordTiming & { open: boolean }) | undefined;
+  let current: (EngineWordTime & { open: boolean }) | undefined;
   const close = (atMs: number) => {
     if (current?.open) {
       current.endMs = Math.max(current.startMs, clamp(atMs));
@@ -79,28 +85,14 @@ export function espeakWordTimings(
 
   for (const event of events) {
     if (event.type === 'word') {
-      const start = toOriginal(event.text_position - 1);
-      const end = Math.max(start, toOriginal(event.text_position - 1 + event.word_length));
-      const word = original.slice(start, end);
-      if (current && (start < current.textOffset + current.textLength || word.trim() === '')) {
-        // The same token spoken as several words, or a word event on whitespace: still the current word.
-        const currentEnd = Math.max(current.textOffset + current.textLength, end);
-        current.textLength = currentEnd - current.textOffset;
-        current.word = original.slice(current.textOffset, currentEnd);
-        current.open = true;
-        continue;
-      }
-      if (word.trim() === '') continue;
       close(event.audio_position);
       current = {
-        word,
+        textOffset: toOriginal(event.text_position - 1),
         startMs: clamp(event.audio_position),
-        endMs: -1,
-        textOffset: start,
-        textLength: end - start,
+        endMs: clamp(event.audio_position),
         open: true,
       };
-      words.push(current);
+      times.push(current);
     } else if (event.type === 'phoneme') {
       if (!current) continue;
       if (isPause(event)) close(event.audio_position);
@@ -110,7 +102,7 @@ export function espeakWordTimings(
     }
   }
   close(durationMs);
-  return words.map(({ open: _open, ...word }) => word);
+  return alignScriptWords(original, times, durationMs);
 }
 
 // ---------------------------------------------------------------------------------------------------

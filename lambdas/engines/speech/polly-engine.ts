@@ -54,6 +54,7 @@ import {
   type Voice,
 } from '@aws-sdk/client-polly';
 import { configuredClient } from '../../core/aws-clients.js';
+import { alignScriptWords } from './script-words.js';
 import {
   type EngineVoice,
   type NormalizedSettings,
@@ -601,7 +602,9 @@ class PollyEngine implements SpeechEngine {
       audio: encodeWavPcm16(samples, POLLY_SAMPLE_RATE),
       sampleRate: POLLY_SAMPLE_RATE,
       durationMs,
-      words,
+      // Polly marks what it speaks, which is not always every word of the text (symbols it skips,
+      // tokens it reads as one): the script's words are what callers caption.
+      words: alignScriptWords(request.text, words, durationMs),
     };
   }
 

@@ -62,7 +62,11 @@ export interface SynthesisResult {
   sampleRate: number;
   /** Length of the audio, from its sample count. */
   durationMs: number;
-  /** Every spoken word, in order, with non-overlapping spans inside `[0, durationMs]`. */
+  /**
+   * Every word of the request text as script-words.ts defines words (whatever the engine itself
+   * reported: `alignScriptWords`), in order, once each, with non-overlapping spans inside
+   * `[0, durationMs]`, each at least 1 ms long.
+   */
   words: WordTiming[];
 }
 

@@ -5,8 +5,8 @@
  * callers never special-case it, and says nothing a listener would recognise.
  *
  * Kept from the contract: requests are validated like any engine's; the audio is a complete 16-bit mono
- * WAV whose length is `durationMs`; every word of the text (a run of letters, digits and inner
- * apostrophes or hyphens) gets a timing, in order, non-overlapping, inside the audio, where a tone
+ * WAV whose length is `durationMs`; every word of the text (as script-words.ts defines words, the
+ * same for every engine) gets a timing, in order, non-overlapping, inside the audio, where a tone
  * sounds (silence between words). Words take longer the longer they are and the slower the `speed`;
  * `volume` scales the tone and `pitch` moves it.
  * Voices: it speaks with eSpeak's voice ids (`espeak-<language>-<variant>`, see espeak-text.ts), so stock,
@@ -14,6 +14,7 @@
  * any other id is `voice_not_found`. It lists no voices of its own.
  */
 import { TEST_DOUBLE_ENGINE } from '../../core/config.js';
+import { scriptWords } from './script-words.js';
 import {
   type EngineVoice,
   type SpeechEngine,
@@ -36,7 +37,6 @@ const GAP_MS = 40;
 const TONE_HZ = 220;
 const TONE_AMPLITUDE = 0.2 * 32_767;
 
-const WORD_PATTERN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const ESPEAK_VOICE_ID = /^espeak-[a-z0-9-]+-[a-z0-9]+$/;
 
 class TestDoubleSpeechEngine implements SpeechEngine {
@@ -56,16 +56,10 @@ class TestDoubleSpeechEngine implements SpeechEngine {
     }
     const words: WordTiming[] = [];
     let cursorMs = LEADING_SILENCE_MS;
-    for (const match of request.text.matchAll(WORD_PATTERN)) {
-      const lengthMs = Math.round((WORD_BASE_MS + WORD_MS_PER_CHARACTER * match[0].length) / settings.speed);
+    for (const word of scriptWords(request.text)) {
+      const lengthMs = Math.round((WORD_BASE_MS + WORD_MS_PER_CHARACTER * word.textLength) / settings.speed);
       if (words.length > 0) cursorMs += Math.round(GAP_MS / settings.speed);
-      words.push({
-        word: match[0],
-        startMs: cursorMs,
-        endMs: cursorMs + lengthMs,
-        textOffset: match.index,
-        textLength: match[0].length,
-      });
+      words.push({ ...word, startMs: cursorMs, endMs: cursorMs + lengthMs });
       cursorMs += lengthMs;
     }
     const sampleCount = Math.round(((cursorMs + TRAILING_SILENCE_MS) * DOUBLE_SAMPLE_RATE) / 1000);

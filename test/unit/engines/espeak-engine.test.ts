@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  captionCuesFromWords,
+  toSrt,
+  wordsWithPunctuation,
+} from '../../../lambdas/engines/composition/captions.js';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import {
   type SpeechEngine,
@@ -157,6 +162,81 @@ describe('eSpeak engine', () => {
     const texts = ['One.', 'Two words.', 'Three little words.'];
     const results = await Promise.all(texts.map((text) => engine.synthesize({ text, voiceId: VOICE })));
     expect(results.map((result) => result.words.length)).toEqual([1, 2, 3]);
+  });
+});
+
+/** Words spoken in order, inside the audio, each for a while, none overlapping the next. */
+function expectWellTimed(result: SynthesisResult, text: string) {
+  let previousEnd = 0;
+  for (const timing of result.words) {
+    expect(text.slice(timing.textOffset, timing.textOffset + timing.textLength), timing.word).toBe(
+      timing.word,
+    );
+    expect(timing.startMs, timing.word).toBeGreaterThanOrEqual(previousEnd);
+    expect(timing.endMs, timing.word).toBeGreaterThan(timing.startMs);
+    expect(timing.endMs, timing.word).toBeLessThanOrEqual(result.durationMs);
+    previousEnd = timing.endMs;
+  }
+}
+
+describe('eSpeak engine: every word of the script, once', () => {
+  // eSpeak folds short function words into the word before them ("I am" is one word event at "I") and
+  // spells numbers as several words; none of that may lose, add or reorder a word.
+  const scripts: [string, string, string[]][] = [
+    ['I am Daniel.', VOICE, ['I', 'am', 'Daniel']],
+    ['This is shown for the second scene.', VOICE, ['This', 'is', 'shown', 'for', 'the', 'second', 'scene']],
+    ['Export it in the web m format.', VOICE, ['Export', 'it', 'in', 'the', 'web', 'm', 'format']],
+    [
+      'I am a fan of the team, and I am in a band.',
+      VOICE,
+      ['I', 'am', 'a', 'fan', 'of', 'the', 'team', 'and', 'I', 'am', 'in', 'a', 'band'],
+    ],
+    [
+      "It costs 3.5 dollars in 2026 — don't worry, it's fine!",
+      VOICE,
+      ['It', 'costs', '3.5', 'dollars', 'in', '2026', "don't", 'worry', "it's", 'fine'],
+    ],
+    [
+      'Él está en la ciudad, ¿verdad? Sí, a las 3.',
+      'espeak-es-m1',
+      ['Él', 'está', 'en', 'la', 'ciudad', 'verdad', 'Sí', 'a', 'las', '3'],
+    ],
+    [
+      'Ich bin müde, aber über die Straße geht es.',
+      'espeak-de-f1',
+      ['Ich', 'bin', 'müde', 'aber', 'über', 'die', 'Straße', 'geht', 'es'],
+    ],
+  ];
+
+  for (const [text, voiceId, expected] of scripts) {
+    it(`times every word of ${JSON.stringify(text)}`, async () => {
+      const result = await engine.synthesize({ text, voiceId });
+      expect(result.words.map((timing) => timing.word)).toEqual(expected);
+      expectWellTimed(result, text);
+    });
+  }
+
+  it('gives the SRT and the burned captions every word, in order, with ordered cues', async () => {
+    const text = 'I am Daniel. This is shown for the second scene, in the web m format.';
+    const result = await engine.synthesize({ text, voiceId: VOICE });
+    const cues = captionCuesFromWords(wordsWithPunctuation(text, result.words, result.durationMs), {
+      untilMs: result.durationMs,
+    });
+    const srt = toSrt(cues);
+    const srtText = srt
+      .trim()
+      .split('\n\n')
+      .map((block) => block.split('\n').slice(2).join(' '))
+      .join(' ');
+    expect(srtText).toBe(text);
+    expect(srt).toMatch(/^1\n00:00:00,000 --> /);
+    let previousEnd = 0;
+    for (const cue of cues) {
+      expect(cue.startMs).toBeGreaterThanOrEqual(previousEnd);
+      expect(cue.endMs).toBeGreaterThan(cue.startMs);
+      expect(cue.endMs).toBeLessThanOrEqual(result.durationMs);
+      previousEnd = cue.endMs;
+    }
   });
 });
 

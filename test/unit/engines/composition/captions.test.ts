@@ -136,6 +136,15 @@ describe('captionCuesFromWords', () => {
     ]);
   });
 
+  it('keeps a short last cue inside its audio, so the next scene’s first cue does not overlap it', () => {
+    // A scene whose speech ends 7 ms before its audio: 0.7 s minimum display would run into the next scene.
+    const words = [{ word: 'Thanks.', startMs: 100, endMs: 493 }];
+    expect(captionCuesFromWords(words, { untilMs: 500 })).toEqual([
+      { startMs: 100, endMs: 500, text: 'Thanks.' },
+    ]);
+    expect(captionCuesFromWords(words)).toEqual([{ startMs: 100, endMs: 800, text: 'Thanks.' }]);
+  });
+
   it('closes tiny gaps so captions do not flicker', () => {
     const cues = captionCuesFromWords(spoken('First sentence is here. Second one follows.', 300, { 3: 150 }));
     expect(cues).toHaveLength(2);
@@ -210,13 +219,22 @@ describe('wordsWithPunctuation', () => {
     ]);
   });
 
-  it('never widens a word into its neighbour', () => {
+  it('shows a word the engine spoke as two once, over both times', () => {
     const text = 'co-op';
     const words = [
       { word: 'co', startMs: 0, endMs: 100, textOffset: 0, textLength: 2 },
       { word: 'op', startMs: 100, endMs: 200, textOffset: 3, textLength: 2 },
     ];
-    expect(wordsWithPunctuation(text, words).map((word) => word.word)).toEqual(['co-', 'op']);
+    expect(wordsWithPunctuation(text, words)).toEqual([{ word: 'co-op', startMs: 0, endMs: 200 }]);
+  });
+
+  it('never widens a word into its neighbour', () => {
+    const text = '日本語テキスト。';
+    const words = [
+      { word: '日本語', startMs: 0, endMs: 100, textOffset: 0, textLength: 3 },
+      { word: 'テキスト', startMs: 100, endMs: 200, textOffset: 3, textLength: 4 },
+    ];
+    expect(wordsWithPunctuation(text, words).map((word) => word.word)).toEqual(['日本語', 'テキスト。']);
   });
 });
 
