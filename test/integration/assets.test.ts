@@ -120,6 +120,53 @@ describe('POST /v3/assets (multipart)', () => {
     },
   );
 
+  describe('folder_id form field', () => {
+    async function uploadTo(folderId: string, key?: string) {
+      const multipart = multipartBody('file', 'in-folder.png', 'image/png', png(), {
+        fields: { folder_id: folderId },
+      });
+      return api.call<UploadResult>('POST', '/v3/assets', {
+        rawBody: multipart.body,
+        headers: { 'Content-Type': multipart.contentType },
+        ...(key ? { key } : {}),
+      });
+    }
+    const newFolder = async (type: string, key?: string) =>
+      (
+        await api.call<{ data: { folder_id: string } }>('POST', '/v3/folders', {
+          body: { name: `for assets (${type})`, type },
+          ...(key ? { key } : {}),
+        })
+      ).body.data.folder_id;
+
+    it('files the asset in the folder', async () => {
+      const folderId = await newFolder('mixed');
+      const result = await uploadTo(folderId);
+      expect(result.status).toBe(201);
+      const asset = await api.call<{ data: { folder_id: string | null } }>(
+        'GET',
+        `/v3/assets/${result.body.data.asset_id}`,
+      );
+      expect(asset.body.data.folder_id).toBe(folderId);
+    });
+
+    it.each([
+      ['an unknown folder', async () => 'f'.repeat(32), 'does not exist'],
+      ['a folder of another workspace', async () => newFolder('mixed'), 'does not exist'],
+      ['a folder that holds videos', (key: string) => newFolder('video', key), 'cannot receive asset'],
+      ['an empty folder_id', async () => '', 'must not be empty'],
+    ])('refuses %s with 400 naming folder_id, and stores nothing', async (_label, folder, message) => {
+      const { apiKey } = await api.newWorkspace();
+      const folderId = await folder(apiKey);
+      const result = await uploadTo(folderId, apiKey);
+      expect(result.status).toBe(400);
+      expect(errorOf(result)).toMatchObject({ code: 'invalid_parameter', param: 'folder_id' });
+      expect(errorOf(result).message).toContain(message);
+      const list = await api.call<{ data: unknown[] }>('GET', '/v3/assets', { key: apiKey });
+      expect(list.body.data).toEqual([]);
+    });
+  });
+
   it('decides the type from the bytes: a generic declared type is fine', async () => {
     const result = await upload(png(), 'no-extension', 'application/octet-stream');
     expect(result.body.data.mime_type).toBe('image/png');
