@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetRateLimitLeases, takeRequest } from '../../lambdas/api/pipeline/rate-limit.js';
+import {
+  dynamoWindowLogs,
+  RateLimiter,
+  resetRateLimitLeases,
+  takeRequest,
+} from '../../lambdas/api/pipeline/rate-limit.js';
 import { dynamo } from '../../lambdas/core/aws-clients.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -69,5 +74,20 @@ describe('shared rate-limit window logs with leases', () => {
     expect((await takeRequest('window#write', rate, 's', now)).allowed).toBe(true);
     expect((await takeRequest('window#write', rate, 's', now)).allowed).toBe(false);
     expect((await takeRequest('window#write', rate, 's', now + 1000)).allowed).toBe(true);
+  });
+
+  it('keeps the limit exact when instances write over each other (every write conditional)', async () => {
+    const settings = { leaseFraction: 0.02, leaseMs: 5000, windowSteps: 20, maxAttempts: 5 };
+    const first = new RateLimiter(dynamoWindowLogs, settings);
+    const second = new RateLimiter(dynamoWindowLogs, settings);
+    const allowed = [];
+    // Alternating, each instance's copy of the log is always one write behind: every write but the
+    // first conflicts, is refused, and is retried after a fresh read.
+    for (let index = 0; index < 30; index++) {
+      const limiter = index % 2 === 0 ? first : second;
+      allowed.push((await limiter.take('contended#write', perMinute(20), 's', now)).allowed);
+    }
+    expect(allowed.filter(Boolean)).toHaveLength(20);
+    expect(allowed.slice(20).every((value) => !value)).toBe(true);
   });
 });

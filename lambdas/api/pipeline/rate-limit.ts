@@ -6,7 +6,8 @@
  * Writing the log for every request would double the table traffic of every read. Instead each
  * process leases slots and spends them locally. A lease starts at one request and doubles each time a
  * busy process spends a whole lease, up to a fraction of the limit (`RATE_LIMIT_LEASE_FRACTION`); a
- * lease not spent within `RATE_LIMIT_LEASE_MS` is dropped and the next one starts at one again. A
+ * lease must be spent within `RATE_LIMIT_LEASE_MS`, and a request after that drops what is left and
+ * starts again at one. A
  * lease of one slot is spent at once and held for the window; a larger one is held for the window
  * plus the time it may be spent in, which is what keeps the guarantee. Leased but unspent slots are
  * lost until released, so idle processes must hold little: a process that saw one request holds
@@ -133,8 +134,9 @@ export class RateLimiter {
       if (state.available === 0) state.nextSize = this.grow(state.nextSize, rate.limit);
       return this.decision(true, state, rate, scope, nowMs);
     }
-    if (state.available > 0) {
-      // The lease ran out unspent: this process is not as busy as it was.
+    if (nowMs > state.leaseEndsAt) {
+      // The last lease ran out (spent or not) before this request: this process is not as busy as it
+      // was, so it starts again at one slot rather than hold a large lease it may not spend.
       state.available = 0;
       state.nextSize = 1;
     }
