@@ -121,6 +121,8 @@ export interface StoreUploadInput {
   name: string;
   bytes: Uint8Array;
   detected: DetectedMedia;
+  /** A folder already checked to be the workspace's and to hold assets. */
+  folderId?: string | undefined;
 }
 
 /** Stores a file received whole (multipart) and records it as ready. */
@@ -138,7 +140,7 @@ export async function storeUploadedAsset(input: StoreUploadInput): Promise<Asset
     status: ASSET_STATUS.ready,
     owner: input.owner,
     workspace_id: input.workspaceId,
-    folder_id: null,
+    folder_id: input.folderId ?? null,
     object_key: objectKey,
     checksum_sha256: createHash('sha256').update(input.bytes).digest('hex'),
     failure_message: null,

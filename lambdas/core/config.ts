@@ -182,11 +182,23 @@ export interface ServiceConfig {
   /** How long webhook events, deliveries and their attempts are kept, in days. @default 30 */
   webhookRetentionDays: number;
   /**
-   * Share of a workspace's per-minute rate limit one function instance takes from the shared counter
-   * at a time (`RATE_LIMIT_LEASE_FRACTION`, see core/rate-limit.ts), from 0 (exclusive) to 1.
+   * Largest share of a rate limit one function instance reserves from the shared window log at a time
+   * (`RATE_LIMIT_LEASE_FRACTION`, see api/pipeline/rate-limit.ts), from 0 (exclusive) to 1.
    * @default 0.02
    */
   rateLimitLeaseFraction: number;
+  /**
+   * How long an instance may spend a lease of more than one request, in milliseconds
+   * (`RATE_LIMIT_LEASE_MS`; at most the window's length is used). A lease's slots are held for this
+   * much longer than the window. @default 5000
+   */
+  rateLimitLeaseMs: number;
+  /**
+   * Into how many steps a rate-limit window is divided (`RATE_LIMIT_WINDOW_STEPS`): a held slot is
+   * released at the next step boundary after its window ends, which bounds the log to about this many
+   * entries per window. @default 20
+   */
+  rateLimitWindowSteps: number;
 }
 
 function numberFrom(name: string, fallback: number): number {
@@ -328,6 +340,8 @@ export function config(): ServiceConfig {
     webhookMaxRetryAfterMs: numberFrom('WEBHOOK_MAX_RETRY_AFTER_MS', 3_600_000),
     webhookRetentionDays: numberFrom('WEBHOOK_RETENTION_DAYS', 30),
     rateLimitLeaseFraction: numberFrom('RATE_LIMIT_LEASE_FRACTION', 0.02),
+    rateLimitLeaseMs: numberFrom('RATE_LIMIT_LEASE_MS', 5000),
+    rateLimitWindowSteps: numberFrom('RATE_LIMIT_WINDOW_STEPS', 20),
   };
   for (const [name, seconds] of [
     ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],
@@ -348,6 +362,10 @@ export function config(): ServiceConfig {
   }
   if (!(cached.rateLimitLeaseFraction > 0 && cached.rateLimitLeaseFraction <= 1)) {
     throw new Error('RATE_LIMIT_LEASE_FRACTION must be a fraction above 0, at most 1');
+  }
+  if (!(cached.rateLimitLeaseMs >= 0)) throw new Error('RATE_LIMIT_LEASE_MS must be 0 or more milliseconds');
+  if (!(Number.isInteger(cached.rateLimitWindowSteps) && cached.rateLimitWindowSteps >= 1)) {
+    throw new Error('RATE_LIMIT_WINDOW_STEPS must be a whole number, at least 1');
   }
   return cached;
 }

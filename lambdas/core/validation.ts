@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { InvalidParameterError } from './errors.js';
 import { checkOutboundUrl, OutboundUrlError, outboundPolicy } from './network-guard.js';
+import { hasControlCharacters } from './text.js';
 
 /** `['events', 0, 'url']` → `events[0].url`. */
 export function formatParamPath(path: readonly PropertyKey[]): string {
@@ -99,3 +100,14 @@ export const idListParam = z
 
 /** `token` query parameter: an opaque cursor, at least one character. */
 export const tokenParam = z.string().min(1, { error: 'must not be empty' }).optional();
+
+/**
+ * Every name or title a user gives (folder names, file names, voice names, video and batch titles)
+ * goes through this: control characters (Unicode `Cc`, NUL included) and bidirectional controls are
+ * refused, with 400 naming the field, rather than stored and shown back (see core/text.ts).
+ */
+export function userText<S extends z.ZodType<string | null | undefined>>(schema: S) {
+  return schema.refine((value) => typeof value !== 'string' || !hasControlCharacters(value), {
+    error: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F) or bidirectional controls',
+  });
+}

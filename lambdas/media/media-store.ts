@@ -15,6 +15,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
+import { contentDisposition } from '../core/text.js';
 import {
   assertSameEncryptionDomain,
   encryptionForMediaWrite,
@@ -212,7 +213,7 @@ export async function presignMediaDownload(
       Bucket: config().bucketName,
       Key: key,
       ...(options.fileName
-        ? { ResponseContentDisposition: `inline; filename="${options.fileName.replace(/["\\\r\n]/g, '_')}"` }
+        ? { ResponseContentDisposition: contentDisposition('inline', options.fileName) }
         : {}),
       // Served as the verified type, whatever the object's stored metadata says.
       ...(options.contentType ? { ResponseContentType: options.contentType } : {}),

@@ -27,7 +27,7 @@ import { ConflictError, NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { deleteExistingItem, getItem, putItem, queryWorkspaceResources } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { limitParam, tokenParam } from '../core/validation.js';
+import { limitParam, tokenParam, userText } from '../core/validation.js';
 import { deleteMediaObject } from '../media/media-store.js';
 import { catalogVoicesOfLanguage } from '../voices/voice-analysis.js';
 import type { ModelVoiceMode } from './tts-text.js';
@@ -185,11 +185,13 @@ export function professionalCloningEnabled(plan: Plan): boolean {
 const nullable = <T extends z.ZodType>(schema: T) =>
   schema.nullish().transform((value) => value ?? undefined);
 
-const voiceName = z
-  .string()
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .max(256, { error: 'must be at most 256 characters' });
+const voiceName = userText(
+  z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(256, { error: 'must be at most 256 characters' }),
+);
 const languageCode = z
   .string()
   .trim()

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { mediaInputSchema } from '../assets/media-inputs.js';
 import { RESOLUTIONS } from '../billing/plans.js';
-import { idListParam, limitParam, outboundUrlParam, tokenParam } from '../core/validation.js';
+import { idListParam, limitParam, outboundUrlParam, tokenParam, userText } from '../core/validation.js';
 
 export const VIDEO_TYPES = ['avatar', 'image', 'studio', 'cinematic_avatar'] as const;
 export type VideoType = (typeof VIDEO_TYPES)[number];
@@ -35,7 +35,7 @@ const id = z
   .string()
   .min(1, { error: 'must not be empty' })
   .max(128, { error: 'must be at most 128 characters' });
-const title = nullable(z.string().max(500, { error: 'must be at most 500 characters' }));
+const title = nullable(userText(z.string().max(500, { error: 'must be at most 500 characters' })));
 const script = z
   .string()
   .max(MAX_SCRIPT_LENGTH, { error: `must be at most ${MAX_SCRIPT_LENGTH} characters` })
@@ -472,7 +472,7 @@ export const listVideosQuery = z.strictObject({
   limit: limitParam(100, 20),
   token: tokenParam,
   folder_id: z.string().min(1).max(128).optional(),
-  title: z.string().min(1).max(500).optional(),
+  title: userText(z.string().min(1).max(500)).optional(),
 });
 
 export const batchItemsQuery = z.strictObject({ limit: limitParam(100, 100), token: tokenParam });

@@ -86,6 +86,87 @@ describe('POST /v3/assets (multipart)', () => {
     expect(asset.body.data.uploaded_at).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['UTF-8 (RFC 7578)', 'résumé.png', 'filename="résumé.png"', 'résumé.png'],
+    ['UTF-8, CJK', '日本語.png', 'filename="日本語.png"', '日本語.png'],
+    [
+      'filename* (RFC 5987) over filename',
+      'ignored',
+      `filename="fallback.png"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.png`,
+      '日本.png',
+    ],
+    ['a bidi override, stripped', 'x', 'filename="invoice\u202Egnp.exe"', 'invoicegnp.exe'],
+    ['control characters, stripped', 'x', 'filename="a\u0085b\u2066c.png"', 'abc.png'],
+  ])(
+    'stores a file name sent as %s as the user wrote it, and downloads under it',
+    async (_label, fileName, fileParameters, stored) => {
+      const multipart = multipartBody('file', fileName, 'image/png', png(), { fileParameters });
+      const result = await api.call<UploadResult>('POST', '/v3/assets', {
+        rawBody: multipart.body,
+        headers: { 'Content-Type': multipart.contentType },
+      });
+      expect(result.status).toBe(201);
+      const asset = await api.call<AssetBody>('GET', `/v3/assets/${result.body.data.asset_id}`);
+      expect(asset.body.data.name).toBe(stored);
+      const listed = await api.call<{ data: { id: string; name: string }[] }>('GET', '/v3/assets');
+      expect(listed.body.data.find((item) => item.id === asset.body.data.id)?.name).toBe(stored);
+
+      const response = await fetch(result.body.data.url);
+      expect(response.status).toBe(200);
+      const disposition = response.headers.get('content-disposition') ?? '';
+      const ascii = stored.replace(/[^\x20-\x7E]/g, '_');
+      expect(disposition).toBe(`inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(stored)}`);
+      expect(decodeURIComponent(disposition.split("UTF-8''")[1] ?? '')).toBe(stored);
+    },
+  );
+
+  describe('folder_id form field', () => {
+    async function uploadTo(folderId: string, key?: string) {
+      const multipart = multipartBody('file', 'in-folder.png', 'image/png', png(), {
+        fields: { folder_id: folderId },
+      });
+      return api.call<UploadResult>('POST', '/v3/assets', {
+        rawBody: multipart.body,
+        headers: { 'Content-Type': multipart.contentType },
+        ...(key ? { key } : {}),
+      });
+    }
+    const newFolder = async (type: string, key?: string) =>
+      (
+        await api.call<{ data: { folder_id: string } }>('POST', '/v3/folders', {
+          body: { name: `for assets (${type})`, type },
+          ...(key ? { key } : {}),
+        })
+      ).body.data.folder_id;
+
+    it('files the asset in the folder', async () => {
+      const folderId = await newFolder('mixed');
+      const result = await uploadTo(folderId);
+      expect(result.status).toBe(201);
+      const asset = await api.call<{ data: { folder_id: string | null } }>(
+        'GET',
+        `/v3/assets/${result.body.data.asset_id}`,
+      );
+      expect(asset.body.data.folder_id).toBe(folderId);
+    });
+
+    it.each([
+      ['an unknown folder', async () => 'f'.repeat(32), 'does not exist'],
+      ['a folder of another workspace', async () => newFolder('mixed'), 'does not exist'],
+      ['a folder that holds videos', (key: string) => newFolder('video', key), 'cannot receive asset'],
+      ['an empty folder_id', async () => '', 'must not be empty'],
+    ])('refuses %s with 400 naming folder_id, and stores nothing', async (_label, folder, message) => {
+      const { apiKey } = await api.newWorkspace();
+      const folderId = await folder(apiKey);
+      const result = await uploadTo(folderId, apiKey);
+      expect(result.status).toBe(400);
+      expect(errorOf(result)).toMatchObject({ code: 'invalid_parameter', param: 'folder_id' });
+      expect(errorOf(result).message).toContain(message);
+      const list = await api.call<{ data: unknown[] }>('GET', '/v3/assets', { key: apiKey });
+      expect(list.body.data).toEqual([]);
+    });
+  });
+
   it('decides the type from the bytes: a generic declared type is fine', async () => {
     const result = await upload(png(), 'no-extension', 'application/octet-stream');
     expect(result.body.data.mime_type).toBe('image/png');

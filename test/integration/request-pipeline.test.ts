@@ -147,6 +147,50 @@ describe('rate limits', () => {
   });
 });
 
+describe('rate-limit headers on refusals', () => {
+  const rateHeaders = (result: ApiResult) => ({
+    limit: result.headers.get('x-ratelimit-limit'),
+    remaining: result.headers.get('x-ratelimit-remaining'),
+    reset: result.headers.get('x-ratelimit-reset'),
+    scope: result.headers.get('x-ratelimit-scope'),
+  });
+
+  it('sends them on a 404 of a resource that does not exist', async () => {
+    const { apiKey } = await api.newWorkspace({ rate_limits: { read: 10 } });
+    const result = await api.call('GET', `/v3/folders/${'f'.repeat(32)}`, { key: apiKey });
+    expect(result.status).toBe(404);
+    expect(rateHeaders(result)).toMatchObject({ limit: '10', remaining: '9', scope: 'workspace:read' });
+    // A slot comes back a window (60 s) after it was taken, rounded up to a step of the window.
+    expect(Number(rateHeaders(result).reset)).toBeGreaterThanOrEqual(60);
+    expect(Number(rateHeaders(result).reset)).toBeLessThanOrEqual(63);
+  });
+
+  it('sends them on a 403 for a missing scope, which counts against the limit', async () => {
+    const { workspaceId } = await api.newWorkspace({ rate_limits: { write: 2 } });
+    const readOnly = await api.newKey(workspaceId, 'custom', ['folders:read']);
+    const statuses: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const result = await api.call('POST', '/v3/folders', { key: readOnly, body: { name: 'x' } });
+      statuses.push(result.status);
+      if (index === 0) {
+        expect(errorOf(result).code).toBe('insufficient_api_key_scope');
+        expect(rateHeaders(result)).toMatchObject({ limit: '2', remaining: '1', scope: 'workspace:write' });
+      }
+    }
+    expect(statuses).toEqual([403, 403, 429]);
+  });
+
+  it('sends none where no workspace is known: 401, unknown paths, wrong methods', async () => {
+    const answers = [
+      await api.call('GET', '/v3/folders', { key: 'not-a-key' }),
+      await api.call('GET', '/v3/nothing-here'),
+      await api.call('PUT', '/v3/folders'),
+    ];
+    expect(answers.map((result) => result.status)).toEqual([401, 404, 405]);
+    for (const result of answers) expect(result.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
+
 describe('payload limit', () => {
   it('answers a body over 10 MiB with 413 payload_too_large', async () => {
     const result = await api.call('POST', '/v3/folders', {

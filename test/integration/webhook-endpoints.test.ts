@@ -125,6 +125,29 @@ describe('webhook endpoints', () => {
     expect(errorOf(bad).param).toBe('url');
   });
 
+  it.each([
+    ['an empty object', '{}'],
+    ['null', 'null'],
+    ['no body at all', ''],
+  ])('refuses a PATCH of %s with 400 invalid_parameter, changing nothing', async (_label, rawBody) => {
+    const { body } = await createEndpoint({ url: 'https://hooks.example.com/empty-patch' });
+    const id = body.data.endpoint_id;
+    const result = await api.call('PATCH', `/v3/webhooks/endpoints/${id}`, {
+      rawBody,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(result.status).toBe(400);
+    expect(errorOf(result)).toMatchObject({ code: 'invalid_parameter', param: null });
+    expect(errorOf(result).message).toBe(
+      'The request body: must change at least one field: url, events or status',
+    );
+    const list = await api.call<{ data: Endpoint[] }>('GET', '/v3/webhooks/endpoints?limit=100');
+    expect(list.body.data.find((item) => item.endpoint_id === id)).toMatchObject({
+      url: 'https://hooks.example.com/empty-patch',
+      events: null,
+    });
+  });
+
   it('rotates the secret: the new one is returned once and the old one is gone at once', async () => {
     const { body } = await createEndpoint({ url: 'https://hooks.example.com/r' });
     const id = body.data.endpoint_id;

@@ -73,11 +73,27 @@ export function srt(): Buffer {
   );
 }
 
-export function multipartBody(field: string, fileName: string, contentType: string, bytes: Buffer) {
+export function multipartBody(
+  field: string,
+  fileName: string,
+  contentType: string,
+  bytes: Buffer,
+  options: {
+    /** Text fields sent before the file. */
+    fields?: Record<string, string>;
+    /** The file part's disposition parameters after `name`, instead of `filename="<fileName>"`. */
+    fileParameters?: string;
+  } = {},
+) {
   const boundary = `----vcs-test-${Date.now()}`;
+  const fields = Object.entries(options.fields ?? {}).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const parameters = options.fileParameters ?? `filename="${fileName}"`;
   const body = Buffer.concat([
+    Buffer.from(fields.join('')),
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; ${parameters}\r\nContent-Type: ${contentType}\r\n\r\n`,
     ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),

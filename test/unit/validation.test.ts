@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatParamPath, limitParam, parseInput } from '../../lambdas/core/validation.js';
+import { formatParamPath, limitParam, parseInput, userText } from '../../lambdas/core/validation.js';
 import { invalidParameterOf } from '../support/rejection.js';
 
 const schema = z.strictObject({
@@ -56,5 +57,53 @@ describe('wrong types versus missing fields', () => {
     expect(error.param).toBe('name');
     expect(error.message).toContain('must be a string');
     expect(error.message).not.toContain('required');
+  });
+});
+
+describe('userText: names and titles without control characters', () => {
+  const named = z.strictObject({ name: userText(z.string().min(1)) });
+  const controls = [
+    ...Array.from({ length: 0x20 }, (_, code) => code),
+    ...Array.from({ length: 0x21 }, (_, offset) => 0x7f + offset),
+    0x200e,
+    0x200f,
+    0x202a,
+    0x202b,
+    0x202c,
+    0x202d,
+    0x202e,
+    0x2066,
+    0x2067,
+    0x2068,
+    0x2069,
+  ].map((code) => String.fromCodePoint(code));
+  const isControl = (character: string) => controls.includes(character);
+
+  it('refuses a name holding any control character anywhere, naming the field', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+        fc.constantFrom(...controls),
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+        (before, control, after) => {
+          const error = invalidParameterOf(() => parseInput(named, { name: `${before}${control}${after}` }));
+          expect(error.param).toBe('name');
+          expect(error.message).toContain('control characters');
+        },
+      ),
+    );
+  });
+
+  it('accepts any other text, in any script', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .string({ unit: 'binary', minLength: 1, maxLength: 40 })
+          .filter((text) => ![...text].some(isControl)),
+        (name) => {
+          expect(parseInput(named, { name })).toEqual({ name });
+        },
+      ),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idListParam, limitParam, outboundUrlParam, tokenParam } from '../../core/validation.js';
+import { idListParam, limitParam, outboundUrlParam, tokenParam, userText } from '../../core/validation.js';
 import { directUploadFile } from './schemas.js';
 
 export const directUploadBatchBody = z.strictObject({
@@ -7,7 +7,7 @@ export const directUploadBatchBody = z.strictObject({
     .array(directUploadFile)
     .min(1, { error: 'must hold 1 to 100 files' })
     .max(100, { error: 'must hold 1 to 100 files' }),
-  title: z.string().min(1).max(500).optional(),
+  title: userText(z.string().min(1).max(500)).optional(),
   callback_url: outboundUrlParam.optional(),
 });
 

@@ -2,6 +2,7 @@ import { sameType, storeUploadedAsset, uploadResult } from '../../assets/assets.
 import { describeBytes, maxMultipartBodyBytes } from '../../assets/upload-limits.js';
 import { config } from '../../core/config.js';
 import { InvalidParameterError, PayloadTooLargeError } from '../../core/errors.js';
+import { requireUsableFolder } from '../../folders/folders.js';
 import { detectMediaType, normaliseMimeType } from '../../media/media-types.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
@@ -15,7 +16,10 @@ function fileTooLarge(maxFileBytes: number): PayloadTooLargeError {
   );
 }
 
-/** `POST /v3/assets`: one file in the multipart field `file`; its type is read from its bytes. */
+/**
+ * `POST /v3/assets`: one file in the multipart field `file`; its type is read from its bytes. An
+ * optional form field `folder_id` files it in a folder.
+ */
 export const assetCreate = endpoint(
   {},
   async ({ rawBody, headers, principal }) => {
@@ -26,9 +30,19 @@ export const assetCreate = endpoint(
     // changes nothing. Bodies within the allowance are parsed, and the parser's count of the file's
     // bytes decides.
     if (rawBody.length > maxMultipartBodyBytes(maxFileBytes)) throw fileTooLarge(maxFileBytes);
-    const { file } = await parseSingleFileUpload(rawBody, headers['content-type'], 'file', maxFileBytes, () =>
-      fileTooLarge(maxFileBytes),
+    const { file, fields } = await parseSingleFileUpload(
+      rawBody,
+      headers['content-type'],
+      'file',
+      maxFileBytes,
+      () => fileTooLarge(maxFileBytes),
     );
+    // The form's `folder_id` is checked as every create's is: the workspace's folder, able to hold assets.
+    const folderId = fields.folder_id;
+    if (folderId !== undefined) {
+      if (folderId === '') throw new InvalidParameterError('`folder_id`: must not be empty', 'folder_id');
+      await requireUsableFolder(principal.workspaceId, folderId, 'folder_id', 'asset');
+    }
     const detected = await detectMediaType(file.bytes);
     if (!detected) {
       throw new InvalidParameterError(
@@ -51,6 +65,7 @@ export const assetCreate = endpoint(
       workspaceId: principal.workspaceId,
       owner: principal.username,
       name: file.name,
+      folderId,
       bytes: file.bytes,
       detected,
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { config } from '../../core/config.js';
-import { limitParam, tokenParam } from '../../core/validation.js';
+import { limitParam, tokenParam, userText } from '../../core/validation.js';
 import { ACCEPTED_MEDIA_TYPES, normaliseMimeType } from '../../media/media-types.js';
 
 export const assetIdPath = z.strictObject({ asset_id: z.string().min(1) });
@@ -11,13 +11,13 @@ const sha256 = z
 
 /** One file of a direct upload. */
 export const directUploadFile = z.strictObject({
-  filename: z
-    .string()
-    .min(1)
-    .max(255)
-    .refine((name) => !/[\\/\p{Cc}]/u.test(name), {
-      error: 'must be a file name without path or control characters',
-    }),
+  filename: userText(
+    z
+      .string()
+      .min(1)
+      .max(255)
+      .refine((name) => !/[\\/]/.test(name), { error: 'must be a file name without a path' }),
+  ),
   content_type: z.string().transform((value, context) => {
     const mimeType = normaliseMimeType(value);
     if (!mimeType) {

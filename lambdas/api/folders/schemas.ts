@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { limitParam, tokenParam } from '../../core/validation.js';
+import { limitParam, tokenParam, userText } from '../../core/validation.js';
 import { CREATABLE_FOLDER_TYPES, FOLDER_TYPES } from '../../folders/folders.js';
 
 export const folderIdPath = z.strictObject({ folder_id: z.string().min(1) });
 
 export const createFolderBody = z.strictObject({
   // Characters, not UTF-16 units: an emoji counts once.
-  name: z
-    .string()
-    .trim()
-    .refine((name) => name.length > 0 && [...name].length <= 256, { error: 'must be 1 to 256 characters' })
-    .meta({ description: '1 to 256 characters' }),
+  name: userText(
+    z
+      .string()
+      .trim()
+      .refine((name) => name.length > 0 && [...name].length <= 256, { error: 'must be 1 to 256 characters' }),
+  ).meta({ description: '1 to 256 characters' }),
   parent_id: z.string().min(1).optional(),
   type: z
     .enum(CREATABLE_FOLDER_TYPES, {

@@ -1,8 +1,8 @@
 /**
  * Builds a route's Lambda handler: the request pipeline (middy) around the row's endpoint.
  *
- * Fixed middleware order: logger context → error envelope → authorization (principal, scopes,
- * billing) → rate limit → validation → [idempotency] → endpoint. An endpoint receives a typed
+ * Fixed middleware order: logger context → error envelope → authentication (principal) → rate limit →
+ * authorization (scopes, billing) → validation → [idempotency] → endpoint. An endpoint receives a typed
  * `ApiRequest` and returns an `ApiResponse`; it never sees the proxy event.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -14,7 +14,7 @@ import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from '../..
 import { type Endpoint, endpoint } from './endpoint.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
-import { authorizationMiddleware } from './middleware/authorization.js';
+import { authenticationMiddleware, authorizationMiddleware } from './middleware/authorization.js';
 import { errorEnvelopeMiddleware } from './middleware/error-envelope.js';
 import { type ApiContext, lowerCaseHeaders } from './middleware/pipeline-context.js';
 import { rateLimitMiddleware } from './middleware/rate-limiting.js';
@@ -154,8 +154,9 @@ function pipeline(
     })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorEnvelopeMiddleware())
-    .use(authorizationMiddleware())
+    .use(authenticationMiddleware())
     .use(rateLimitMiddleware())
+    .use(authorizationMiddleware())
     .use(validationMiddleware(served.request));
 
   if (tracingMiddleware) wrapped.use(tracingMiddleware);

@@ -1,9 +1,13 @@
 /** `multipart/form-data` bodies (uploads), parsed with busboy under a size cap. */
 import busboy from 'busboy';
 import { InvalidParameterError, type ServiceError } from '../../core/errors.js';
+import { stripControlCharacters } from '../../core/text.js';
 
 export interface UploadedFile {
-  /** The client's file name, without any path. */
+  /**
+   * The client's file name, without any path or control characters: UTF-8 (RFC 7578), or the
+   * `filename*` parameter (RFC 5987) when the part has one.
+   */
   name: string;
   /** The part's declared Content-Type. */
   declaredType: string;
@@ -43,6 +47,9 @@ export function parseSingleFileUpload(
         // busboy reports the limit once a file *reaches* `fileSize`, so a file of exactly
         // `maxFileBytes` needs one byte more of room.
         limits: { files: 1, fileSize: maxFileBytes + 1, fields: 20 },
+        // RFC 7578 §4.2: a plain `filename` is UTF-8 (browsers send it so); busboy's default is
+        // Latin-1, which stores `résumé.png` as `rÃ©sumÃ©.png`. `filename*` names its own charset.
+        defParamCharset: 'utf8',
       });
     } catch {
       reject(new InvalidParameterError('The multipart body is malformed (no boundary).', fileField));
@@ -71,7 +78,7 @@ export function parseSingleFileUpload(
       });
       stream.on('close', () => {
         file = {
-          name: (info.filename ?? 'upload').split(/[\\/]/).pop() || 'upload',
+          name: uploadedFileName(info.filename),
           declaredType: info.mimeType,
           bytes: Buffer.concat(chunks),
         };
@@ -97,4 +104,10 @@ export function parseSingleFileUpload(
     });
     parser.end(body);
   });
+}
+
+/** The stored name of an uploaded file: its last path segment, without control characters. */
+function uploadedFileName(sent: string | undefined): string {
+  const name = stripControlCharacters((sent ?? '').split(/[\\/]/).pop() ?? '').trim();
+  return name || 'upload';
 }

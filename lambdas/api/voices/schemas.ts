@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mediaInputSchema } from '../../assets/media-inputs.js';
 import { SPEECH_ENGINE_NAMES } from '../../core/config.js';
-import { limitParam, tokenParam } from '../../core/validation.js';
+import { limitParam, tokenParam, userText } from '../../core/validation.js';
 import { DEPRECATED_SPEECH_ENGINES, MAX_SPEECH_TEXT_LENGTH } from '../../voices/speech-options.js';
 import { VOICE_GENDERS } from '../../voices/voice-filter.js';
 import { VOICE_TYPES } from '../../voices/voice-views.js';
@@ -74,11 +74,13 @@ export const cloneVoiceBody = z.strictObject({
     description:
       'The recording: {type: url|asset_id|base64}; audio (mp3, wav, m4a) or video (mp4, mov, webm)',
   }),
-  voice_name: z
-    .string()
-    .min(1, { error: 'must be 1 to 200 characters' })
-    .max(200, { error: 'must be 1 to 200 characters' })
-    .refine((name) => name.trim().length > 0, { error: 'must not be blank' }),
+  voice_name: userText(
+    z
+      .string()
+      .min(1, { error: 'must be 1 to 200 characters' })
+      .max(200, { error: 'must be 1 to 200 characters' })
+      .refine((name) => name.trim().length > 0, { error: 'must not be blank' }),
+  ),
   language: nullable(bcp47Tag).meta({
     description: "The speaker's language ('en', 'es-MX'); en-US when omitted (languages are not detected)",
   }),

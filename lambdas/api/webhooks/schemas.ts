@@ -22,11 +22,17 @@ export const createEndpointBody = z.strictObject({
   entity_id: z.string().min(1).max(256).optional(),
 });
 
-export const updateEndpointBody = z.strictObject({
-  url: url.optional(),
-  events: eventList.optional(),
-  status: z.enum(['enabled', 'disabled']).optional(),
-});
+export const updateEndpointBody = z
+  .strictObject({
+    url: url.optional(),
+    events: eventList.optional(),
+    status: z.enum(['enabled', 'disabled']).optional(),
+  })
+  // An empty (or `null`) body would answer 200 and change nothing: a client that meant to change
+  // something (a misspelt field is refused as unknown; a missing one lands here) would not notice.
+  .refine((body) => Object.keys(body).length > 0, {
+    error: 'must change at least one field: url, events or status',
+  });
 
 export const listEndpointsQuery = z.strictObject({
   limit: limitParam(100, 10),

@@ -1,13 +1,15 @@
 /**
- * Who is calling and may they call this route: the principal from the authorizer, the route's
- * scopes, and whether an OAuth client can pay for it.
+ * Who is calling (the principal from the authorizer) and, in a later step, may they call this route
+ * (the route's scopes, and whether an OAuth client can pay for it). The rate limit runs between the
+ * two: it needs the workspace, and a refused call counts against the limit and carries its headers
+ * like any other answer.
  */
 import { AUTH_TYPES, fromAuthorizerContext } from '../../../accounts/principal.js';
 import { ForbiddenError, UnauthorizedError } from '../../../core/errors.js';
 import { missingScopes } from '../scopes.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
-export function authorizationMiddleware(): ApiMiddleware {
+export function authenticationMiddleware(): ApiMiddleware {
   return {
     before: async (request) => {
       const { route } = request.context.pipeline;
@@ -16,6 +18,15 @@ export function authorizationMiddleware(): ApiMiddleware {
       const principal = fromAuthorizerContext(request.event.requestContext?.authorizer);
       if (!principal) throw new UnauthorizedError();
       request.context.pipeline.principal = principal;
+    },
+  };
+}
+
+export function authorizationMiddleware(): ApiMiddleware {
+  return {
+    before: async (request) => {
+      const { principal, route } = request.context.pipeline;
+      if (!principal) return;
 
       const missing = missingScopes(principal.scopes, route.scopes);
       if (missing.length > 0) {
