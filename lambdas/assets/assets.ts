@@ -12,6 +12,7 @@ import {
   deleteExistingItem,
   getItem,
   putNewItem,
+  queryPage,
   queryWorkspaceResources,
   updateExistingItem,
 } from '../core/repository.js';
@@ -344,14 +345,33 @@ export async function completeDirectUpload(
   return toAssetRecord(completed);
 }
 
-export async function listAssets(workspaceId: string, limit: number, token?: string) {
-  const page = await queryWorkspaceResources<AssetItem>(
-    workspaceId,
-    RESOURCE_TYPES.asset,
-    'AssetList',
-    limit,
-    token,
-  );
+export interface AssetListFilter {
+  /** Only this member's assets (`owner`). */
+  owner?: string | undefined;
+  /** Only assets in this folder; `''` for those at the root. */
+  folderId?: string | undefined;
+}
+
+export async function listAssets(
+  workspaceId: string,
+  filter: AssetListFilter,
+  limit: number,
+  token?: string,
+) {
+  const { owner, folderId } = filter;
+  const page =
+    owner === undefined && folderId === undefined
+      ? await queryWorkspaceResources<AssetItem>(workspaceId, RESOURCE_TYPES.asset, 'AssetList', limit, token)
+      : await queryPage<AssetItem>({
+          partition: keys.workspacePartition(workspaceId),
+          sortKeyPrefix: `${RESOURCE_TYPES.asset}#`,
+          limit,
+          token,
+          binding: `${workspaceId}:AssetList:${JSON.stringify([owner ?? null, folderId ?? null])}`,
+          keep: (item) =>
+            (owner === undefined || item.owner === owner) &&
+            (folderId === undefined || (item.folder_id ?? '') === folderId),
+        });
   return { items: page.items.map(toAssetRecord), nextToken: page.nextToken };
 }
 

@@ -1,6 +1,8 @@
 /**
  * Request validation with zod. Schemas are strict: unknown fields are errors. The first problem is
  * reported as 400 `invalid_parameter` with its field path in `param` (`events[0]`, `voice_settings.speed`).
+ * Query strings are the exception (`parseQuery`): a parameter the route does not know is ignored, as
+ * the hosted API ignores it, so clients written against it keep working.
  */
 import { z } from 'zod';
 import { InvalidParameterError } from './errors.js';
@@ -59,6 +61,34 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
   const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
   const param = [prefix, formatParamPath(path)].filter(Boolean).join('.');
   throw new InvalidParameterError(describeIssue(issue, param), param || null);
+}
+
+export interface ParsedQuery<T> {
+  query: T;
+  /** Names of the parameters the schema does not know, which were left out. */
+  ignored: string[];
+}
+
+/**
+ * Parses a query string with its route's schema, leaving out the parameters the schema does not know.
+ * Why not refuse them as a body's unknown fields are: real clients of the hosted API send parameters
+ * it ignores (or that only matter there), and a drop-in replacement must answer them alike. A known
+ * parameter with a bad value is still 400 naming it. Schemas that are not plain objects are parsed
+ * whole (strictly).
+ */
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  input: Record<string, string | undefined>,
+): ParsedQuery<z.output<S>> {
+  if (!(schema instanceof z.ZodObject)) return { query: parseInput(schema, input), ignored: [] };
+  const known = new Set(Object.keys(schema.shape));
+  const kept: Record<string, string | undefined> = {};
+  const ignored: string[] = [];
+  for (const [name, value] of Object.entries(input)) {
+    if (known.has(name)) kept[name] = value;
+    else ignored.push(name);
+  }
+  return { query: parseInput(schema, kept), ignored };
 }
 
 /** `limit` query parameter with the endpoint's range and default. */

@@ -469,7 +469,8 @@ export const videoIdPath = z.strictObject({ video_id: z.string().min(1).max(128)
 export const batchIdPath = z.strictObject({ batch_id: z.string().min(1).max(128) });
 
 export const listVideosQuery = z.strictObject({
-  limit: limitParam(100, 20),
+  // 10 by default, as the hosted API.
+  limit: limitParam(100, 10),
   token: tokenParam,
   folder_id: z.string().min(1).max(128).optional(),
   title: userText(z.string().min(1).max(500)).optional(),

@@ -3,10 +3,16 @@
  * stock `public` voices this deployment's speech engine speaks), one voice, and deleting one.
  */
 import { arraySource, type Page, type PageSource, pageAcrossSources } from '../catalog/catalog-pages.js';
-import { availableStockVoices, engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
+import {
+  availableStockVoices,
+  engineVoiceOf,
+  findStockVoice,
+  voiceCatalogEngine,
+} from '../catalog/stock-voices.js';
+import { config } from '../core/config.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { deleteMediaObject } from '../media/media-store.js';
-import { languageMatches, type VoiceFilter } from './voice-filter.js';
+import { languageMatches, speechEngineFor, type VoiceFilter, type VoiceListEngine } from './voice-filter.js';
 import { voiceMediaKeys } from './voice-media.js';
 import { templatesUsingVoice } from './voice-references.js';
 import {
@@ -20,14 +26,22 @@ import {
 } from './voice-views.js';
 import { deleteVoiceRecord, getVoiceRecord, workspaceVoices } from './workspace-voices.js';
 
-export interface ListVoicesOptions extends VoiceFilter {
+export interface ListVoicesOptions extends Omit<VoiceFilter, 'engine'> {
+  /** Both when omitted (the API defaults it to `public`). */
   type?: VoiceType | undefined;
+  /** One of ours, or a hosted provider's name meaning this deployment's engine (voice-filter.ts). */
+  engine?: VoiceListEngine | undefined;
   limit: number;
   token?: string | undefined;
 }
 
 export function listVoices(workspaceId: string, options: ListVoicesOptions): Promise<Page<VoiceView>> {
-  const filter: VoiceFilter = { language: options.language, gender: options.gender, engine: options.engine };
+  // Own voices keep their settings under the catalog's engine names (the test double speaks eSpeak's).
+  const engine =
+    options.engine === undefined
+      ? undefined
+      : voiceCatalogEngine(speechEngineFor(options.engine, config().speechEngine));
+  const filter: VoiceFilter = { language: options.language, gender: options.gender, engine };
   const stock = availableStockVoices().filter(
     (voice) =>
       (filter.language === undefined ||

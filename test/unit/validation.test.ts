@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatParamPath, limitParam, parseInput, userText } from '../../lambdas/core/validation.js';
+import {
+  formatParamPath,
+  limitParam,
+  parseInput,
+  parseQuery,
+  userText,
+} from '../../lambdas/core/validation.js';
 import { invalidParameterOf } from '../support/rejection.js';
 
 const schema = z.strictObject({
@@ -48,6 +54,18 @@ describe('request validation', () => {
     expect(invalidParameterOf(() => parseInput(query, { limit: '51' })).param).toBe('limit');
     expect(invalidParameterOf(() => parseInput(query, { limit: '0' })).param).toBe('limit');
     expect(invalidParameterOf(() => parseInput(query, { limit: 'ten' })).param).toBe('limit');
+  });
+
+  it('ignores query parameters the route does not know, and still refuses bad values of those it knows', () => {
+    const query = z
+      .strictObject({ limit: limitParam(50, 10), ids: z.string().optional() })
+      .refine((value) => value.ids !== 'none', { error: 'not none', path: ['ids'] });
+    expect(parseQuery(query, { limit: '5', engine: 'starfish', utm_source: 'x' })).toEqual({
+      query: { limit: 5 },
+      ignored: ['engine', 'utm_source'],
+    });
+    expect(invalidParameterOf(() => parseQuery(query, { limit: '51', other: 'x' })).param).toBe('limit');
+    expect(invalidParameterOf(() => parseQuery(query, { ids: 'none' })).param).toBe('ids');
   });
 });
 

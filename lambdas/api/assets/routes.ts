@@ -32,7 +32,12 @@ import { assetCreate } from './create-asset.js';
 import { assetIdPath, completeAssetBody, directUploadFile, listAssetsQuery } from './schemas.js';
 
 const assetList = endpoint({ query: listAssetsQuery }, async ({ query, principal }) => {
-  const page = await listAssets(principal.workspaceId, query.limit, query.token);
+  const page = await listAssets(
+    principal.workspaceId,
+    { owner: query.username, folderId: query.folder_id },
+    query.limit,
+    query.token,
+  );
   return respond.list(await Promise.all(page.items.map(assetView)), page.nextToken);
 });
 

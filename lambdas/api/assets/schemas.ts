@@ -41,4 +41,20 @@ export const directUploadFile = z.strictObject({
 
 export const completeAssetBody = z.strictObject({ checksum_sha256: sha256.optional() });
 
-export const listAssetsQuery = z.strictObject({ limit: limitParam(100, 20), token: tokenParam });
+export const listAssetsQuery = z.strictObject({
+  // The reference requires `username` "while in beta" and will make it an optional filter: it is one
+  // here already, so that clients that send it and clients that do not both work.
+  username: z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .max(256, { error: 'must be at most 256 characters' })
+    .optional()
+    .meta({ description: "Only assets of this workspace member: the assets' `owner` value" }),
+  folder_id: z
+    .string()
+    .max(128, { error: 'must be at most 128 characters' })
+    .optional()
+    .meta({ description: 'Only assets in this folder; empty for those at the root' }),
+  limit: limitParam(100, 20),
+  token: tokenParam,
+});

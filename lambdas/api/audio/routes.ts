@@ -9,6 +9,7 @@ const audioSoundsList = endpoint({ query: listSoundsQuery }, async ({ query, pri
   const page = await listSounds(principal.workspaceId, {
     type: query.type,
     query: query.query,
+    minScore: query.min_score,
     limit: query.limit,
     token: query.token,
   });

@@ -18,7 +18,7 @@ export const listAvatarGroupsQuery = z.strictObject({
 });
 
 export const listAvatarLooksQuery = z.strictObject({
-  group_id: z.string().min(1).optional(),
+  group_id: z.string().min(1).max(128, { error: 'must be at most 128 characters' }).optional(),
   avatar_type: z.enum(AVATAR_TYPES).optional(),
   ownership,
   limit: limitParam(50, 20),

@@ -8,7 +8,10 @@ import type { z } from 'zod';
 import type { ApiRequest, ApiResponse } from './http.js';
 import type { ReplayCodec } from './idempotency.js';
 
-/** The schemas a request is validated with. Strict: unknown fields are errors. */
+/**
+ * The schemas a request is validated with. Strict: unknown body fields and path parameters are errors;
+ * unknown query parameters are ignored (core/validation.ts `parseQuery`), as the hosted API does.
+ */
 export interface RequestSchemas {
   body?: z.ZodType;
   query?: z.ZodType;

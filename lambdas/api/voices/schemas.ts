@@ -3,15 +3,15 @@ import { mediaInputSchema } from '../../assets/media-inputs.js';
 import { SPEECH_ENGINE_NAMES } from '../../core/config.js';
 import { limitParam, tokenParam, userText } from '../../core/validation.js';
 import { DEPRECATED_SPEECH_ENGINES, MAX_SPEECH_TEXT_LENGTH } from '../../voices/speech-options.js';
-import { VOICE_GENDERS } from '../../voices/voice-filter.js';
+import { VOICE_GENDERS, VOICE_LIST_ENGINES } from '../../voices/voice-filter.js';
 import { VOICE_TYPES } from '../../voices/voice-views.js';
 import { MAX_VOICE_ID_LENGTH } from '../../voices/workspace-voices.js';
 
 export const listVoicesQuery = z.strictObject({
   type: z
     .enum(VOICE_TYPES)
-    .optional()
-    .meta({ description: '`public` (stock voices) or `private` (your own); both when omitted' }),
+    .default('public')
+    .meta({ description: '`public` (stock voices, the default) or `private` (your own)' }),
   language: z
     .string()
     .trim()
@@ -22,10 +22,10 @@ export const listVoicesQuery = z.strictObject({
       description: 'A BCP-47 tag (`en-US`), a primary language (`en`) or a language name (`English`)',
     }),
   gender: z.enum(VOICE_GENDERS).optional(),
-  engine: z
-    .enum(SPEECH_ENGINE_NAMES)
-    .optional()
-    .meta({ description: 'Only voices that this speech engine speaks' }),
+  engine: z.enum(VOICE_LIST_ENGINES).optional().meta({
+    description:
+      "Only voices that this speech engine speaks: `espeak`, `polly`, or the hosted provider's `starfish`, `elevenlabs`, `fish` (this deployment's engine)",
+  }),
   limit: limitParam(100, 20),
   token: tokenParam,
 });

@@ -49,8 +49,52 @@ const eventId = z.string().min(1).max(512);
 
 export const eventIdPath = z.strictObject({ event_id: eventId });
 
+/**
+ * Event types of the hosted API that this service does not emit (or names otherwise). Its clients send
+ * them as `event_type` filters: accepted, and they match no event here, instead of a 400.
+ */
+const HOSTED_EVENT_TYPES = [
+  'avatar_video.success',
+  'avatar_video.fail',
+  'avatar_video_gif.success',
+  'avatar_video_gif.fail',
+  'video_translate.success',
+  'video_translate.fail',
+  'video_translate.preflight.validation_failed',
+  'video_translate.preflight.download_failed',
+  'personalized_video',
+  'instant_avatar.success',
+  'instant_avatar.fail',
+  'photo_avatar_generation.success',
+  'photo_avatar_generation.fail',
+  'photo_avatar_train.success',
+  'photo_avatar_train.fail',
+  'photo_avatar_add_motion.success',
+  'photo_avatar_add_motion.fail',
+  'proofread_creation.success',
+  'proofread_creation.fail',
+  'live_avatar.success',
+  'live_avatar.fail',
+  'avatar_video_caption.success',
+  'avatar_video_caption.fail',
+  'video_agent.success',
+  'video_agent.fail',
+  'hyperframes_video.success',
+  'hyperframes_video.fail',
+  'ai_clipping.success',
+  'ai_clipping.fail',
+  'batch.finished',
+] as const;
+
+const LISTED_EVENT_TYPES = [...new Set<string>([...Object.keys(EVENT_TYPES), ...HOSTED_EVENT_TYPES])] as [
+  string,
+  ...string[],
+];
+
 export const listEventsQuery = z.strictObject({
-  event_type: z.string().min(1).max(128).optional(),
+  event_type: z.enum(LISTED_EVENT_TYPES).optional().meta({
+    description: "An event type of GET /v3/webhooks/event-types (the hosted API's names are accepted too)",
+  }),
   entity_id: z.string().min(1).max(256).optional(),
   limit: limitParam(100, 10),
   token: tokenParam,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankSounds, searchWords } from '../../../lambdas/audio/sounds.js';
+import { rankSounds, searchWords } from '../../../lambdas/audio/sound-search.js';
 import { renderSoundSamples } from '../../../lambdas/catalog/render-sound.js';
 import { CATALOG_SOUNDS, soundKey, soundVersionInputs } from '../../../lambdas/catalog/sound-catalog.js';
 import { durationOf, loudestPeakSeconds } from '../../../lambdas/catalog/synth.js';
@@ -49,13 +49,43 @@ describe('searching sounds', () => {
     expect(searchWords('Café música')).toEqual(['cafe', 'musica']);
   });
 
-  it('ranks by how much of the query matches, name first, and leaves out what matches nothing', () => {
+  it('also counts a hyphenated word joined, as people write both', () => {
+    expect(searchWords('Lo-fi hip-hop')).toEqual(['lo', 'fi', 'lofi', 'hip', 'hop', 'hiphop']);
+  });
+
+  it('scores 0 to 1, best first, a query naming a sound near 1 and an unrelated one 0', () => {
     const ranked = rankSounds('sound_effects', 'click');
     expect(ranked[0]?.sound.id).toBe('sfx-ui-click');
     expect(ranked.map((entry) => entry.sound.id)).toContain('sfx-camera-shutter');
-    expect(ranked.every((entry) => entry.score > 0 && entry.score <= 1)).toBe(true);
-    expect(rankSounds('music', 'bagpipes')).toEqual([]);
-    expect(rankSounds('music').every((entry) => entry.score === 1)).toBe(true);
-    expect(rankSounds('sound_effects', 'cash register')[0]).toMatchObject({ score: 1 });
+    expect(ranked.every((entry) => entry.score >= 0 && entry.score <= 1)).toBe(true);
+    const scores = ranked.map((entry) => entry.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(rankSounds('sound_effects', 'cash register')[0]).toMatchObject({
+      sound: { id: 'sfx-cash-register' },
+      score: 1,
+    });
+    expect(rankSounds('music', 'Night Drive')[0]?.score).toBeGreaterThanOrEqual(0.7);
+    expect(rankSounds('music', 'bagpipes', 0.01)).toEqual([]);
+    expect(rankSounds('sound_effects', 'helicopter landing', 0.01)).toEqual([]);
+  });
+
+  it('gives partial credit for a partial match and for words that share their stem', () => {
+    // Half the query is unknown to the catalog: the best match is clearly under the default 0.7.
+    const [best] = rankSounds('music', 'happy dog barking');
+    expect(best?.score).toBeGreaterThan(0);
+    expect(best?.score).toBeLessThan(0.5);
+    // `tense` is not a word of the catalog; `tension` is.
+    expect(rankSounds('sound_effects', 'tense cinematic riser', 0.7).map((entry) => entry.sound.id)).toEqual([
+      'sfx-tension-riser',
+    ]);
+  });
+
+  it('keeps only sounds at or above the minimum score; 0 keeps the whole type', () => {
+    expect(rankSounds('music', 'calm', 0.95).map((entry) => entry.sound.id)).toEqual(['music-calm-waters']);
+    expect(rankSounds('music', 'calm', 0)).toHaveLength(
+      CATALOG_SOUNDS.filter((sound) => sound.type === 'music').length,
+    );
+    // Only filler words: the query asks for the type, every sound scores 1.
+    expect(rankSounds('music', 'music').every((entry) => entry.score === 1)).toBe(true);
   });
 });

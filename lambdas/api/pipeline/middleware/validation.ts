@@ -1,6 +1,11 @@
-/** Parses and validates the JSON body, query string and path parameters with the route's schemas. */
+/**
+ * Parses and validates the JSON body, query string and path parameters with the route's schemas.
+ * Unknown query parameters are ignored and logged (core/validation.ts `parseQuery`); unknown body
+ * fields and path parameters are errors.
+ */
 import { InvalidParameterError } from '../../../core/errors.js';
-import { parseInput } from '../../../core/validation.js';
+import { logger } from '../../../core/observability.js';
+import { parseInput, parseQuery } from '../../../core/validation.js';
 import type { RequestSchemas } from '../endpoint.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
@@ -27,9 +32,18 @@ export function validationMiddleware(schemas: RequestSchemas): ApiMiddleware {
           throw new InvalidParameterError('Send the body as JSON with Content-Type: application/json.', null);
         }
       }
+      const parsedBody = schemas.body ? parseInput(schemas.body, body ?? {}) : undefined;
+      const rawQuery = event.queryStringParameters ?? {};
+      const query = schemas.query
+        ? parseQuery(schemas.query, rawQuery)
+        : { query: {}, ignored: Object.keys(rawQuery) };
+      if (query.ignored.length > 0) {
+        // Names only: a value may be anything a client put in its URL.
+        logger.info('Ignored query parameters the route does not know', { ignored: query.ignored });
+      }
       request.context.pipeline.input = {
-        body: schemas.body ? parseInput(schemas.body, body ?? {}) : undefined,
-        query: schemas.query ? parseInput(schemas.query, event.queryStringParameters ?? {}) : {},
+        body: parsedBody,
+        query: query.query,
         path: schemas.path
           ? parseInput(schemas.path, event.pathParameters ?? {})
           : (event.pathParameters ?? {}),
