@@ -189,6 +189,40 @@ export interface ServiceConfig {
   rateLimitLeaseFraction: number;
 }
 
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  true: true,
+  yes: true,
+  on: true,
+  '0': false,
+  false: false,
+  no: false,
+  off: false,
+};
+
+/**
+ * The one reading of every on/off setting: `1/0`, `true/false`, `yes/no`, `on/off` in any case; unset
+ * or empty is `fallback`. Anything else is refused rather than read as off, so a switch set as
+ * `ALLOW_LOOPBACK_URLS=1` or `=enabled` cannot silently do nothing.
+ */
+export function parseBooleanSetting(name: string, raw: string | undefined, fallback: boolean): boolean {
+  const word = raw?.trim().toLowerCase();
+  if (word === undefined || word === '') return fallback;
+  // Own words only: `constructor` or `__proto__` are not booleans.
+  const value = Object.hasOwn(BOOLEAN_WORDS, word) ? BOOLEAN_WORDS[word] : undefined;
+  if (value === undefined) {
+    throw new Error(
+      `Environment variable ${name} must be one of 1/0, true/false, yes/no, on/off, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
+/** A boolean setting of the environment (see `parseBooleanSetting`). */
+export function booleanFrom(name: string, fallback = false): boolean {
+  return parseBooleanSetting(name, process.env[name], fallback);
+}
+
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -271,7 +305,7 @@ function engineFrom<T extends string>(
   fallback: T,
 ): T | typeof TEST_DOUBLE_ENGINE {
   const engine = choiceFrom(name, [...engines, TEST_DOUBLE_ENGINE], fallback);
-  if (engine === TEST_DOUBLE_ENGINE && process.env.ALLOW_TEST_DOUBLE_ENGINES !== 'true') {
+  if (engine === TEST_DOUBLE_ENGINE && !booleanFrom('ALLOW_TEST_DOUBLE_ENGINES')) {
     throw new Error(
       `Environment variable ${name} is "${TEST_DOUBLE_ENGINE}", an engine for tests only: set ALLOW_TEST_DOUBLE_ENGINES=true to use it`,
     );
@@ -300,7 +334,7 @@ export function config(): ServiceConfig {
     jwksUrl:
       process.env.JWKS_URL || (jwtIssuer ? `${jwtIssuer.replace(/\/$/, '')}/.well-known/jwks.json` : ''),
     jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
-    allowLoopbackUrls: process.env.ALLOW_LOOPBACK_URLS === 'true',
+    allowLoopbackUrls: booleanFrom('ALLOW_LOOPBACK_URLS'),
     idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),
     mediaUrlTtlSeconds: numberFrom('MEDIA_URL_TTL_SECONDS', 3600),
     uploadUrlTtlSeconds: numberFrom('UPLOAD_URL_TTL_SECONDS', 900),
@@ -310,7 +344,7 @@ export function config(): ServiceConfig {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
-    s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    s3ForcePathStyle: booleanFrom('S3_FORCE_PATH_STYLE'),
     speechEngine: engineFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
     compositionEngine: engineFrom('COMPOSITION_ENGINE', COMPOSITION_ENGINE_NAMES, 'ffmpeg'),
     voiceAnalysisEngine: engineFrom('VOICE_ANALYSIS_ENGINE', VOICE_ANALYSIS_ENGINE_NAMES, 'yin'),
