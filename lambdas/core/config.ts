@@ -8,9 +8,11 @@
 import { tmpdir } from 'node:os';
 import { onProcessReset } from './process-state.js';
 
-/** The project's error documentation (`docs/errors.md`); deployments may publish their own copy. */
-export const DEFAULT_DOC_BASE_URL =
-  'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
+/**
+ * Where error `doc_url`s point unless a deployment names its own copy: '' is the error catalogue the API
+ * serves itself (`GET /v3/docs/errors`, rendered from docs/errors.md), at the base URL of the request.
+ */
+export const DEFAULT_DOC_BASE_URL = '';
 
 /**
  * The name shared by the engines' test doubles (the value `test-double` of `SPEECH_ENGINE`,
@@ -75,7 +77,10 @@ export interface ServiceConfig {
   stackKeyId: string;
   /** The stack's HMAC key: signs pagination cursors. */
   hmacKeyId: string;
-  /** Where error `doc_url`s point: the published `docs/errors.md`. @default DEFAULT_DOC_BASE_URL */
+  /**
+   * Where error `doc_url`s point (`DOC_BASE_URL`), each at its code's anchor.
+   * @default '' (the API's own `GET /v3/docs/errors`, at the request's base URL)
+   */
   docBaseUrl: string;
   /** How long a resolved credential is reused by the authorizer, in seconds. @default 60 */
   authCacheTtlSeconds: number;

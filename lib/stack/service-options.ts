@@ -48,7 +48,10 @@ export interface ServiceOptions {
   authCacheTtlSeconds: number;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
   idempotencyTtlSeconds: number;
-  /** Where error `doc_url`s point. @default DEFAULT_DOC_BASE_URL */
+  /**
+   * Where error `doc_url`s point, when the deployment publishes its own copy of docs/errors.md.
+   * @default '' (the API's own `GET /v3/docs/errors`, on the API's URL and stage)
+   */
   docBaseUrl: string;
   /** Powertools log level of every function. @default 'INFO' */
   logLevel: LogLevel;
@@ -256,9 +259,7 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     jwtWorkspaceClaim: read.string('jwtWorkspaceClaim', (value) => (value ? undefined : 'must not be empty')),
     authCacheTtlSeconds: read.integer('authCacheTtlSeconds', 0, 3600),
     idempotencyTtlSeconds: read.integer('idempotencyTtlSeconds', 60, 30 * 86_400),
-    docBaseUrl: read.string('docBaseUrl', (value) =>
-      isHttpsUrl(value) ? undefined : 'must be an https:// URL',
-    ),
+    docBaseUrl: read.string('docBaseUrl', httpsUrlOrEmpty),
     logLevel: read.oneOf('logLevel', LOG_LEVELS),
     apiThrottlingRateLimit: read.integer('apiThrottlingRateLimit', 1, 10_000),
     apiThrottlingBurstLimit: read.integer('apiThrottlingBurstLimit', 1, 5_000),
