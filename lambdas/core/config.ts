@@ -206,19 +206,26 @@ const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
 };
 
 /**
- * The one reading of every on/off setting: `1/0`, `true/false`, `yes/no`, `on/off` in any case; unset
- * or empty is `fallback`. Anything else is refused rather than read as off, so a switch set as
+ * The one reading of every on/off setting (environment variables here, the stack's context options in
+ * lib/stack/service-options.ts): `1/0`, `true/false`, `yes/no`, `on/off` in any case. Undefined for
+ * anything else, which callers refuse rather than read as off, so a switch set as
  * `ALLOW_LOOPBACK_URLS=1` or `=enabled` cannot silently do nothing.
  */
-export function parseBooleanSetting(name: string, raw: string | undefined, fallback: boolean): boolean {
-  const word = raw?.trim().toLowerCase();
-  if (word === undefined || word === '') return fallback;
+export function parseBooleanWord(raw: string): boolean | undefined {
+  const word = raw.trim().toLowerCase();
   // Own words only: `constructor` or `__proto__` are not booleans.
-  const value = Object.hasOwn(BOOLEAN_WORDS, word) ? BOOLEAN_WORDS[word] : undefined;
+  return Object.hasOwn(BOOLEAN_WORDS, word) ? BOOLEAN_WORDS[word] : undefined;
+}
+
+/** What an on/off setting accepts, for messages. */
+export const BOOLEAN_WORDS_HINT = '1/0, true/false, yes/no, on/off';
+
+/** An on/off environment variable's value; unset or empty is `fallback`, anything unreadable throws. */
+export function parseBooleanSetting(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = parseBooleanWord(raw);
   if (value === undefined) {
-    throw new Error(
-      `Environment variable ${name} must be one of 1/0, true/false, yes/no, on/off, got "${raw}"`,
-    );
+    throw new Error(`Environment variable ${name} must be one of ${BOOLEAN_WORDS_HINT}, got "${raw}"`);
   }
   return value;
 }

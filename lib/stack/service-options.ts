@@ -16,7 +16,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 import { DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES } from '../../lambdas/assets/upload-limits.js';
 /** Where error `doc_url`s point when the deployer does not say otherwise (the runtime's own default). */
-import { DEFAULT_DOC_BASE_URL, MAX_PRESIGNED_URL_TTL_SECONDS } from '../../lambdas/core/config.js';
+import {
+  BOOLEAN_WORDS_HINT,
+  DEFAULT_DOC_BASE_URL,
+  MAX_PRESIGNED_URL_TTL_SECONDS,
+  parseBooleanWord,
+} from '../../lambdas/core/config.js';
 
 export { DEFAULT_DOC_BASE_URL };
 
@@ -173,12 +178,13 @@ class ContextReader {
     return value;
   }
 
-  /** `true` or `false`, as JSON or (from the command line) as a string. */
+  /** A JSON boolean or (from the command line) a string read as the runtime reads its switches. */
   boolean(key: ContextKey): boolean {
     const value = this.raw(key);
-    if (value === true || value === 'true') return true;
-    if (value === false || value === 'false') return false;
-    this.problems.push(`${key} must be true or false, got ${JSON.stringify(value)}`);
+    if (typeof value === 'boolean') return value;
+    const parsed = typeof value === 'string' ? parseBooleanWord(value) : undefined;
+    if (parsed !== undefined) return parsed;
+    this.problems.push(`${key} must be one of ${BOOLEAN_WORDS_HINT}, got ${JSON.stringify(value)}`);
     return false;
   }
 
