@@ -3,8 +3,9 @@
  * DATA_DIR across restarts. Prints the base URL and a usable API key on every start.
  *
  * Environment: PORT (default 3000), HOST (default 127.0.0.1), DATA_DIR (default ./.data),
- * LOG_LEVEL (DEBUG|INFO|WARN|ERROR|SILENT, default WARN), ALLOW_LOOPBACK_URLS=true to accept
- * http:// and loopback webhook URLs for receivers on this machine (never enable in deployments).
+ * LOG_LEVEL (DEBUG|INFO|WARN|ERROR|SILENT, default WARN), ALLOW_LOOPBACK_URLS=true (or 1, yes, on) to
+ * accept http:// and loopback webhook URLs for receivers on this machine (never enable in deployments).
+ * A setting the service cannot read stops the start with one line naming it.
  */
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -13,19 +14,34 @@ import { join, resolve } from 'node:path';
 // Metrics go to CloudWatch as EMF log lines in Lambda; on a laptop they are noise.
 process.env.POWERTOOLS_LOG_LEVEL = (process.env.LOG_LEVEL ?? 'WARN').toUpperCase();
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-const { startLocalStack } = await import('../lib/local/local-stack.js');
+
+/** A misconfiguration is the operator's to fix: say which setting, without a stack trace. */
+function refuseToStart(error: unknown): never {
+  console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+
+// Some settings are read as the modules load (tracing): a bad one must stop the start the same way.
+const { startLocalStack } = await import('../lib/local/local-stack.js').catch(refuseToStart);
+const { booleanFrom } = await import('../lambdas/core/config.js');
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? '3000');
 if (!Number.isInteger(port) || port < 0 || port > 65_535)
-  throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
+  refuseToStart(new Error(`PORT must be a port number, got ${process.env.PORT}`));
 
+let allowLoopbackUrls: boolean;
+try {
+  allowLoopbackUrls = booleanFrom('ALLOW_LOOPBACK_URLS');
+} catch (error) {
+  refuseToStart(error);
+}
 const stack = await startLocalStack({
   dataDir,
   port,
   host: process.env.HOST ?? '127.0.0.1',
-  allowLoopbackUrls: process.env.ALLOW_LOOPBACK_URLS === 'true',
-});
+  allowLoopbackUrls,
+}).catch(refuseToStart);
 
 // The admin CLI talks to this running stack through the endpoints recorded here.
 const runtimeFile = join(dataDir, 'local-stack.json');

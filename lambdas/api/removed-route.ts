@@ -1,4 +1,5 @@
 /** Routes removed from the contract answer 410 `gone`, naming what replaces them. */
+import { docUrlFor } from '../core/envelope.js';
 import type { RouteDefinition } from './pipeline/route-types.js';
 
 export function goneResponse(route: RouteDefinition, docBaseUrl: string) {
@@ -10,7 +11,7 @@ export function goneResponse(route: RouteDefinition, docBaseUrl: string) {
         code: 'gone',
         message: `${route.method} ${route.path} was removed on 2026-10-31. Use ${route.removed?.replacement ?? 'the /v3 API'}.`,
         param: null,
-        doc_url: `${docBaseUrl}#gone`,
+        doc_url: docUrlFor('gone', docBaseUrl),
       },
     }),
   };

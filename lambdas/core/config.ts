@@ -8,9 +8,11 @@
 import { tmpdir } from 'node:os';
 import { onProcessReset } from './process-state.js';
 
-/** The project's error documentation (`docs/errors.md`); deployments may publish their own copy. */
-export const DEFAULT_DOC_BASE_URL =
-  'https://github.com/video-creation-service/video-creation-service/blob/main/docs/errors.md';
+/**
+ * Where error `doc_url`s point unless a deployment names its own copy: '' is the error catalogue the API
+ * serves itself (`GET /v3/docs/errors`, rendered from docs/errors.md), at the base URL of the request.
+ */
+export const DEFAULT_DOC_BASE_URL = '';
 
 /**
  * The name shared by the engines' test doubles (the value `test-double` of `SPEECH_ENGINE`,
@@ -75,7 +77,10 @@ export interface ServiceConfig {
   stackKeyId: string;
   /** The stack's HMAC key: signs pagination cursors. */
   hmacKeyId: string;
-  /** Where error `doc_url`s point: the published `docs/errors.md`. @default DEFAULT_DOC_BASE_URL */
+  /**
+   * Where error `doc_url`s point (`DOC_BASE_URL`), each at its code's anchor.
+   * @default '' (the API's own `GET /v3/docs/errors`, at the request's base URL)
+   */
   docBaseUrl: string;
   /** How long a resolved credential is reused by the authorizer, in seconds. @default 60 */
   authCacheTtlSeconds: number;
@@ -201,6 +206,47 @@ export interface ServiceConfig {
   rateLimitWindowSteps: number;
 }
 
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  true: true,
+  yes: true,
+  on: true,
+  '0': false,
+  false: false,
+  no: false,
+  off: false,
+};
+
+/**
+ * The one reading of every on/off setting (environment variables here, the stack's context options in
+ * lib/stack/service-options.ts): `1/0`, `true/false`, `yes/no`, `on/off` in any case. Undefined for
+ * anything else, which callers refuse rather than read as off, so a switch set as
+ * `ALLOW_LOOPBACK_URLS=1` or `=enabled` cannot silently do nothing.
+ */
+export function parseBooleanWord(raw: string): boolean | undefined {
+  const word = raw.trim().toLowerCase();
+  // Own words only: `constructor` or `__proto__` are not booleans.
+  return Object.hasOwn(BOOLEAN_WORDS, word) ? BOOLEAN_WORDS[word] : undefined;
+}
+
+/** What an on/off setting accepts, for messages. */
+export const BOOLEAN_WORDS_HINT = '1/0, true/false, yes/no, on/off';
+
+/** An on/off environment variable's value; unset or empty is `fallback`, anything unreadable throws. */
+export function parseBooleanSetting(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = parseBooleanWord(raw);
+  if (value === undefined) {
+    throw new Error(`Environment variable ${name} must be one of ${BOOLEAN_WORDS_HINT}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** A boolean setting of the environment (see `parseBooleanSetting`). */
+export function booleanFrom(name: string, fallback = false): boolean {
+  return parseBooleanSetting(name, process.env[name], fallback);
+}
+
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -283,7 +329,7 @@ function engineFrom<T extends string>(
   fallback: T,
 ): T | typeof TEST_DOUBLE_ENGINE {
   const engine = choiceFrom(name, [...engines, TEST_DOUBLE_ENGINE], fallback);
-  if (engine === TEST_DOUBLE_ENGINE && process.env.ALLOW_TEST_DOUBLE_ENGINES !== 'true') {
+  if (engine === TEST_DOUBLE_ENGINE && !booleanFrom('ALLOW_TEST_DOUBLE_ENGINES')) {
     throw new Error(
       `Environment variable ${name} is "${TEST_DOUBLE_ENGINE}", an engine for tests only: set ALLOW_TEST_DOUBLE_ENGINES=true to use it`,
     );
@@ -312,7 +358,7 @@ export function config(): ServiceConfig {
     jwksUrl:
       process.env.JWKS_URL || (jwtIssuer ? `${jwtIssuer.replace(/\/$/, '')}/.well-known/jwks.json` : ''),
     jwtWorkspaceClaim: process.env.JWT_WORKSPACE_CLAIM ?? 'workspace_id',
-    allowLoopbackUrls: process.env.ALLOW_LOOPBACK_URLS === 'true',
+    allowLoopbackUrls: booleanFrom('ALLOW_LOOPBACK_URLS'),
     idempotencyTtlSeconds: numberFrom('IDEMPOTENCY_TTL_SECONDS', 86_400),
     mediaUrlTtlSeconds: numberFrom('MEDIA_URL_TTL_SECONDS', 3600),
     uploadUrlTtlSeconds: numberFrom('UPLOAD_URL_TTL_SECONDS', 900),
@@ -322,7 +368,7 @@ export function config(): ServiceConfig {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
-    s3ForcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    s3ForcePathStyle: booleanFrom('S3_FORCE_PATH_STYLE'),
     speechEngine: engineFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
     compositionEngine: engineFrom('COMPOSITION_ENGINE', COMPOSITION_ENGINE_NAMES, 'ffmpeg'),
     voiceAnalysisEngine: engineFrom('VOICE_ANALYSIS_ENGINE', VOICE_ANALYSIS_ENGINE_NAMES, 'yin'),

@@ -15,6 +15,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
+import { booleanFrom } from './config.js';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'video-creation-service';
 
@@ -42,7 +43,7 @@ export function countRequest(operationId: string, outcome: RequestOutcome): void
   metric.addMetric('Requests', MetricUnit.Count, 1);
 }
 
-const tracingEnabled = process.env.POWERTOOLS_TRACE_ENABLED === 'true';
+const tracingEnabled = booleanFrom('POWERTOOLS_TRACE_ENABLED');
 
 /** The tracer, when tracing is on; undefined otherwise. */
 export const tracer: Tracer | undefined = tracingEnabled

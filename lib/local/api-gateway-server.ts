@@ -5,8 +5,14 @@
  * come from the same definitions the CDK stack deploys.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type {
   APIGatewayProxyEvent,
@@ -31,7 +37,7 @@ import {
 import type { RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 import { goneResponse } from '../../lambdas/api/removed-route.js';
 import { config } from '../../lambdas/core/config.js';
-import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import { apiBaseUrl, errorDocsUrl, errorEnvelope } from '../../lambdas/core/envelope.js';
 import type { ServiceFunctionName } from '../access/function-access.js';
 import { RouteMatcher } from './route-matcher.js';
 
@@ -41,8 +47,16 @@ export interface LocalApiServerOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
-  /** Where error `doc_url`s point. */
-  docBaseUrl: string;
+  /**
+   * Where error `doc_url`s point (`DOC_BASE_URL`). @default '' (the API's own `/v3/docs/errors`, at the
+   * base URL the client used, as the deployed functions build it from API Gateway's domain name)
+   */
+  docBaseUrl?: string;
+  /**
+   * Node's limit on a request's line and headers, in bytes; above it the client gets 431
+   * `request_header_fields_too_large`. @default 16384 (Node's own default)
+   */
+  maxHeaderBytes?: number;
   /** API Gateway's integration timeout. @default 29000 */
   integrationTimeoutMs?: number;
   /** The integration timeout of streamed responses (API Gateway allows up to 15 minutes). @default 300000 */
@@ -222,7 +236,10 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   const stage = options.stage ?? 'local';
   const integrationTimeoutMs = options.integrationTimeoutMs ?? 29_000;
   const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
-  const docBaseUrl = options.docBaseUrl;
+  const configuredDocs = options.docBaseUrl ?? '';
+  /** The error catalogue as this client reached the server (its Host), like the deployed API's. */
+  const docsFor = (request: IncomingMessage) =>
+    errorDocsUrl(configuredDocs, apiBaseUrl({ domainName: request.headers.host, protocol: 'http' }));
   const streamingTimeoutMs = options.streamingTimeoutMs ?? 300_000;
   const runAs = options.runAs ?? ((_name, work) => work());
   const matcher = new RouteMatcher(options.routes);
@@ -239,6 +256,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     event: APIGatewayProxyEvent,
     context: Context,
     response: ServerResponse,
+    docBaseUrl: string,
   ): Promise<GatewayResult | 'streamed'> {
     const sink = new StreamedResponse(response);
     const outcome = await withTimeout(
@@ -264,6 +282,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<GatewayResult | 'streamed'> {
+    const docBaseUrl = docsFor(request);
     // The path as sent: API Gateway does not resolve `..` segments, so neither does this.
     const [pathname = '/', search = ''] = (request.url ?? '/').split('?', 2);
     const url = { pathname, searchParams: new URLSearchParams(search) };
@@ -311,6 +330,9 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     for (const [name, values] of Object.entries(request.headersDistinct)) {
       if (values !== undefined) headerValues.set(name, values);
     }
+    // API Gateway sets the protocol the client used, whatever the client sent; here it is plain HTTP.
+    headerValues.delete('x-forwarded-proto');
+    headerValues.set('X-Forwarded-Proto', ['http']);
     const multiValueHeaders = Object.fromEntries(headerValues);
     // Like API Gateway's REST events: `headers` keeps the last value of a repeated header.
     const headers: Record<string, string> = Object.fromEntries(
@@ -361,6 +383,8 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
       requestContext: {
         requestId,
         stage,
+        // API Gateway's own name for the host the client reached; locally, the Host the client sent.
+        domainName: request.headers.host,
         resourcePath: route.path,
         httpMethod: method,
         path: `/${stage}${url.pathname}`,
@@ -373,7 +397,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     if (!handler) throw new Error(`No handler loaded for ${route.operationId}`);
     if (isStreamingHandler(handler)) {
       const context = lambdaContext(route.operationId, requestId, Date.now() + streamingTimeoutMs);
-      return runAs(`area:${route.area}`, () => stream(handler, event, context, response));
+      return runAs(`area:${route.area}`, () => stream(handler, event, context, response, docBaseUrl));
     }
     const deadline = Date.now() + integrationTimeoutMs;
     const result = await withTimeout(
@@ -399,33 +423,69 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     };
   }
 
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    handle(request, response)
-      .catch((error: unknown) => {
-        console.error('Local API Gateway: integration failed', error);
-        return gatewayResponse(GATEWAY_RESPONSES.serverError, docBaseUrl);
-      })
-      .then((result) => {
-        if (result === 'streamed') return;
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
-        response.writeHead(result.statusCode, {
-          ...result.headers,
-          'Content-Length': String(result.body.length),
+  const maxHeaderBytes = options.maxHeaderBytes ?? 16_384;
+  let serverUrl = '';
+  const server: Server = createServer(
+    { maxHeaderSize: maxHeaderBytes },
+    (request: IncomingMessage, response: ServerResponse) => {
+      handle(request, response)
+        .catch((error: unknown) => {
+          console.error('Local API Gateway: integration failed', error);
+          return gatewayResponse(GATEWAY_RESPONSES.serverError, docsFor(request));
+        })
+        .then((result) => {
+          if (result === 'streamed') return;
+          if (response.headersSent) {
+            response.destroy();
+            return;
+          }
+          response.writeHead(result.statusCode, {
+            ...result.headers,
+            'Content-Length': String(result.body.length),
+          });
+          response.end(result.body);
         });
-        response.end(result.body);
-      });
-  });
+    },
+  );
   server.keepAliveTimeout = 5_000;
+  // Requests Node refuses before any handler sees them (headers or URL above its limit, malformed
+  // HTTP) get the service's envelope too, not Node's bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ([
+            431,
+            'request_header_fields_too_large',
+            `The request's headers and URL exceed ${maxHeaderBytes} bytes. Send shorter headers or a shorter URL.`,
+          ] as const)
+        : error.code === 'HPE_HEADERS_TIMEOUT' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ([408, 'bad_request', 'The request headers did not arrive in time.'] as const)
+          : ([400, 'bad_request', 'The request is not valid HTTP.'] as const);
+    // The headers were not read, so the client's Host is unknown: the catalogue is named at the
+    // address this server listens on.
+    const docs = errorDocsUrl(configuredDocs, serverUrl);
+    const body = JSON.stringify(errorEnvelope(code, message, null, docs));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  });
 
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
   const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  serverUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url: serverUrl,
     port,
     stop: () =>
       new Promise<void>((resolve, reject) => {

@@ -16,7 +16,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 import { DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES } from '../../lambdas/assets/upload-limits.js';
 /** Where error `doc_url`s point when the deployer does not say otherwise (the runtime's own default). */
-import { DEFAULT_DOC_BASE_URL, MAX_PRESIGNED_URL_TTL_SECONDS } from '../../lambdas/core/config.js';
+import {
+  BOOLEAN_WORDS_HINT,
+  DEFAULT_DOC_BASE_URL,
+  MAX_PRESIGNED_URL_TTL_SECONDS,
+  parseBooleanWord,
+} from '../../lambdas/core/config.js';
 
 export { DEFAULT_DOC_BASE_URL };
 
@@ -48,7 +53,10 @@ export interface ServiceOptions {
   authCacheTtlSeconds: number;
   /** Lifetime of idempotency records, in seconds. @default 86400 */
   idempotencyTtlSeconds: number;
-  /** Where error `doc_url`s point. @default DEFAULT_DOC_BASE_URL */
+  /**
+   * Where error `doc_url`s point, when the deployment publishes its own copy of docs/errors.md.
+   * @default '' (the API's own `GET /v3/docs/errors`, on the API's URL and stage)
+   */
   docBaseUrl: string;
   /** Powertools log level of every function. @default 'INFO' */
   logLevel: LogLevel;
@@ -170,12 +178,13 @@ class ContextReader {
     return value;
   }
 
-  /** `true` or `false`, as JSON or (from the command line) as a string. */
+  /** A JSON boolean or (from the command line) a string read as the runtime reads its switches. */
   boolean(key: ContextKey): boolean {
     const value = this.raw(key);
-    if (value === true || value === 'true') return true;
-    if (value === false || value === 'false') return false;
-    this.problems.push(`${key} must be true or false, got ${JSON.stringify(value)}`);
+    if (typeof value === 'boolean') return value;
+    const parsed = typeof value === 'string' ? parseBooleanWord(value) : undefined;
+    if (parsed !== undefined) return parsed;
+    this.problems.push(`${key} must be one of ${BOOLEAN_WORDS_HINT}, got ${JSON.stringify(value)}`);
     return false;
   }
 
@@ -256,9 +265,7 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     jwtWorkspaceClaim: read.string('jwtWorkspaceClaim', (value) => (value ? undefined : 'must not be empty')),
     authCacheTtlSeconds: read.integer('authCacheTtlSeconds', 0, 3600),
     idempotencyTtlSeconds: read.integer('idempotencyTtlSeconds', 60, 30 * 86_400),
-    docBaseUrl: read.string('docBaseUrl', (value) =>
-      isHttpsUrl(value) ? undefined : 'must be an https:// URL',
-    ),
+    docBaseUrl: read.string('docBaseUrl', httpsUrlOrEmpty),
     logLevel: read.oneOf('logLevel', LOG_LEVELS),
     apiThrottlingRateLimit: read.integer('apiThrottlingRateLimit', 1, 10_000),
     apiThrottlingBurstLimit: read.integer('apiThrottlingBurstLimit', 1, 5_000),

@@ -14,7 +14,7 @@ import {
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from '../../lambdas/api/gateway-responses.js';
 import type { HttpMethod, RouteDefinition } from '../../lambdas/api/pipeline/route-types.js';
 import { goneResponse } from '../../lambdas/api/removed-route.js';
-import { errorEnvelope } from '../../lambdas/core/envelope.js';
+import { DOC_PATHS, errorEnvelope } from '../../lambdas/core/envelope.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -43,6 +43,26 @@ const VTL_PRELUDE = "#set($dollar = '$')#set($hash = '#')";
  */
 function vtlText(text: string): string {
   return text.replaceAll('$', VTL_DOLLAR).replaceAll('#', VTL_HASH);
+}
+
+const DOC_BASE_MARKER = '__DOC_BASE_URL__';
+
+/**
+ * The base of error `doc_url`s in a template: the configured page, or else the error catalogue the API
+ * serves, named from the request as the functions name it (core/envelope.ts `apiBaseUrl`): API Gateway
+ * substitutes `$context.domainName` and `$context.stage` both in gateway responses and in mock
+ * templates. Templates are built with a marker in its place (`withDocBase` puts it in), so `vtlText`
+ * does not escape the `$` of these references.
+ */
+function docBase(docBaseUrl: string): string {
+  return docBaseUrl || DOC_BASE_MARKER;
+}
+
+function withDocBase(template: string): string {
+  return template.replaceAll(
+    DOC_BASE_MARKER,
+    `https://$context.domainName/$context.stage${DOC_PATHS.errors}`,
+  );
 }
 
 export interface MockMethod {
@@ -113,22 +133,27 @@ export function methodNotAllowed(
       'method_not_allowed',
       `${httpMethodMarker} is not allowed on ${path}. Allowed: ${allowed}.`,
       null,
-      docBaseUrl,
+      docBase(docBaseUrl),
     ),
   );
-  return mockMethod(405, vtlText(body).replace(httpMethodMarker, '$context.httpMethod'), { Allow: allowed });
+  return mockMethod(405, withDocBase(vtlText(body).replace(httpMethodMarker, '$context.httpMethod')), {
+    Allow: allowed,
+  });
 }
 
 /** 410 `gone` for a route removed from the contract, naming what replaces it. */
 export function removedRoute(route: RouteDefinition, docBaseUrl: string): MockMethod {
-  const gone = goneResponse(route, docBaseUrl);
-  return mockMethod(gone.statusCode, vtlText(gone.body), gone.headers);
+  const gone = goneResponse(route, docBase(docBaseUrl));
+  return mockMethod(gone.statusCode, withDocBase(vtlText(gone.body)), gone.headers);
 }
 
 /** 404 `not_found` on the API root, as for any path no resource matches. */
 export function apiRootNotFound(docBaseUrl: string): MockMethod {
   const { status, code, message } = GATEWAY_RESPONSES.unknownPath;
-  return mockMethod(status, vtlText(JSON.stringify(errorEnvelope(code, message, null, docBaseUrl))));
+  return mockMethod(
+    status,
+    withDocBase(vtlText(JSON.stringify(errorEnvelope(code, message, null, docBase(docBaseUrl))))),
+  );
 }
 
 /**
@@ -143,11 +168,13 @@ export function gatewayResponseOptions(
 ): GatewayResponseOptions {
   const codeMarker = '__CODE__';
   const messageMarker = '__MESSAGE__';
-  const template = definition.fromAuthorizer
-    ? JSON.stringify(errorEnvelope(codeMarker, messageMarker, null, docBaseUrl))
-        .replaceAll(codeMarker, `$context.authorizer.${denialContext.code}`)
-        .replace(messageMarker, `$context.authorizer.${denialContext.message}`)
-    : JSON.stringify(errorEnvelope(definition.code, definition.message, null, docBaseUrl));
+  const template = withDocBase(
+    definition.fromAuthorizer
+      ? JSON.stringify(errorEnvelope(codeMarker, messageMarker, null, docBase(docBaseUrl)))
+          .replaceAll(codeMarker, `$context.authorizer.${denialContext.code}`)
+          .replace(messageMarker, `$context.authorizer.${denialContext.message}`)
+      : JSON.stringify(errorEnvelope(definition.code, definition.message, null, docBase(docBaseUrl))),
+  );
   return {
     type: ResponseType.of(definition.type),
     ...(definition.status ? { statusCode: String(definition.status) } : {}),

@@ -28,6 +28,13 @@ describe('serviceOptionsFromContext', () => {
     expect(optionsFrom({ apiGatewayCloudWatchRole: true }).apiGatewayCloudWatchRole).toBe(true);
     expect(optionsFrom({ apiGatewayCloudWatchRole: 'true' }).apiGatewayCloudWatchRole).toBe(true);
     expect(optionsFrom({ apiGatewayCloudWatchRole: 'false' }).apiGatewayCloudWatchRole).toBe(false);
+    // The same words as the runtime's switches (core/config.ts).
+    for (const word of ['1', 'yes', 'ON']) {
+      expect(optionsFrom({ apiGatewayCloudWatchRole: word }).apiGatewayCloudWatchRole, word).toBe(true);
+    }
+    for (const word of ['0', 'no', 'Off']) {
+      expect(optionsFrom({ apiGatewayCloudWatchRole: word }).apiGatewayCloudWatchRole, word).toBe(false);
+    }
   });
 
   it('reads `-c key=value` strings: numbers, JSON lists and comma-separated lists', () => {
@@ -56,7 +63,7 @@ describe('serviceOptionsFromContext', () => {
         jwtIssuer: 'http://issuer.example.com',
         authCacheTtlSeconds: -1,
         webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:global/webacl/x',
-        apiGatewayCloudWatchRole: 'yes',
+        apiGatewayCloudWatchRole: 'sometimes',
         apiAreaStacksAtOnce: 0,
         catalogFailureFailsDeploy: 'maybe',
       });

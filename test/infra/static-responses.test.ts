@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { GATEWAY_RESPONSES } from '../../lambdas/api/gateway-responses.js';
 import { goneResponse } from '../../lambdas/api/removed-route.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import { errorEnvelope } from '../../lambdas/core/envelope.js';
-import { methodNotAllowed, removedRoute } from '../../lib/stack/static-responses.js';
+import { apiBaseUrl, errorDocsUrl, errorEnvelope } from '../../lambdas/core/envelope.js';
+import {
+  apiRootNotFound,
+  gatewayResponseOptions,
+  methodNotAllowed,
+  removedRoute,
+} from '../../lib/stack/static-responses.js';
 
 const DOC_BASE_URL = 'https://docs.example.com/errors.md';
 
@@ -53,5 +59,38 @@ describe('mock responses', () => {
     const mock = methodNotAllowed('/v3/x', ['GET'], DOC_BASE_URL);
     const staticText = mock.description.bodyTemplate.replaceAll('$context.httpMethod', '');
     expect(staticText.replace(/\$\{(hash|dollar)\}/g, '')).not.toMatch(/[$#]/);
+  });
+});
+
+describe('doc_url without a configured page', () => {
+  const request = { domainName: 'abc123.execute-api.eu-west-1.amazonaws.com', stage: 'prod' };
+  const variables = { 'context.domainName': request.domainName, 'context.stage': request.stage };
+  // What the functions answer for the same request (core/envelope.ts).
+  const docs = errorDocsUrl('', apiBaseUrl(request));
+
+  it('names the catalogue the API serves, on the URL and stage the client called', () => {
+    expect(docs).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com/prod/v3/docs/errors');
+    const mock = apiRootNotFound('');
+    const rendered = renderVtl(`#set($dollar = '$')#set($hash = '#')${mock.description.bodyTemplate}`, {
+      ...variables,
+    });
+    expect(JSON.parse(rendered).error.doc_url).toBe(`${docs}#not_found`);
+    const notAllowed = methodNotAllowed('/v3/x', ['GET'], '');
+    const rendered405 = renderVtl(
+      `#set($dollar = '$')#set($hash = '#')${notAllowed.description.bodyTemplate}`,
+      { ...variables, 'context.httpMethod': 'PUT' },
+    );
+    expect(JSON.parse(rendered405).error.doc_url).toBe(`${docs}#method_not_allowed`);
+  });
+
+  it('gateway responses substitute the same', () => {
+    for (const definition of Object.values(GATEWAY_RESPONSES)) {
+      const options = gatewayResponseOptions(definition, '', { code: 'errorCode', message: 'errorMessage' });
+      const template = options.templates?.['application/json'] ?? '';
+      const rendered = template.replace(/\$context\.([\w.]+)/g, (match, name: string) =>
+        name === 'domainName' ? request.domainName : name === 'stage' ? request.stage : match,
+      );
+      expect(rendered).toContain(`"doc_url":"${docs}#`);
+    }
   });
 });

@@ -6,8 +6,10 @@
  *
  * Resolution: `FFMPEG_PATH` / `FFPROBE_PATH` when set (a container Lambda, or a bundled build in which the
  * npm packages' own path lookups cannot work), else `@ffmpeg-installer/ffmpeg` / `@ffprobe-installer/ffprobe`.
- * The project denies install scripts, so the npm binaries may lack their run bit: the first run adds it
- * (`u+x`); where that is impossible (a read-only file system) set the environment variables instead.
+ * The project denies its dependencies' install scripts, so the npm binaries may lack their run bit: the
+ * project's own `postinstall` (bin/postinstall.mjs) adds it, and the first run here adds it again (`u+x`)
+ * for installs made without scripts; where that is impossible (a read-only file system) set the
+ * environment variables instead.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';

@@ -3,7 +3,7 @@
  * their status and code; anything else is a 500 whose message is logged, never returned.
  */
 import { config } from '../../../core/config.js';
-import { errorEnvelope } from '../../../core/envelope.js';
+import { apiBaseUrl, errorDocsUrl, errorEnvelope } from '../../../core/envelope.js';
 import { ServiceError } from '../../../core/errors.js';
 import { countRequest, logger, REQUEST_OUTCOMES } from '../../../core/observability.js';
 import type { ApiMiddleware } from './pipeline-context.js';
@@ -25,7 +25,15 @@ export function errorEnvelopeMiddleware(): ApiMiddleware {
       );
       const code = known?.code ?? 'internal_error';
       const message = known?.expose ? known.message : INTERNAL_ERROR_MESSAGE;
-      const body = errorEnvelope(code, message, known?.param ?? null, config().docBaseUrl, known?.errors);
+      const { requestContext, headers } = request.event;
+      const protocol = Object.entries(headers ?? {}).find(
+        ([name]) => name.toLowerCase() === 'x-forwarded-proto',
+      )?.[1];
+      const docs = errorDocsUrl(
+        config().docBaseUrl,
+        apiBaseUrl({ domainName: requestContext?.domainName, stage: requestContext?.stage, protocol }),
+      );
+      const body = errorEnvelope(code, message, known?.param ?? null, docs, known?.errors);
       request.response = {
         statusCode: status,
         headers: {
