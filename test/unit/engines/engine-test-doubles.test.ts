@@ -30,7 +30,7 @@ describe('engine test doubles', () => {
     'are refused by %s without ALLOW_TEST_DOUBLE_ENGINES=true',
     (variable) => {
       vi.stubEnv(variable, 'test-double');
-      for (const allow of [undefined, '', 'false', '1']) {
+      for (const allow of [undefined, '', 'false', '0', 'No']) {
         vi.stubEnv('ALLOW_TEST_DOUBLE_ENGINES', allow);
         resetConfig();
         expect(() => config()).toThrow(
