@@ -18,6 +18,15 @@ export function requestJsonSchema(schema: z.ZodType): JsonObject {
   return rest;
 }
 
+/** A response body's schema as JSON Schema: what the endpoint sends (zod's output side). */
+export function responseJsonSchema(schema: z.ZodType): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+  }) as JsonObject;
+  return rest;
+}
+
 function queryParameters(schema: z.ZodType | undefined): JsonObject[] {
   if (!schema) return [];
   const described = requestJsonSchema(schema);
@@ -68,7 +77,11 @@ function operation(route: RouteDefinition): JsonObject {
   } else if (endpoint) {
     responses[String(endpoint.successStatus)] = {
       description: 'Success',
-      content: { 'application/json': { schema: { type: 'object' } } },
+      content: {
+        'application/json': {
+          schema: endpoint.response ? responseJsonSchema(endpoint.response) : { type: 'object' },
+        },
+      },
     };
   } else {
     responses['501'] = errorResponse(

@@ -11,6 +11,7 @@ import { createApiKey, type ScopeMode } from '../../lambdas/accounts/api-keys.js
 import { createWorkspace, type NewWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { TEST_DOUBLE_ENGINE } from '../../lambdas/core/config.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local/local-stack.js';
+import { checkResponseContract } from './response-contract.js';
 
 export interface ApiResult<T = Record<string, unknown>> {
   status: number;
@@ -140,6 +141,7 @@ export async function startTestStack({
     } catch {
       // not JSON: keep the text
     }
+    checkResponseContract(method, path, response.status, parsed);
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 

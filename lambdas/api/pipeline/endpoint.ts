@@ -33,6 +33,12 @@ export interface Endpoint {
   handle(request: ApiRequest): Promise<ApiResponse>;
   /** Status of a successful response, for the OpenAPI document. */
   successStatus: number;
+  /**
+   * The JSON body of a successful response, whole (`{ data: … }`, a list's `has_more`/`next_token`
+   * included): documented in the OpenAPI document, and every 2xx answer the integration tests receive
+   * is checked against it (test/support/test-stack.ts). Absent for answers that are not JSON.
+   */
+  response?: z.ZodType;
   /** Keeps secrets of the response out of the idempotency record. Absent: stored as is. */
   replayCodec?: ReplayCodec;
 }
@@ -40,6 +46,8 @@ export interface Endpoint {
 export interface EndpointOptions {
   /** @default 200 */
   successStatus?: number;
+  /** The successful response's JSON body (see {@link Endpoint.response}). */
+  response?: z.ZodType;
   replayCodec?: ReplayCodec;
 }
 
@@ -54,6 +62,7 @@ export function endpoint<S extends RequestSchemas>(
     // The pipeline parses the input with `request` before calling: the types `handle` expects hold.
     handle: handle as (request: ApiRequest) => Promise<ApiResponse>,
     successStatus: options.successStatus ?? 200,
+    ...(options.response ? { response: options.response } : {}),
     ...(options.replayCodec ? { replayCodec: options.replayCodec } : {}),
   };
 }
