@@ -61,15 +61,15 @@ export function responseIncompatibilities(ours: JsonSchema, reference: JsonSchem
   }
   if (reference.properties) {
     const required = new Set(body.required ?? []);
-    for (const name of reference.required ?? []) {
+    const requiredByReference = new Set(reference.required ?? []);
+    for (const [name, theirsProperty] of Object.entries(reference.properties)) {
       const property = body.properties?.[name];
-      if (!property || !required.has(name)) {
+      if (requiredByReference.has(name) && (!property || !required.has(name))) {
         problems.push(`${at}.${name}: required by the reference, ${property ? 'optional' : 'absent'} here`);
         continue;
       }
-      const theirsProperty = reference.properties[name];
-      if (theirsProperty)
-        problems.push(...responseIncompatibilities(property, theirsProperty, `${at}.${name}`));
+      // A field both send is read with the reference's type, required or not.
+      if (property) problems.push(...responseIncompatibilities(property, theirsProperty, `${at}.${name}`));
     }
   }
   if (reference.items && body.items)

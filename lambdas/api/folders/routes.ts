@@ -4,17 +4,21 @@ import { createFolder, getFolder, listFolders } from '../../folders/folders.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { areaRoutes, create, row } from '../route-rows.js';
-import { createFolderBody, folderIdPath, listFoldersQuery } from './schemas.js';
+import { createFolderBody, folderBody, folderIdPath, folderListBody, listFoldersQuery } from './schemas.js';
 
-const folderList = endpoint({ query: listFoldersQuery }, async ({ query, principal }) => {
-  const page = await listFolders(principal.workspaceId, {
-    parentId: query.parent_id,
-    type: query.type,
-    limit: query.limit,
-    token: query.token,
-  });
-  return respond.list(page.items, page.nextToken);
-});
+const folderList = endpoint(
+  { query: listFoldersQuery },
+  async ({ query, principal }) => {
+    const page = await listFolders(principal.workspaceId, {
+      parentId: query.parent_id,
+      type: query.type,
+      limit: query.limit,
+      token: query.token,
+    });
+    return respond.list(page.items, page.nextToken);
+  },
+  { response: folderListBody },
+);
 
 const folderCreate = endpoint(
   { body: createFolderBody },
@@ -26,14 +30,18 @@ const folderCreate = endpoint(
     });
     return respond.created(folder);
   },
-  { successStatus: 201 },
+  { successStatus: 201, response: folderBody },
 );
 
-const folderGet = endpoint({ path: folderIdPath }, async ({ path, principal }) => {
-  const folder = await getFolder(principal.workspaceId, path.folder_id);
-  if (!folder) throw new NotFoundError(`Folder ${path.folder_id} not found.`, 'not_found', 'folder_id');
-  return respond.ok(folder);
-});
+const folderGet = endpoint(
+  { path: folderIdPath },
+  async ({ path, principal }) => {
+    const folder = await getFolder(principal.workspaceId, path.folder_id);
+    if (!folder) throw new NotFoundError(`Folder ${path.folder_id} not found.`, 'not_found', 'folder_id');
+    return respond.ok(folder);
+  },
+  { response: folderBody },
+);
 
 export const AREA_ROUTES = areaRoutes('folders', [
   row('GET', '/v3/folders', 'FolderList', 'List folders', ['folders:read'], 'read', { endpoint: folderList }),
