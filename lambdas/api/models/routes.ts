@@ -15,12 +15,17 @@ import { ttsBody } from '../../model-audio/tts-request.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, row } from '../route-rows.js';
+import { modelVoiceBody, modelVoiceDeleteBody, modelVoiceListBody, ttsFileBody } from './schemas.js';
 
 /** `GET /v3/models/audio/voices`: the workspace's audio voices, instant and professional, newest first. */
-const modelAudioVoicesList = endpoint({ query: listModelVoicesQuery }, async ({ query, principal }) => {
-  const page = await listModelVoices(principal.workspaceId, query.limit, query.token);
-  return respond.list(page.items, page.nextToken);
-});
+const modelAudioVoicesList = endpoint(
+  { query: listModelVoicesQuery },
+  async ({ query, principal }) => {
+    const page = await listModelVoices(principal.workspaceId, query.limit, query.token);
+    return respond.list(page.items, page.nextToken);
+  },
+  { response: modelVoiceListBody },
+);
 
 /**
  * `POST /v3/models/audio/voices`: 202 with the voice, `PENDING`; poll `GET /v3/models/audio/voices/{voice_id}`
@@ -34,28 +39,39 @@ const modelAudioVoicesCreate = endpoint(
         await createModelVoice({ workspaceId: principal.workspaceId, plan: principal.plan }, body),
       ),
     ),
-  { successStatus: 202 },
+  { successStatus: 202, response: modelVoiceBody },
 );
 
-const modelAudioVoicesGet = endpoint({ path: modelVoicePath }, async ({ path, principal }) =>
-  respond.ok(modelVoiceView(await requireModelVoice(principal.workspaceId, path.voice_id))),
+const modelAudioVoicesGet = endpoint(
+  { path: modelVoicePath },
+  async ({ path, principal }) =>
+    respond.ok(modelVoiceView(await requireModelVoice(principal.workspaceId, path.voice_id))),
+  { response: modelVoiceBody },
 );
 
 /** `DELETE /v3/models/audio/voices/{voice_id}`: `{status: "ok"}`, again for a voice deleted before. */
-const modelAudioVoicesDelete = endpoint({ path: modelVoicePath }, async ({ path, principal }) => {
-  if (!(await deleteModelVoice(principal.workspaceId, path.voice_id)))
-    throw modelVoiceNotFound(path.voice_id);
-  return respond.ok({ status: 'ok' });
-});
+const modelAudioVoicesDelete = endpoint(
+  { path: modelVoicePath },
+  async ({ path, principal }) => {
+    if (!(await deleteModelVoice(principal.workspaceId, path.voice_id)))
+      throw modelVoiceNotFound(path.voice_id);
+    return respond.ok({ status: 'ok' });
+  },
+  { response: modelVoiceDeleteBody },
+);
 
 /**
  * `POST /v3/models/audio/tts`: speaks `text` with an audio voice and answers when it is done, with a
  * presigned URL of the 44.1 kHz mono WAV file, its duration and the words' timings.
  */
-const modelAudioTtsCreate = endpoint({ body: ttsBody }, async ({ body, principal }) => {
-  const speech = await speakToFile(principal.workspaceId, body);
-  return { ...respond.ok(speech.data), headers: { 'Content-Language': speech.language } };
-});
+const modelAudioTtsCreate = endpoint(
+  { body: ttsBody },
+  async ({ body, principal }) => {
+    const speech = await speakToFile(principal.workspaceId, body);
+    return { ...respond.ok(speech.data), headers: { 'Content-Language': speech.language } };
+  },
+  { response: ttsFileBody },
+);
 
 /**
  * `POST /v3/models/audio/tts/stream`: the same speech as a 44.1 kHz mono WAV stream, sent sentence by

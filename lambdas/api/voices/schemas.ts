@@ -5,7 +5,8 @@ import { limitParam, tokenParam, userText } from '../../core/validation.js';
 import { DEPRECATED_SPEECH_ENGINES, MAX_SPEECH_TEXT_LENGTH } from '../../voices/speech-options.js';
 import { VOICE_GENDERS, VOICE_LIST_ENGINES } from '../../voices/voice-filter.js';
 import { VOICE_TYPES } from '../../voices/voice-views.js';
-import { MAX_VOICE_ID_LENGTH } from '../../voices/workspace-voices.js';
+import { MAX_VOICE_ID_LENGTH, VOICE_STATUS } from '../../voices/workspace-voices.js';
+import { dataEnvelope, listEnvelope, unixSeconds } from '../pipeline/response-envelopes.js';
 
 export const listVoicesQuery = z.strictObject({
   type: z
@@ -117,3 +118,95 @@ export const speechBody = z.strictObject({
     }),
   ),
 });
+
+/** A voice as lists and designs answer it (`VoiceView` of voices/voice-views.ts). */
+export const voiceResponse = z.object({
+  voice_id: z.string(),
+  name: z.string(),
+  language: z.string().meta({ description: 'BCP-47 tag, e.g. `en-US`.' }),
+  gender: z.string().meta({ description: '`male` or `female`; `unknown` for an own voice without one.' }),
+  type: z.enum(VOICE_TYPES).meta({ description: '`public` for stock voices, `private` for your own.' }),
+  support_pause: z.boolean().meta({ description: 'Whether the voice honours pauses written into a script.' }),
+  support_locale: z
+    .boolean()
+    .meta({ description: 'Whether `voice_settings.locale` can change the voice’s accent.' }),
+  preview_audio_url: z
+    .string()
+    .optional()
+    .meta({ description: 'Presigned URL of a short WAV preview; absent while an own voice has none.' }),
+});
+export const voiceListBody = listEnvelope(voiceResponse);
+
+/** `POST /v3/voices`: the designed voices (`DesignResult` of voices/designed-voices.ts). */
+export const designedVoicesBody = dataEnvelope(
+  z.object({
+    voices: z.array(voiceResponse).meta({ description: 'Up to three designed voices, now your own.' }),
+    seed: z.number().int().meta({ description: 'The seed used; change it for different voices.' }),
+  }),
+);
+
+/** `GET /v3/voices/{voice_id}` (`VoiceDetailView` of voices/voice-views.ts). */
+export const voiceDetailBody = dataEnvelope(
+  z.object({
+    voice_id: z.string(),
+    name: z.string(),
+    language: z.string().meta({ description: 'BCP-47 tag, e.g. `en-US`.' }),
+    gender: z.string().optional().meta({ description: 'Absent for an own voice without one.' }),
+    type: z.enum(VOICE_TYPES),
+    support_pause: z.boolean(),
+    support_locale: z.boolean(),
+    support_interactive_avatar: z.boolean(),
+    preview_audio_url: z
+      .string()
+      .optional()
+      .meta({ description: 'Presigned URL of a short WAV preview; own voices have one once complete.' }),
+    created_at: unixSeconds.optional().meta({ description: 'Own voices only.' }),
+    status: z
+      .enum(VOICE_STATUS)
+      .optional()
+      .meta({ description: 'Clones only: poll until `complete` or `failed`.' }),
+    failure_message: z.string().optional().meta({ description: 'Only when `status` is `failed`.' }),
+    failure_code: z.string().optional().meta({
+      description:
+        'Only when `status` is `failed`: why, as a code (`invalid_audio`, `engine_unavailable`, `clone_timeout`, `internal_error`).',
+    }),
+  }),
+);
+
+/** `POST /v3/voices/clone` (202). */
+export const voiceCloneBody = dataEnvelope(
+  z.object({
+    voice_clone_id: z
+      .string()
+      .meta({ description: 'Poll `GET /v3/voices/{voice_clone_id}` until its `status` is `complete`.' }),
+    status: z.enum(VOICE_STATUS),
+  }),
+);
+
+/** `DELETE /v3/voices/{voice_id}`. */
+export const voiceDeleteBody = dataEnvelope(
+  z.object({ voice_id: z.string().meta({ description: 'The deleted voice.' }) }),
+);
+
+/** A word of spoken audio and when it is said (`WordTimestamp` of voices/speech-pipeline.ts). */
+export const wordTimestampResponse = z.object({
+  word: z.string(),
+  start: z.number().meta({ description: 'Seconds from the start of the audio.' }),
+  end: z.number().meta({ description: 'Seconds from the start of the audio.' }),
+});
+
+/** `POST /v3/voices/speech` (`SpeechResult` of voices/speech.ts). */
+export const speechResponseBody = dataEnvelope(
+  z.object({
+    audio_url: z.string().meta({ description: 'Presigned URL of the WAV file.' }),
+    duration: z.number().meta({ description: 'Seconds.' }),
+    word_timestamps: z.array(wordTimestampResponse),
+    request_id: z.string(),
+    voice_id: z.string().meta({ description: 'The voice that spoke it.' }),
+    engine: z.string().meta({ description: 'The speech engine that spoke it.' }),
+    model_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The engine model asked for; null for its default.' }),
+  }),
+);
