@@ -83,6 +83,8 @@ export interface AdminResult {
 }
 
 const nonNegative = z.coerce.number().nonnegative();
+/** Credits are whole: every charge is a whole number (billing/plans.ts `videoCredits`). */
+const wholeCredits = z.coerce.number().int({ error: 'must be a whole number of credits' }).nonnegative();
 const plan = z.enum(PLANS);
 const billingType = z.enum(BILLING_TYPES);
 
@@ -148,7 +150,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
         ...(values['billing-type']
           ? { billing_type: parse(billingType, values['billing-type'], 'billing-type') }
           : {}),
-        ...(values.credits ? { included_credits: parse(nonNegative, values.credits, 'credits') } : {}),
+        ...(values.credits ? { included_credits: parse(wholeCredits, values.credits, 'credits') } : {}),
         owner: {
           ...(values.username ? { username: values.username } : {}),
           ...(values.email ? { email: values.email } : {}),
@@ -177,11 +179,11 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       if (values['billing-type'])
         changes.billing_type = parse(billingType, values['billing-type'], 'billing-type');
       if (values.credits) {
-        changes.included_credits = parse(nonNegative, values.credits, 'credits');
+        changes.included_credits = parse(wholeCredits, values.credits, 'credits');
         changes.remaining_credits = changes.included_credits;
       }
       if (values['remaining-credits'])
-        changes.remaining_credits = parse(nonNegative, values['remaining-credits'], 'remaining-credits');
+        changes.remaining_credits = parse(wholeCredits, values['remaining-credits'], 'remaining-credits');
       if (values['wallet-balance'])
         changes.wallet_balance = parse(nonNegative, values['wallet-balance'], 'wallet-balance');
       if (values['usage-limit'])

@@ -108,6 +108,20 @@ describe('admin CLI commands', () => {
     expect(all.map((item) => item.workspace_id)).toContain(id);
   });
 
+  it('sets whole credits only: a fraction would not read as the integer the reference gives', async () => {
+    const workspace = await admin('workspace', 'create', '--name', 'Fractions');
+    const id = String(workspace.workspace_id);
+    await expect(
+      runAdminCommand(['workspace', 'create', '--name', 'Half', '--credits', '2.5']),
+    ).rejects.toThrow('--credits: must be a whole number of credits');
+    await expect(runAdminCommand(['workspace', 'update', id, '--remaining-credits', '0.5'])).rejects.toThrow(
+      '--remaining-credits: must be a whole number of credits',
+    );
+    expect(await admin('workspace', 'update', id, '--remaining-credits', '7')).toMatchObject({
+      remaining_credits: 7,
+    });
+  });
+
   it('revokes a key: the API refuses it at once (cache disabled in tests)', async () => {
     const created = await admin('key', 'create', api.workspaceId, '--name', 'temporary');
     expect((await api.call('GET', '/v3/api_keys/self', { key: String(created.api_key) })).status).toBe(200);

@@ -7,6 +7,7 @@ import { detectMediaType, normaliseMimeType } from '../../media/media-types.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { parseSingleFileUpload } from '../pipeline/multipart.js';
+import { uploadResultBody } from './schemas.js';
 
 /** 413 naming the cap (`MAX_MULTIPART_UPLOAD_BYTES`) and the way to send larger files. */
 function fileTooLarge(maxFileBytes: number): PayloadTooLargeError {
@@ -71,5 +72,5 @@ export const assetCreate = endpoint(
     });
     return respond.created(await uploadResult(asset));
   },
-  { successStatus: 201 },
+  { successStatus: 201, response: uploadResultBody },
 );

@@ -22,30 +22,52 @@ import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { areaRoutes, create, row } from '../route-rows.js';
 import {
+  assetBatchBody,
+  assetStatusesBody,
   batchIdPath,
   batchItemsQuery,
   completeBatchBody,
+  completeBatchResponseBody,
   directUploadBatchBody,
+  directUploadBatchResponseBody,
   statusesQuery,
 } from './batch-schemas.js';
 import { assetCreate } from './create-asset.js';
-import { assetIdPath, completeAssetBody, directUploadFile, listAssetsQuery } from './schemas.js';
+import {
+  assetBody,
+  assetDeletedBody,
+  assetIdPath,
+  assetListBody,
+  completeAssetBody,
+  directUploadBody,
+  directUploadFile,
+  listAssetsQuery,
+  uploadResultBody,
+} from './schemas.js';
 
-const assetList = endpoint({ query: listAssetsQuery }, async ({ query, principal }) => {
-  const page = await listAssets(
-    principal.workspaceId,
-    { owner: query.username, folderId: query.folder_id },
-    query.limit,
-    query.token,
-  );
-  return respond.list(await Promise.all(page.items.map(assetView)), page.nextToken);
-});
+const assetList = endpoint(
+  { query: listAssetsQuery },
+  async ({ query, principal }) => {
+    const page = await listAssets(
+      principal.workspaceId,
+      { owner: query.username, folderId: query.folder_id },
+      query.limit,
+      query.token,
+    );
+    return respond.list(await Promise.all(page.items.map(assetView)), page.nextToken);
+  },
+  { response: assetListBody },
+);
 
 /** `GET /v3/assets/statuses?asset_ids=…&batch_ids=…`: one entry per asset, batches expanded. */
-const assetStatusesList = endpoint({ query: statusesQuery }, async ({ query, principal }) => {
-  checkStatusIdCount(query.asset_ids, query.batch_ids, 'asset_ids');
-  return respond.list(await assetStatuses(principal.workspaceId, query.asset_ids, query.batch_ids), null);
-});
+const assetStatusesList = endpoint(
+  { query: statusesQuery },
+  async ({ query, principal }) => {
+    checkStatusIdCount(query.asset_ids, query.batch_ids, 'asset_ids');
+    return respond.list(await assetStatuses(principal.workspaceId, query.asset_ids, query.batch_ids), null);
+  },
+  { response: assetStatusesBody },
+);
 
 /** `POST /v3/assets/direct-uploads`: an asset awaiting its bytes, and where to PUT them. */
 const assetDirectUploadsCreate = endpoint(
@@ -61,7 +83,7 @@ const assetDirectUploadsCreate = endpoint(
     });
     return respond.created(await presignDirectUpload(asset, encryption));
   },
-  { successStatus: 201 },
+  { successStatus: 201, response: directUploadBody },
 );
 
 /** `POST /v3/assets/direct-uploads/batches`: up to 100 direct uploads, as one batch. */
@@ -81,7 +103,7 @@ const assetDirectUploadsBatchesCreate = endpoint(
         { title: body.title, callbackUrl: body.callback_url },
       ),
     ),
-  { successStatus: 201 },
+  { successStatus: 201, response: directUploadBatchResponseBody },
 );
 
 /** `POST /v3/assets/complete/batches`: completes every pending item of a batch, asynchronously. */
@@ -91,25 +113,34 @@ const assetCompleteBatchesCreate = endpoint(
     const batch = await completeBatch(principal.workspaceId, body.batch_id);
     return respond.accepted({ batch_id: batch.batch_id, status: batch.status });
   },
-  { successStatus: 202 },
+  { successStatus: 202, response: completeBatchResponseBody },
 );
 
 const assetBatchesGet = endpoint(
   { path: batchIdPath, query: batchItemsQuery },
   async ({ path, query, principal }) =>
     respond.ok(await assetBatchView(principal.workspaceId, path.batch_id, query.limit, query.token)),
+  { response: assetBatchBody },
 );
 
-const assetGet = endpoint({ path: assetIdPath }, async ({ path, principal }) => {
-  const asset = await getAsset(principal.workspaceId, path.asset_id);
-  if (!asset) throw assetNotFound(path.asset_id);
-  return respond.ok(await assetView(asset));
-});
+const assetGet = endpoint(
+  { path: assetIdPath },
+  async ({ path, principal }) => {
+    const asset = await getAsset(principal.workspaceId, path.asset_id);
+    if (!asset) throw assetNotFound(path.asset_id);
+    return respond.ok(await assetView(asset));
+  },
+  { response: assetBody },
+);
 
-const assetDelete = endpoint({ path: assetIdPath }, async ({ path, principal }) => {
-  if (!(await deleteAsset(principal.workspaceId, path.asset_id))) throw assetNotFound(path.asset_id);
-  return respond.ok({ id: path.asset_id });
-});
+const assetDelete = endpoint(
+  { path: assetIdPath },
+  async ({ path, principal }) => {
+    if (!(await deleteAsset(principal.workspaceId, path.asset_id))) throw assetNotFound(path.asset_id);
+    return respond.ok({ id: path.asset_id });
+  },
+  { response: assetDeletedBody },
+);
 
 /** `POST /v3/assets/{asset_id}/complete`: verifies the uploaded bytes and makes the asset ready. */
 const assetCompleteCreate = endpoint(
@@ -120,6 +151,7 @@ const assetCompleteCreate = endpoint(
         await completeDirectUpload(principal.workspaceId, path.asset_id, body.checksum_sha256),
       ),
     ),
+  { response: uploadResultBody },
 );
 
 export const AREA_ROUTES = areaRoutes('assets', [

@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import { ASSET_STATUS } from '../../assets/assets.js';
 import { config } from '../../core/config.js';
 import { limitParam, tokenParam, userText } from '../../core/validation.js';
-import { ACCEPTED_MEDIA_TYPES, normaliseMimeType } from '../../media/media-types.js';
+import {
+  ACCEPTED_MEDIA_TYPES,
+  type AcceptedMimeType,
+  MEDIA_KINDS,
+  normaliseMimeType,
+} from '../../media/media-types.js';
+import { dataEnvelope, listEnvelope, unixSeconds } from '../pipeline/response-envelopes.js';
 
 export const assetIdPath = z.strictObject({ asset_id: z.string().min(1) });
 
@@ -58,3 +65,61 @@ export const listAssetsQuery = z.strictObject({
   limit: limitParam(100, 20),
   token: tokenParam,
 });
+
+/** What the service accepts, by MIME type (media/media-types.ts). */
+const mimeType = z.enum(Object.keys(ACCEPTED_MEDIA_TYPES) as [AcceptedMimeType, ...AcceptedMimeType[]]);
+
+/** An asset as `GET /v3/assets` and `GET /v3/assets/{asset_id}` answer it (`assetView` of assets/assets.ts). */
+export const assetResponse = z.object({
+  id: z.string(),
+  name: z.string().meta({ description: 'The file name it was uploaded with.' }),
+  type: z.enum(Object.values(MEDIA_KINDS)).meta({
+    description: 'What the file is, read from its bytes; until a direct upload completes, what was declared.',
+  }),
+  mime_type: mimeType,
+  size_bytes: z.number().int().positive(),
+  status: z.enum(Object.values(ASSET_STATUS)).meta({
+    description: '`pending_upload` until a direct upload is completed, then `ready` or `failed`.',
+  }),
+  owner: z.string().meta({ description: 'The username of the member who uploaded it.' }),
+  space_id: z.string().meta({ description: 'The workspace id.' }),
+  folder_id: z.string().nullable().meta({ description: 'Null for an asset at the root.' }),
+  uploaded_at: unixSeconds.meta({
+    description: 'When the upload completed; until then, when the asset was recorded.',
+  }),
+  url: z.string().nullable().meta({ description: 'A presigned download URL while `ready`; null otherwise.' }),
+  failure_message: z.string().optional().meta({ description: 'Why the upload failed; only when `failed`.' }),
+});
+export const assetBody = dataEnvelope(assetResponse);
+export const assetListBody = listEnvelope(assetResponse);
+
+/** `DELETE /v3/assets/{asset_id}`. */
+export const assetDeletedBody = dataEnvelope(z.object({ id: z.string() }));
+
+/** A finished upload (`uploadResult` of assets/assets.ts): `POST /v3/assets` and `…/{asset_id}/complete`. */
+export const uploadResultBody = dataEnvelope(
+  z.object({
+    asset_id: z.string(),
+    url: z.string().meta({ description: 'A presigned download URL.' }),
+    mime_type: mimeType,
+    size_bytes: z.number().int().positive(),
+    status: z.literal(ASSET_STATUS.ready),
+  }),
+);
+
+/** Where and how to PUT the bytes of a direct upload (`presignDirectUpload` of assets/direct-uploads.ts). */
+export const directUploadResponse = z.object({
+  asset_id: z.string(),
+  upload_url: z.string().meta({ description: 'A presigned URL to PUT the file to.' }),
+  upload_headers: z
+    .record(z.string(), z.string())
+    .meta({ description: 'Headers the PUT must carry exactly as given (the signature covers them).' }),
+  expires_in_seconds: z.number().int().positive(),
+  max_bytes: z
+    .number()
+    .int()
+    .positive()
+    .meta({ description: 'The declared `size_bytes`: exactly this many bytes.' }),
+  status: z.literal(ASSET_STATUS.pendingUpload),
+});
+export const directUploadBody = dataEnvelope(directUploadResponse);
