@@ -134,6 +134,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], version
       description:
         'Self-hostable implementation of the Video Creation Service API v3. Every route of the contract is listed; ' +
         '`x-implemented: false` marks routes that answer 501 not_implemented.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/' }],
     security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
