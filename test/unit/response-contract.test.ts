@@ -55,16 +55,6 @@ const WITHOUT_RESPONSE_SCHEMA: readonly string[] = [
   'VoiceGet',
   'VoiceList',
   'VoiceSpeechCreate',
-  'WebhookCallbackSecretRotate',
-  'WebhookEndpointsCreate',
-  'WebhookEndpointsDelete',
-  'WebhookEndpointsList',
-  'WebhookEndpointsRotateSecret',
-  'WebhookEndpointsUpdate',
-  'WebhookEventGet',
-  'WebhookEventRedeliver',
-  'WebhookEventTypesList',
-  'WebhookEventsList',
 ];
 
 /** Routes whose success is not JSON: the OpenAPI document, the doc pages, streamed and binary audio. */
