@@ -1,13 +1,14 @@
 import { createEndpoint, revealSecretOnReplay, type WebhookEndpoint } from '../../webhooks/endpoints.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { type ApiResponse, respond } from '../pipeline/http.js';
-import { createEndpointBody } from './schemas.js';
+import { createEndpointBody, webhookEndpointBody } from './schemas.js';
 
 export const webhookEndpointsCreate = endpoint(
   { body: createEndpointBody },
   async ({ body, principal }) => respond.created(await createEndpoint(principal.workspaceId, body)),
   {
     successStatus: 201,
+    response: webhookEndpointBody,
     // The idempotency record must never hold the plaintext secret: it is stored without it, and a
     // replay shows the secret again only while it is still the endpoint's first one.
     replayCodec: {

@@ -22,6 +22,7 @@ import { respond } from '../pipeline/http.js';
 import { areaRoutes, create, row } from '../route-rows.js';
 import { webhookEndpointsCreate } from './create-endpoint.js';
 import {
+  callbackSecretBody,
   endpointIdPath,
   eventIdPath,
   listEndpointsQuery,
@@ -29,15 +30,27 @@ import {
   listEventTypesQuery,
   redeliverEventBody,
   updateEndpointBody,
+  webhookDeliveryBody,
+  webhookEndpointBody,
+  webhookEndpointDeletedBody,
+  webhookEndpointListBody,
+  webhookEndpointSecretBody,
+  webhookEventBody,
+  webhookEventListBody,
+  webhookEventTypeListBody,
 } from './schemas.js';
 
 const endpointNotFound = (endpointId: string) =>
   new NotFoundError(`Webhook endpoint ${endpointId} not found.`, 'webhook_not_found', 'endpoint_id');
 
-const webhookEndpointsList = endpoint({ query: listEndpointsQuery }, async ({ query, principal }) => {
-  const page = await listEndpoints(principal.workspaceId, query.limit, query.token);
-  return respond.list(page.items, page.nextToken);
-});
+const webhookEndpointsList = endpoint(
+  { query: listEndpointsQuery },
+  async ({ query, principal }) => {
+    const page = await listEndpoints(principal.workspaceId, query.limit, query.token);
+    return respond.list(page.items, page.nextToken);
+  },
+  { response: webhookEndpointListBody },
+);
 
 const webhookEndpointsUpdate = endpoint(
   { path: endpointIdPath, body: updateEndpointBody },
@@ -46,65 +59,88 @@ const webhookEndpointsUpdate = endpoint(
     if (!updated) throw endpointNotFound(path.endpoint_id);
     return respond.ok(updated);
   },
+  { response: webhookEndpointBody },
 );
 
-const webhookEndpointsDelete = endpoint({ path: endpointIdPath }, async ({ path, principal }) => {
-  if (!(await deleteEndpoint(principal.workspaceId, path.endpoint_id)))
-    throw endpointNotFound(path.endpoint_id);
-  return respond.okWithNullError({ endpoint_id: path.endpoint_id });
-});
+const webhookEndpointsDelete = endpoint(
+  { path: endpointIdPath },
+  async ({ path, principal }) => {
+    if (!(await deleteEndpoint(principal.workspaceId, path.endpoint_id)))
+      throw endpointNotFound(path.endpoint_id);
+    return respond.okWithNullError({ endpoint_id: path.endpoint_id });
+  },
+  { response: webhookEndpointDeletedBody },
+);
 
-const webhookEndpointsRotateSecret = endpoint({ path: endpointIdPath }, async ({ path, principal }) => {
-  const rotated = await rotateEndpointSecret(principal.workspaceId, path.endpoint_id);
-  if (!rotated) throw endpointNotFound(path.endpoint_id);
-  return respond.ok(rotated);
-});
+const webhookEndpointsRotateSecret = endpoint(
+  { path: endpointIdPath },
+  async ({ path, principal }) => {
+    const rotated = await rotateEndpointSecret(principal.workspaceId, path.endpoint_id);
+    if (!rotated) throw endpointNotFound(path.endpoint_id);
+    return respond.ok(rotated);
+  },
+  { response: webhookEndpointSecretBody },
+);
 
 /** What the list's cursors are bound to: a token of another list is refused. */
 const EVENT_TYPES_CURSOR_BINDING = 'WebhookEventTypesList';
 
-const webhookEventTypesList = endpoint({ query: listEventTypesQuery }, async ({ query }) => {
-  const all = listEventTypes();
-  const start = query.token
-    ? Number((await decodeCursor(EVENT_TYPES_CURSOR_BINDING, query.token)).offset)
-    : 0;
-  const page = all.slice(start, start + query.limit);
-  const next = start + page.length;
-  return respond.list(
-    page,
-    next < all.length ? await encodeCursor(EVENT_TYPES_CURSOR_BINDING, { offset: next }) : null,
-  );
-});
+const webhookEventTypesList = endpoint(
+  { query: listEventTypesQuery },
+  async ({ query }) => {
+    const all = listEventTypes();
+    const start = query.token
+      ? Number((await decodeCursor(EVENT_TYPES_CURSOR_BINDING, query.token)).offset)
+      : 0;
+    const page = all.slice(start, start + query.limit);
+    const next = start + page.length;
+    return respond.list(
+      page,
+      next < all.length ? await encodeCursor(EVENT_TYPES_CURSOR_BINDING, { offset: next }) : null,
+    );
+  },
+  { response: webhookEventTypeListBody },
+);
 
-const webhookEventsList = endpoint({ query: listEventsQuery }, async ({ query, principal }) => {
-  const page = await listEvents(
-    principal.workspaceId,
-    { eventType: query.event_type, entityId: query.entity_id },
-    query.limit,
-    query.token,
-  );
-  return respond.list(page.items.map(toEventView), page.nextToken);
-});
+const webhookEventsList = endpoint(
+  { query: listEventsQuery },
+  async ({ query, principal }) => {
+    const page = await listEvents(
+      principal.workspaceId,
+      { eventType: query.event_type, entityId: query.entity_id },
+      query.limit,
+      query.token,
+    );
+    return respond.list(page.items.map(toEventView), page.nextToken);
+  },
+  { response: webhookEventListBody },
+);
 
-const webhookEventGet = endpoint({ path: eventIdPath }, async ({ path, principal }) => {
-  const event = await findEvent(principal.workspaceId, path.event_id);
-  if (!event) throw webhookEventNotFound(path.event_id);
-  const deliveries = await listDeliveries(principal.workspaceId, event.event_id);
-  return respond.ok({
-    ...toEventView(event),
-    deliveries: deliveries.sort((a, b) => a.created_at.localeCompare(b.created_at)).map(toDeliveryView),
-  });
-});
+const webhookEventGet = endpoint(
+  { path: eventIdPath },
+  async ({ path, principal }) => {
+    const event = await findEvent(principal.workspaceId, path.event_id);
+    if (!event) throw webhookEventNotFound(path.event_id);
+    const deliveries = await listDeliveries(principal.workspaceId, event.event_id);
+    return respond.ok({
+      ...toEventView(event),
+      deliveries: deliveries.sort((a, b) => a.created_at.localeCompare(b.created_at)).map(toDeliveryView),
+    });
+  },
+  { response: webhookEventBody },
+);
 
 const webhookEventRedeliver = endpoint(
   { path: eventIdPath, body: redeliverEventBody },
   async ({ path, body, principal }) =>
     respond.accepted(await redeliverEvent(principal.workspaceId, path.event_id, body.endpoint_id)),
-  { successStatus: 202 },
+  { successStatus: 202, response: webhookDeliveryBody },
 );
 
-const webhookCallbackSecretRotate = endpoint({}, async ({ principal }) =>
-  respond.ok(await rotateCallbackSecret(principal.workspaceId)),
+const webhookCallbackSecretRotate = endpoint(
+  {},
+  async ({ principal }) => respond.ok(await rotateCallbackSecret(principal.workspaceId)),
+  { response: callbackSecretBody },
 );
 
 export const AREA_ROUTES = areaRoutes('webhooks', [

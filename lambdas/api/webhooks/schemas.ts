@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { limitParam, tokenParam } from '../../core/validation.js';
-import { EVENT_TYPES, isEventType } from '../../events/event-types.js';
+import { EVENT_TYPES, type EventType, isEventType } from '../../events/event-types.js';
+import { DELIVERY_STATUS, DELIVERY_TARGETS, DELIVERY_TRIGGERS } from '../../webhooks/deliveries.js';
+import { ENDPOINT_STATUS } from '../../webhooks/endpoints.js';
+import { dataEnvelope, dataWithNullErrorEnvelope, listEnvelope } from '../pipeline/response-envelopes.js';
 
 export const endpointIdPath = z.strictObject({ endpoint_id: z.string().min(1) });
 
@@ -101,3 +104,108 @@ export const listEventsQuery = z.strictObject({
 });
 
 export const redeliverEventBody = z.strictObject({ endpoint_id: z.string().min(1).max(64) });
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** Webhook timestamps are ISO 8601 UTC strings (as the hosted API's webhook routes send them). */
+const isoTimestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC' });
+
+const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
+
+const eventTypeList = z
+  .array(z.enum(EVENT_TYPE_NAMES))
+  .nullable()
+  .meta({ description: 'Subscribed event types; null: every type.' });
+
+/** An endpoint as its create, update and list answer it (`WebhookEndpoint` of webhooks/endpoints.ts). */
+export const webhookEndpointResponse = z.object({
+  endpoint_id: z.string(),
+  url: z.string(),
+  events: eventTypeList,
+  entity_id: z.string().nullable().meta({ description: 'Only events of this entity are sent; null: all.' }),
+  status: z.enum(Object.values(ENDPOINT_STATUS)),
+  created_at: isoTimestamp,
+  secret: z.string().nullable().meta({
+    description:
+      'The signing secret: shown on create only (and on a replay of it while unrotated); null otherwise.',
+  }),
+});
+export const webhookEndpointBody = dataEnvelope(webhookEndpointResponse);
+export const webhookEndpointListBody = listEnvelope(webhookEndpointResponse);
+
+export const webhookEndpointDeletedBody = dataWithNullErrorEnvelope(z.object({ endpoint_id: z.string() }));
+
+export const webhookEndpointSecretBody = dataEnvelope(
+  z.object({
+    endpoint_id: z.string(),
+    secret: z.string().meta({ description: 'The new signing secret; it is not shown again.' }),
+  }),
+);
+
+export const webhookEventTypeListBody = listEnvelope(
+  z.object({
+    event_type: z.enum(EVENT_TYPE_NAMES),
+    description: z.string(),
+  }),
+);
+
+/** An event as the events list answers it (`WebhookEventView` of webhooks/deliveries.ts). */
+const webhookEventResponse = z.object({
+  event_id: z.string(),
+  event_type: z.string(),
+  entity_id: z
+    .string()
+    .meta({ description: 'The resource the event is about (a video id, a batch id, ...).' }),
+  event_data: z.record(z.string(), z.unknown()).meta({ description: 'The payload sent to the receivers.' }),
+  created_at: isoTimestamp,
+});
+export const webhookEventListBody = listEnvelope(webhookEventResponse);
+
+const deliveryAttemptResponse = z.object({
+  attempt: z.number().int().positive(),
+  started_at: isoTimestamp,
+  duration_ms: z.number().nonnegative(),
+  url: z.string().meta({ description: 'Where the attempt was sent (empty when it was not sent).' }),
+  status_code: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "The receiver's status; null when it did not answer." }),
+  error: z.string().nullable().meta({ description: 'What went wrong; null on success.' }),
+  next_attempt_at: isoTimestamp
+    .nullable()
+    .meta({ description: 'When the next attempt is due; null when none is.' }),
+});
+
+/** A delivery of an event (`DeliveryView` of webhooks/deliveries.ts). */
+const deliveryResponse = z.object({
+  delivery_id: z.string(),
+  target: z.enum(Object.values(DELIVERY_TARGETS)),
+  endpoint_id: z.string().nullable().meta({ description: 'Null for a callback delivery.' }),
+  callback_url: z
+    .string()
+    .nullable()
+    .meta({ description: "Callbacks: the job's callback URL; endpoints: null (each attempt has the URL)." }),
+  trigger: z.enum(Object.values(DELIVERY_TRIGGERS)),
+  status: z.enum(Object.values(DELIVERY_STATUS)),
+  attempt_count: z.number().int().nonnegative(),
+  next_attempt_at: isoTimestamp.nullable().meta({ description: 'Null once the delivery is terminal.' }),
+  created_at: isoTimestamp,
+  completed_at: isoTimestamp.nullable(),
+  attempts: z.array(deliveryAttemptResponse),
+});
+export const webhookDeliveryBody = dataEnvelope(deliveryResponse);
+
+export const webhookEventBody = dataEnvelope(
+  webhookEventResponse.extend({
+    deliveries: z.array(deliveryResponse).meta({ description: 'Oldest first.' }),
+  }),
+);
+
+export const callbackSecretBody = dataEnvelope(
+  z.object({
+    secret: z.string().meta({ description: 'Signs one-off callbacks from now on; it is not shown again.' }),
+    rotated_at: isoTimestamp,
+  }),
+);
