@@ -14,7 +14,9 @@
  * - intonation scales eSpeak's pitch range (0 to 100, normal 50): `round(50 * intonation)`.
  *
  * Audio: 22,050 Hz mono 16-bit PCM. Word timings come from eSpeak's word-boundary events, which carry
- * the exact position in the generated audio, so they match the audio to the millisecond.
+ * the exact position in the generated audio, so they match the audio to the millisecond. The viseme
+ * track comes the same way from eSpeak's phoneme events (one per phoneme, IPA, with its audio position;
+ * an empty phoneme is a pause), mapped by visemes.ts.
  *
  * Deployment: the worker runs `espeak-worker.mjs` (or `.js`) next to this module when one exists (a
  * bundled build must emit the worker as its own entry and keep the package external: it reads
@@ -41,6 +43,7 @@ import {
   type SynthesisResult,
   validateSynthesisRequest,
 } from './speech-engine.js';
+import { visemesFromPhonemes } from './visemes.js';
 import { encodeWavPcm16 } from './wav.js';
 
 export const ESPEAK_DEFAULT_WPM = 175;
@@ -133,6 +136,12 @@ class EspeakEngine implements SpeechEngine {
       sampleRate: result.sampleRate,
       durationMs,
       words: espeakWordTimings(result.events, request.text, prepared, durationMs),
+      visemes: visemesFromPhonemes(
+        result.events
+          .filter((event) => event.type === 'phoneme')
+          .map((event) => ({ phoneme: String(event.id ?? ''), startMs: event.audio_position })),
+        durationMs,
+      ),
     };
   }
 

@@ -1,7 +1,9 @@
 /**
  * The AWS speech engine: Amazon Polly. Each request is synthesized twice with the same SSML, voice and
  * Polly engine: once as 16 kHz signed 16-bit little-endian mono PCM (wrapped into a WAV file) and once
- * as JSON `word` speech marks, which Polly documents as aligned with the audio of the same input.
+ * as JSON `word` and `viseme` speech marks (one request), which Polly documents as aligned with the
+ * audio of the same input. Viseme marks become the viseme track (visemes.ts, `POLLY_VISEMES`): each
+ * lasts until the next mark of its chunk, the last until the chunk's audio ends.
  *
  * Voices: `voices()` lists Polly's voices (DescribeVoices, every page) that speak with at least one of
  * the configured Polly engines, as `polly-<VoiceId>` (`polly-Joanna`). `synthesize` takes that id or
@@ -66,6 +68,7 @@ import {
   validateSynthesisRequest,
   type WordTiming,
 } from './speech-engine.js';
+import { normalizeVisemeCues, pollyVisemeCues, type VisemeCue } from './visemes.js';
 import { encodeWavPcm16 } from './wav.js';
 
 export const POLLY_ENGINE_NAME = 'polly';
@@ -266,18 +269,18 @@ export interface PollySpeechMark {
   value: string;
 }
 
-/** Polly's line-delimited JSON speech marks. */
+/**
+ * Polly's line-delimited JSON speech marks. `viseme` marks carry no byte offsets: theirs are 0.
+ */
 export function parseSpeechMarks(json: string): PollySpeechMark[] {
   const marks: PollySpeechMark[] = [];
   for (const line of json.split('\n')) {
     if (line.trim() === '') continue;
     const mark = JSON.parse(line) as Partial<PollySpeechMark>;
-    if (
-      typeof mark.time === 'number' &&
-      typeof mark.start === 'number' &&
-      typeof mark.end === 'number' &&
-      typeof mark.type === 'string'
-    ) {
+    if (typeof mark.time !== 'number' || typeof mark.type !== 'string') continue;
+    if (mark.type === 'viseme') {
+      marks.push({ time: mark.time, type: mark.type, start: 0, end: 0, value: `${mark.value}` });
+    } else if (typeof mark.start === 'number' && typeof mark.end === 'number') {
       marks.push({
         time: mark.time,
         type: mark.type,
@@ -532,6 +535,8 @@ async function mapWithConcurrency<T, R>(
 interface ChunkResult {
   samples: Int16Array;
   words: ChunkWord[];
+  /** From the chunk's viseme marks: ms from the chunk's first sample (not normalised). */
+  visemes: VisemeCue[];
 }
 
 class PollyEngine implements SpeechEngine {
@@ -577,6 +582,7 @@ class PollyEngine implements SpeechEngine {
     const samples = new Int16Array(total);
     const durationMs = Math.round((total * 1000) / POLLY_SAMPLE_RATE);
     const words: WordTiming[] = [];
+    const visemes: VisemeCue[] = [];
     let at = 0;
     results.forEach((result, index) => {
       samples.set(result.samples, at);
@@ -596,6 +602,9 @@ class PollyEngine implements SpeechEngine {
           textLength,
         });
       }
+      for (const cue of result.visemes) {
+        visemes.push({ ...cue, startMs: shiftMs + cue.startMs, endMs: shiftMs + cue.endMs });
+      }
       at += result.samples.length;
     });
     return {
@@ -605,6 +614,7 @@ class PollyEngine implements SpeechEngine {
       // Polly marks what it speaks, which is not always every word of the text (symbols it skips,
       // tokens it reads as one): the script's words are what callers caption.
       words: alignScriptWords(request.text, words, durationMs),
+      visemes: normalizeVisemeCues(visemes, durationMs),
     };
   }
 
@@ -640,7 +650,7 @@ class PollyEngine implements SpeechEngine {
     try {
       const [audio, marks] = await Promise.all([
         fetch({ ...common, SampleRate: String(POLLY_SAMPLE_RATE) }),
-        fetch({ ...common, OutputFormat: 'json', SpeechMarkTypes: ['word'] }),
+        fetch({ ...common, OutputFormat: 'json', SpeechMarkTypes: ['word', 'viseme'] }),
       ]);
       const samples = pcmSamples(audio);
       let parsed: PollySpeechMark[];
@@ -651,7 +661,15 @@ class PollyEngine implements SpeechEngine {
           cause: error,
         });
       }
-      return { samples, words: chunkWordTimings(parsed, text, ssml, samples, POLLY_SAMPLE_RATE) };
+      const chunkMs = (samples.length * 1000) / POLLY_SAMPLE_RATE;
+      return {
+        samples,
+        words: chunkWordTimings(parsed, text, ssml, samples, POLLY_SAMPLE_RATE),
+        visemes: pollyVisemeCues(
+          parsed.filter((mark) => mark.type === 'viseme'),
+          chunkMs,
+        ),
+      };
     } catch (error) {
       throw pollyError(error, voiceId);
     }

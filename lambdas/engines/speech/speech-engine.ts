@@ -16,6 +16,7 @@
  * - Times are integer milliseconds from the first sample of the returned audio.
  */
 import { JobFailure } from '../../core/errors.js';
+import type { VisemeCue } from './visemes.js';
 
 export interface EngineVoice {
   /** Stable identifier, unique across engines (each engine prefixes its own ids). */
@@ -68,6 +69,11 @@ export interface SynthesisResult {
    * `[0, durationMs]`, each at least 1 ms long.
    */
   words: WordTiming[];
+  /**
+   * The mouth shapes of the speech (visemes.ts): ordered, non-overlapping cues covering exactly
+   * `[0, durationMs]`, `rest` where nothing is said, each at least 1 ms long.
+   */
+  visemes: VisemeCue[];
 }
 
 export interface SpeechEngine {

@@ -8,7 +8,8 @@
  * WAV whose length is `durationMs`; every word of the text (as script-words.ts defines words, the
  * same for every engine) gets a timing, in order, non-overlapping, inside the audio, where a tone
  * sounds (silence between words). Words take longer the longer they are and the slower the `speed`;
- * `volume` scales the tone and `pitch` moves it.
+ * `volume` scales the tone and `pitch` moves it. The viseme track is the words' letters spread over their
+ * spans (`visemesFromWords`), `rest` between them.
  * Voices: it speaks with eSpeak's voice ids (`espeak-<language>-<variant>`, see espeak-text.ts), so stock,
  * designed and cloned voices resolve for it as for the reference engine (see `voiceCatalogEngine`);
  * any other id is `voice_not_found`. It lists no voices of its own.
@@ -24,6 +25,7 @@ import {
   validateSynthesisRequest,
   type WordTiming,
 } from './speech-engine.js';
+import { visemesFromWords } from './visemes.js';
 import { encodeWavPcm16 } from './wav.js';
 
 /** The same rate as the reference engine's audio, so consumers see what they see in production. */
@@ -72,11 +74,13 @@ class TestDoubleSpeechEngine implements SpeechEngine {
         samples[index] = Math.round(amplitude * Math.sin((2 * Math.PI * hz * index) / DOUBLE_SAMPLE_RATE));
       }
     }
+    const durationMs = Math.round((sampleCount * 1000) / DOUBLE_SAMPLE_RATE);
     return {
       audio: encodeWavPcm16(samples, DOUBLE_SAMPLE_RATE),
       sampleRate: DOUBLE_SAMPLE_RATE,
-      durationMs: Math.round((sampleCount * 1000) / DOUBLE_SAMPLE_RATE),
+      durationMs,
       words,
+      visemes: visemesFromWords(words, durationMs),
     };
   }
 

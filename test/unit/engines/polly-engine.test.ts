@@ -28,6 +28,7 @@ import {
   SpeechEngineError,
   type SynthesisResult,
 } from '../../../lambdas/engines/speech/speech-engine.js';
+import { visemeAt } from '../../../lambdas/engines/speech/visemes.js';
 import { decodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 
 const polly = mockClient(PollyClient);
@@ -75,6 +76,8 @@ const STEP = 300;
 const SOUND = 200;
 const TAIL = 100;
 const RATE = 16_000;
+/** When a word's viseme marks open the mouth after its `p`. */
+const VISEME_OPEN_AFTER = 60;
 
 interface FakeWord {
   start: number;
@@ -117,9 +120,18 @@ function fakeSynthesis(amplitude = 8000) {
     calls.push(input);
     const words = ssmlWords(input.Text ?? '');
     if (input.OutputFormat === 'json') {
-      const marks = words.map((word, index) =>
-        JSON.stringify({ time: LEAD + index * STEP, type: 'word', ...word }),
-      );
+      const marks = words.flatMap((word, index) => {
+        const time = LEAD + index * STEP;
+        const wordMark = JSON.stringify({ time, type: 'word', ...word });
+        if (!input.SpeechMarkTypes?.includes('viseme')) return [wordMark];
+        // Each word is seen as "ba" (Polly's `p` then `a`), then silence (`sil`).
+        return [
+          wordMark,
+          JSON.stringify({ time, type: 'viseme', value: 'p' }),
+          JSON.stringify({ time: time + VISEME_OPEN_AFTER, type: 'viseme', value: 'a' }),
+          JSON.stringify({ time: time + SOUND, type: 'viseme', value: 'sil' }),
+        ];
+      });
       return { AudioStream: body(marks.join('\n')), ContentType: 'application/x-json-stream' };
     }
     return { AudioStream: body(fakePcm(words.length, amplitude)), ContentType: 'audio/pcm' };
@@ -173,8 +185,42 @@ describe('Polly engine: audio and word timings', () => {
     const pcm = calls.find((call) => call.OutputFormat === 'pcm');
     const json = calls.find((call) => call.OutputFormat === 'json');
     expect(pcm).toMatchObject({ SampleRate: '16000', TextType: 'ssml', VoiceId: 'Joanna', Engine: 'neural' });
-    expect(json).toMatchObject({ SpeechMarkTypes: ['word'], TextType: 'ssml', Text: pcm?.Text });
+    expect(json).toMatchObject({ SpeechMarkTypes: ['word', 'viseme'], TextType: 'ssml', Text: pcm?.Text });
     expect(json?.Engine).toBe('neural');
+  });
+
+  it('maps viseme speech marks to a viseme track that covers the audio', async () => {
+    fakeSynthesis();
+    const result = await engine.synthesize({ text: 'Hello world', voiceId: 'Joanna' });
+    expect(result.visemes).toEqual([
+      { startMs: 0, endMs: LEAD, viseme: 'rest' },
+      { startMs: LEAD, endMs: LEAD + VISEME_OPEN_AFTER, viseme: 'closed' },
+      { startMs: LEAD + VISEME_OPEN_AFTER, endMs: LEAD + SOUND, viseme: 'open_wide' },
+      { startMs: LEAD + SOUND, endMs: LEAD + STEP, viseme: 'rest' },
+      { startMs: LEAD + STEP, endMs: LEAD + STEP + VISEME_OPEN_AFTER, viseme: 'closed' },
+      { startMs: LEAD + STEP + VISEME_OPEN_AFTER, endMs: LEAD + STEP + SOUND, viseme: 'open_wide' },
+      { startMs: LEAD + STEP + SOUND, endMs: result.durationMs, viseme: 'rest' },
+    ]);
+  });
+
+  it("shifts each chunk's visemes by the audio before it", async () => {
+    fakeSynthesis();
+    const chunked = newEngine({ maxChunkCharacters: 30 });
+    const text = 'One two three four. Five six seven eight. Nine ten eleven twelve.';
+    const result = await chunked.synthesize({ text, voiceId: 'Joanna' });
+    await chunked.close();
+    expect(calls.filter((call) => call.OutputFormat === 'json').length).toBeGreaterThan(2);
+    expect(result.words).toHaveLength(12);
+    for (const word of result.words) {
+      expect(visemeAt(result.visemes, word.startMs)).toBe('closed');
+      expect(visemeAt(result.visemes, word.startMs + VISEME_OPEN_AFTER + 10)).toBe('open_wide');
+      expect(visemeAt(result.visemes, word.startMs + SOUND + 10)).toBe('rest');
+    }
+    expect(result.visemes[0]?.startMs).toBe(0);
+    expect(result.visemes.at(-1)?.endMs).toBe(result.durationMs);
+    result.visemes.slice(1).forEach((cue, index) => {
+      expect(cue.startMs).toBe(result.visemes[index]?.endMs);
+    });
   });
 
   it('gives each word its mark time and ends it where its sound ends, not at the next word', async () => {

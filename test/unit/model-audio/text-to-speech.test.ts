@@ -25,6 +25,7 @@ function fakeEngine() {
             audio: encodeWavPcm16(new Int16Array(2205).fill(100), 22_050),
             sampleRate: 22_050,
             durationMs: 100,
+            visemes: [{ startMs: 0, endMs: 100, viseme: 'rest' }],
             words: [
               {
                 word: request.text.trim().split(/\s/)[0] ?? '',

@@ -17,6 +17,7 @@ function engineAt(...rates: number[]): SpeechEngine {
         audio: encodeWavPcm16(new Int16Array(sampleRate / 10).fill(100), sampleRate),
         sampleRate,
         durationMs: 100,
+        visemes: [{ startMs: 0, endMs: 100, viseme: 'rest' }],
         words: [
           { word: request.text, startMs: 10, endMs: 60, textOffset: 0, textLength: request.text.length },
         ],
