@@ -137,7 +137,7 @@ function partedLips(
   const inside: string[] = [];
   if (shape.tongue) {
     inside.push(
-      `<ellipse cx="500" cy="${n(t + down * 0.95)}" rx="${n(w * 0.52)}" ry="${n(down * 0.38)}" fill="${mix(lips, '#e0797a', 0.45)}"/>`,
+      `<ellipse cx="500" cy="${n(t + down * 1.12)}" rx="${n(w * 0.5)}" ry="${n(down * 0.32)}" fill="${mix(darken(lips, 0.3), '#c8585c', 0.4)}"/>`,
     );
   }
   if (shape.teeth) {
@@ -185,7 +185,7 @@ export function mouthArt(appearance: LookAppearance, feminine: boolean, viseme: 
     case 'open_small':
       return partedLips(lips, frame, { width: 0.88, up: 1.5, down: 8, teeth: 1.5 });
     case 'open_wide':
-      return partedLips(lips, frame, { width: 0.92, up: 3, down: 20, teeth: 4, tongue: true });
+      return partedLips(lips, frame, { width: 0.92, up: 3, down: 20, teeth: 3, tongue: true });
     case 'spread':
       return partedLips(lips, frame, { width: 1.18, up: 1, down: 6, teeth: 3.5, lowerTeeth: true });
     case 'rounded': {
