@@ -197,7 +197,7 @@ export function mouthArt(appearance: LookAppearance, feminine: boolean, viseme: 
       return (
         `<ellipse cx="500" cy="${cy}" rx="${n(rx)}" ry="${n(ry)}" fill="${lips}"/>` +
         `<path d="M ${n(500 - rx)} ${cy} A ${n(rx)} ${n(ry)} 0 0 1 ${n(500 + rx)} ${cy} Z" fill="${darken(lips, 0.12)}"/>` +
-        `<ellipse cx="500" cy="${n(cy + 0.5)}" rx="${n(rx * 0.45)}" ry="${n(ry * 0.5)}" fill="${inner}"/>` +
+        `<ellipse cx="500" cy="${n(cy + 0.5)}" rx="${n(rx * 0.4)}" ry="${n(ry * 0.56)}" fill="${inner}"/>` +
         `<ellipse cx="${n(500 + rx * 0.25)}" cy="${n(cy + ry * 0.72)}" rx="${n(rx * 0.3)}" ry="1.6" fill="${lighten(lips, 0.45)}" opacity="0.35"/>`
       );
     }
