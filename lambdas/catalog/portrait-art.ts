@@ -8,6 +8,9 @@
  * transparent, which is what the video composer overlays as the presenter.
  */
 
+import { darken, lighten } from './art-colors.js';
+import { type EyeState, eyesArt, mouthArt, type Viseme } from './mouth-art.js';
+
 export const HAIR_STYLES = [
   'long',
   'bob',
@@ -64,29 +67,6 @@ export interface PortraitCanvas {
   height: number;
   orientation: Orientation;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Colours
-
-function channels(hex: string): [number, number, number] {
-  const value = Number.parseInt(hex.slice(1), 16);
-  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
-}
-
-function toHex([r, g, b]: [number, number, number]): string {
-  return `#${[r, g, b].map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
-}
-
-function mix(from: string, to: string, amount: number): string {
-  const a = channels(from);
-  const b = channels(to);
-  return toHex(
-    [0, 1, 2].map((i) => (a[i] ?? 0) + ((b[i] ?? 0) - (a[i] ?? 0)) * amount) as [number, number, number],
-  );
-}
-
-const darken = (color: string, amount: number) => mix(color, '#000000', amount);
-const lighten = (color: string, amount: number) => mix(color, '#ffffff', amount);
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 
@@ -204,19 +184,18 @@ function hairFront(style: HairStyle, color: string): string {
   }
 }
 
-function face(appearance: LookAppearance, feminine: boolean): string {
-  const { skin, eyes } = appearance;
+/** The features a portrait can show in place of its still ones (the sprites of `sprite-art.ts`). */
+export interface FaceState {
+  /** @default 'rest' */
+  mouth?: Viseme;
+  /** @default 'open' */
+  eyes?: EyeState;
+}
+
+function face(appearance: LookAppearance, feminine: boolean, state: FaceState): string {
+  const { skin } = appearance;
   const line = darken(skin, 0.55);
   const brow = darken(appearance.hair.color, 0.1);
-  const lips = appearance.lips ?? mix(darken(skin, 0.25), '#b0444a', 0.45);
-  const lash = feminine ? 5 : 3.5;
-  const eye = (cx: number) =>
-    `<ellipse cx="${cx}" cy="362" rx="21" ry="13" fill="#fbfbfb"/>` +
-    `<circle cx="${cx}" cy="363" r="10.5" fill="${eyes}"/>` +
-    `<circle cx="${cx}" cy="363" r="5" fill="#1a1412"/>` +
-    `<circle cx="${cx + 3.5}" cy="359.5" r="3" fill="#ffffff"/>` +
-    `<path d="M ${cx - 23} 361 Q ${cx} 343 ${cx + 23} 361" stroke="#2a1d18" stroke-width="${lash}" fill="none" stroke-linecap="round"/>` +
-    `<path d="M ${cx - 18} 374 Q ${cx} 380 ${cx + 18} 374" stroke="${darken(skin, 0.2)}" stroke-width="2" fill="none" opacity="0.6"/>`;
   const brows =
     `<path d="M 424 330 Q 450 ${feminine ? 314 : 318} 478 326" stroke="${brow}" stroke-width="${feminine ? 7 : 10}" fill="none" stroke-linecap="round"/>` +
     mirrored(
@@ -225,17 +204,18 @@ function face(appearance: LookAppearance, feminine: boolean): string {
   const nose =
     `<path d="M 499 390 C 496 406 491 420 488 430 Q 500 440 512 430" stroke="${darken(skin, 0.3)}" stroke-width="4" fill="none" stroke-linecap="round" opacity="0.75"/>` +
     `<ellipse cx="500" cy="418" rx="10" ry="14" fill="${lighten(skin, 0.25)}" opacity="0.35"/>`;
-  const mouth = feminine
-    ? `<path d="M 464 464 Q 500 500 536 464 Q 500 474 464 464 Z" fill="${lips}"/>` +
-      `<path d="M 474 468 Q 500 486 526 468 Q 500 474 474 468 Z" fill="#ffffff" opacity="0.9"/>` +
-      `<path d="M 466 463 Q 483 455 500 461 Q 517 455 534 463 Q 500 468 466 463 Z" fill="${darken(lips, 0.12)}"/>`
-    : `<path d="M 468 466 Q 500 494 532 466 Q 500 474 468 466 Z" fill="${lips}"/>` +
-      `<path d="M 477 469 Q 500 484 523 469 Q 500 474 477 469 Z" fill="#ffffff" opacity="0.85"/>`;
   const cheeks =
     `<ellipse cx="424" cy="426" rx="27" ry="14" fill="#e66f66" opacity="${feminine ? 0.22 : 0.12}"/>` +
     `<ellipse cx="576" cy="426" rx="27" ry="14" fill="#e66f66" opacity="${feminine ? 0.22 : 0.12}"/>`;
   const smileLines = `<path d="M 452 462 Q 446 470 452 480 M 548 462 Q 554 470 548 480" stroke="${line}" stroke-width="2" fill="none" opacity="0.25"/>`;
-  return brows + eye(452) + eye(548) + nose + cheeks + smileLines + mouth;
+  return (
+    brows +
+    eyesArt(appearance, feminine, state.eyes ?? 'open') +
+    nose +
+    cheeks +
+    smileLines +
+    mouthArt(appearance, feminine, state.mouth ?? 'rest')
+  );
 }
 
 function beard(kind: LookAppearance['beard'], color: string): string {
@@ -368,7 +348,8 @@ function outfit(appearance: LookAppearance): string {
   }
 }
 
-function placement(canvas: PortraitCanvas): { scale: number; x: number; y: number } {
+/** Where figure space lies on the canvas: canvas = (x, y) + figure × scale. */
+export function placement(canvas: PortraitCanvas): { scale: number; x: number; y: number } {
   const { width, height, orientation } = canvas;
   // Head centre (figure y 350) at a fixed share of the height; shoulders wide enough to anchor the frame.
   switch (orientation) {
@@ -424,7 +405,7 @@ function definitions(appearance: LookAppearance, withBackdrop: boolean, canvas: 
 }
 
 /** The figure in figure space: back hair, torso and neck, head, face, front hair, accessories. */
-function figure(appearance: LookAppearance, feminine: boolean): string {
+function figure(appearance: LookAppearance, feminine: boolean, state: FaceState): string {
   const { skin, hair } = appearance;
   const ear = (cx: number) =>
     `<ellipse cx="${cx}" cy="368" rx="21" ry="34" fill="${skin}"/>` +
@@ -440,31 +421,58 @@ function figure(appearance: LookAppearance, feminine: boolean): string {
     `<path d="${HEAD}" fill="url(#skinShade)"/>` +
     `<path d="${HEAD}" fill="url(#faceLight)"/>` +
     beard(appearance.beard, hair.color) +
-    face(appearance, feminine) +
+    face(appearance, feminine, state) +
     hairFront(hair.style, hair.color) +
     earrings(appearance.earrings) +
     glasses(appearance.glasses)
   );
 }
 
+/** A rectangle of the rendered picture, in its pixels. */
+export interface PixelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /**
  * The SVG of a look: the figure on a transparent canvas, or (`withBackdrop`) in front of its
- * backdrop. `outputScale` renders the same picture smaller (previews).
+ * backdrop. `outputScale` renders the same picture smaller (previews). `face` swaps the still mouth
+ * and eyes for others; `view` renders only `box` (pixels of the output) of the picture, and within it
+ * only the figure inside `area` (SVG shapes in figure space): the pixels are those of the whole
+ * picture at the same place, which is what makes a sprite line up with the portrait.
  */
 export function portraitSvg(
   appearance: LookAppearance,
   gender: 'male' | 'female',
   canvas: PortraitCanvas,
-  options: { withBackdrop?: boolean; outputScale?: number } = {},
+  options: {
+    withBackdrop?: boolean;
+    outputScale?: number;
+    face?: FaceState;
+    view?: { box: PixelBox; area: string };
+  } = {},
 ): string {
   assertAppearance(appearance);
   const withBackdrop = options.withBackdrop ?? false;
   const scale = options.outputScale ?? 1;
   const { width, height } = canvas;
   const place = placement(canvas);
-  const body = `<g transform="translate(${place.x.toFixed(2)} ${place.y.toFixed(2)}) scale(${place.scale.toFixed(4)})">${figure(appearance, gender === 'female')}</g>`;
+  const drawn = figure(appearance, gender === 'female', options.face ?? {});
+  const { view } = options;
+  const clipped = view
+    ? // A mask, not a clip path: librsvg clips each shape on its own, and the head's stacked layers
+      // (skin, shading, light) then darkened the anti-aliased edge into a ring; a mask applies to
+      // the drawn group as a whole, so an edge pixel is the portrait's pixel, partly transparent.
+      `<mask id="spriteArea" maskUnits="userSpaceOnUse" x="0" y="0" width="1000" height="2400"><g fill="#ffffff">${view.area}</g></mask><g mask="url(#spriteArea)">${drawn}</g>`
+    : drawn;
+  const body = `<g transform="translate(${place.x.toFixed(2)} ${place.y.toFixed(2)}) scale(${place.scale.toFixed(4)})">${clipped}</g>`;
+  const size = view
+    ? `width="${view.box.width}" height="${view.box.height}" viewBox="${[view.box.x, view.box.y, view.box.width, view.box.height].map((value) => Number((value / scale).toFixed(4))).join(' ')}"`
+    : `width="${Math.round(width * scale)}" height="${Math.round(height * scale)}" viewBox="0 0 ${width} ${height}"`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.round(width * scale)}" height="${Math.round(height * scale)}" viewBox="0 0 ${width} ${height}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" ${size}>` +
     definitions(appearance, withBackdrop, canvas) +
     (withBackdrop ? `${backdrop(appearance, canvas)}<g filter="url(#shadow)">${body}</g>` : body) +
     '</svg>'
