@@ -5,7 +5,7 @@
  * `sprite-art.ts`). Pure functions: an appearance in, SVG fragments out.
  */
 import { darken, lighten, mix } from './art-colors.js';
-import type { LookAppearance } from './portrait-art.js';
+import type { LookAppearance } from './look-appearance.js';
 
 /**
  * The mouth shapes of speech, in the order a viseme track names them: `closed` (m, b, p), `rest`

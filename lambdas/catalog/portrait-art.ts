@@ -9,58 +9,10 @@
  */
 
 import { darken, lighten } from './art-colors.js';
+import { HAIR_STYLES, type HairStyle, type LookAppearance, OUTFIT_STYLES } from './look-appearance.js';
 import { type EyeState, eyesArt, mouthArt, type Viseme } from './mouth-art.js';
 
-export const HAIR_STYLES = [
-  'long',
-  'bob',
-  'bun',
-  'short',
-  'side_part',
-  'afro',
-  'curly_short',
-  'buzz',
-] as const;
-export type HairStyle = (typeof HAIR_STYLES)[number];
-
-export const OUTFIT_STYLES = [
-  'blazer',
-  'suit',
-  'sweater',
-  'turtleneck',
-  'hoodie',
-  'tshirt',
-  'blouse',
-  'shirt',
-  'labcoat',
-] as const;
-export type OutfitStyle = (typeof OUTFIT_STYLES)[number];
-
 export type Orientation = 'portrait' | 'landscape' | 'square';
-
-/** How a look is drawn. Colours are `#rrggbb`. */
-export interface LookAppearance {
-  skin: string;
-  /** Iris colour. */
-  eyes: string;
-  hair: { style: HairStyle; color: string };
-  outfit: {
-    style: OutfitStyle;
-    /** The main garment (jacket, sweater, coat...). */
-    color: string;
-    /** Second colour: the shirt or blouse under a jacket, a tie, drawstrings, a pen. */
-    accent: string;
-    /** Shirt under a suit's tie. @default '#f5f7fa' */
-    shirt?: string;
-  };
-  glasses?: string;
-  earrings?: string;
-  beard?: 'stubble' | 'full';
-  /** Lipstick colour; natural lips when absent. */
-  lips?: string;
-  /** The preview's background: a diagonal gradient with soft light spots of `accent`. */
-  backdrop: { from: string; to: string; accent: string };
-}
 
 export interface PortraitCanvas {
   width: number;

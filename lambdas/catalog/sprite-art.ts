@@ -10,14 +10,10 @@
  * included) at the same pixels, pasting a sprite at its box on the portrait changes nothing but the
  * feature, and every mouth sprite covers the portrait's own mouth entirely.
  */
+
+import type { LookAppearance } from './look-appearance.js';
 import { EYE_AREAS, type FigureEllipse, MOUTH_AREA, VISEMES, type Viseme } from './mouth-art.js';
-import {
-  type LookAppearance,
-  type PixelBox,
-  type PortraitCanvas,
-  placement,
-  portraitSvg,
-} from './portrait-art.js';
+import { type PixelBox, type PortraitCanvas, placement, portraitSvg } from './portrait-art.js';
 
 export const SPRITES = [...VISEMES, 'blink'] as const;
 export type SpriteName = (typeof SPRITES)[number];

@@ -8,7 +8,8 @@
  * Pure data: no I/O, safe to import from any handler.
  */
 import { catalogKeys } from './catalog-keys.js';
-import type { LookAppearance, Orientation } from './portrait-art.js';
+import type { LookAppearance } from './look-appearance.js';
+import type { Orientation } from './portrait-art.js';
 import { findStockVoice } from './stock-voices.js';
 
 export interface StockLook {

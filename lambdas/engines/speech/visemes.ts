@@ -15,7 +15,6 @@
  * `[0, durationMs]` in integer milliseconds, `rest` wherever nothing was said, equal neighbours merged,
  * each cue at least 1 ms long.
  */
-import type { WordTiming } from './speech-engine.js';
 
 /** The mouth shapes a presenter can show. */
 export const VISEMES = {
@@ -354,7 +353,10 @@ const LETTER_VISEMES: Readonly<Record<string, Viseme>> = {
  * A track from word timings alone: each word's span shared equally by its letters (digits and other
  * scripts' letters open_small), equal neighbours merged; `rest` between words.
  */
-export function visemesFromWords(words: readonly WordTiming[], durationMs: number): VisemeCue[] {
+export function visemesFromWords(
+  words: readonly { word: string; startMs: number; endMs: number }[],
+  durationMs: number,
+): VisemeCue[] {
   const cues: VisemeCue[] = [];
   for (const word of words) {
     const letters = [...word.word.normalize('NFD').toLowerCase()].filter((char) =>

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { type LookAppearance, portraitSvg } from '../../../lambdas/catalog/portrait-art.js';
+import type { LookAppearance } from '../../../lambdas/catalog/look-appearance.js';
+import { portraitSvg } from '../../../lambdas/catalog/portrait-art.js';
 import { renderLookPreview, renderPortrait } from '../../../lambdas/catalog/render-portrait.js';
 import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from '../../../lambdas/catalog/stock-avatars.js';
 
