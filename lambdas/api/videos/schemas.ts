@@ -3,11 +3,11 @@
  * which the render pipeline shares).
  */
 import { z } from 'zod';
-import { BATCH_STATUS } from '../../batches/batches.js';
 import { BULK_STATUS } from '../../batches/bulk-status.js';
 import { RESOLUTIONS } from '../../billing/plans.js';
 import { ASPECT_RATIOS } from '../../videos/video-requests.js';
 import { VIDEO_CONTENT_TYPES, VIDEO_STATUS } from '../../videos/videos.js';
+import { batchStatusResponse, batchViewBody, bulkStatusListBody } from '../batch-responses.js';
 import {
   dataEnvelope,
   dataWithNullErrorEnvelope,
@@ -63,12 +63,7 @@ export const videoCreatedBody = dataEnvelope(
 
 export const videoDeletedBody = dataEnvelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
-const itemError = z
-  .object({ code: z.string(), message: z.string() })
-  .nullable()
-  .meta({ description: 'Why the item failed; null unless `failed`.' });
-
-/** The statuses of a batch's items (never `not_found`: an item always has its video). */
+/** The statuses of a batch's items (an item always has its video). */
 const ITEM_STATUSES = [
   BULK_STATUS.queued,
   BULK_STATUS.processing,
@@ -79,7 +74,7 @@ const ITEM_STATUSES = [
 export const videoBatchCreatedBody = dataEnvelope(
   z.object({
     batch_id: z.string(),
-    status: z.enum(Object.values(BATCH_STATUS)),
+    status: batchStatusResponse,
     total_items: z.number().int().positive(),
     items: z.array(
       z.object({
@@ -91,50 +86,10 @@ export const videoBatchCreatedBody = dataEnvelope(
   }),
 );
 
-export const videoBatchBody = dataEnvelope(
-  z.object({
-    batch_id: z.string(),
-    title: z.string().nullable(),
-    status: z
-      .enum(Object.values(BATCH_STATUS))
-      .meta({ description: '`completed` once every item ended and one succeeded; `failed` if none did.' }),
-    total_items: z.number().int().positive(),
-    counts_by_status: z.object({
-      queued: z.number().int().nonnegative(),
-      processing: z.number().int().nonnegative(),
-      completed: z.number().int().nonnegative(),
-      failed: z.number().int().nonnegative(),
-    }),
-    created_at: unixSeconds,
-    completed_at: unixSeconds.nullable(),
-    items: z
-      .array(
-        z.object({
-          video_id: z.string(),
-          status: z.enum(ITEM_STATUSES),
-          item_index: z.number().int().nonnegative(),
-          error: itemError,
-        }),
-      )
-      .meta({ description: 'One page of the items, by `item_index`.' }),
-    has_more: z.boolean(),
-    next_token: z.string().nullable().meta({ description: 'Pass as `token` for the next page of items.' }),
-  }),
-);
+export const videoBatchBody = batchViewBody(ITEM_STATUSES, "The item's video");
 
 /** One entry per id asked for, then every item of each batch asked for (`BulkStatusEntry`). */
-export const videoStatusListBody = listEnvelope(
-  z.object({
-    video_id: z
-      .string()
-      .nullable()
-      .meta({ description: 'Null for a `batch_ids` entry that names no batch.' }),
-    status: z.enum(Object.values(BULK_STATUS)),
-    batch_id: z.string().nullable().meta({ description: 'Set for the entries of a batch asked for.' }),
-    item_index: z.number().int().nonnegative().nullable(),
-    error: itemError,
-  }),
-);
+export const videoStatusListBody = bulkStatusListBody(ITEM_STATUSES, 'The video id');
 
 // The scenes document (`scenesDocument` of videos/video-views.ts).
 
