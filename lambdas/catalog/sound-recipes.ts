@@ -3,6 +3,7 @@
  * sound effects (whooshes, risers, impacts, clicks, chimes...), written with the synthesizer of
  * `synth.ts`. Each recipe renders the same samples every time (noise is seeded). Pure: no I/O.
  */
+import { seededRandom } from '../core/seeded-random.js';
 import {
   clap,
   durationOf,
@@ -14,7 +15,6 @@ import {
   noise,
   normalize,
   pluck,
-  random,
   type Stereo,
   snare,
   stereo,
@@ -131,7 +131,7 @@ export const MUSIC_RECIPES: Readonly<Record<string, Recipe>> = {
       seed: 7,
       lowpass: { from: 3000, to: 3000 },
     });
-    const crackle = random(11);
+    const crackle = seededRandom(11);
     for (let t = 0; t < durationOf(audio); t += 0.05 + crackle() * 0.4) {
       noise(audio, {
         start: t,
@@ -278,7 +278,7 @@ export const MUSIC_RECIPES: Readonly<Record<string, Recipe>> = {
         });
       });
     });
-    const next = random(3);
+    const next = seededRandom(3);
     const pentatonic = [72, 74, 76, 79, 81, 84];
     for (let t = 0.5; t < 22; t += 0.75 + next() * 1.5) {
       tone(audio, {
@@ -523,7 +523,7 @@ export const MUSIC_RECIPES: Readonly<Record<string, Recipe>> = {
     const bars = 12;
     const audio = stereo(bars * 4 * b);
     const scale = [64, 67, 69, 71, 74, 76];
-    const next = random(21);
+    const next = seededRandom(21);
     const sequence = Array.from({ length: 16 }, () =>
       next() < 0.6 ? (scale[Math.floor(next() * scale.length)] ?? 64) : 0,
     );
@@ -824,7 +824,7 @@ export const SOUND_EFFECT_RECIPES: Readonly<Record<string, Recipe>> = {
       attack: 0.001,
       decay: 2.5,
     });
-    const next = random(9);
+    const next = seededRandom(9);
     for (let index = 0; index < 6; index++) {
       tone(audio, {
         start: 0.45 + index * 0.07 + next() * 0.03,
@@ -842,7 +842,7 @@ export const SOUND_EFFECT_RECIPES: Readonly<Record<string, Recipe>> = {
 
   'keyboard-typing': () => {
     const audio = stereo(3.2);
-    const next = random(10);
+    const next = seededRandom(10);
     for (let t = 0.05; t < 3.05; t += 0.08 + next() * 0.14) {
       noise(audio, {
         start: t,
@@ -920,7 +920,7 @@ export const SOUND_EFFECT_RECIPES: Readonly<Record<string, Recipe>> = {
       release: 1,
       lowpass: { from: 5000, to: 5000 },
     });
-    const next = random(14);
+    const next = seededRandom(14);
     for (let t = 0.2; t < 7.8; t += 0.02 + next() * 0.12) {
       tone(audio, {
         start: t,
@@ -956,7 +956,7 @@ export const SOUND_EFFECT_RECIPES: Readonly<Record<string, Recipe>> = {
 
   glitch: () => {
     const audio = stereo(0.8);
-    const next = random(16);
+    const next = seededRandom(16);
     for (let t = 0; t < 0.75; t += 0.02 + next() * 0.05) {
       tone(audio, {
         start: t,

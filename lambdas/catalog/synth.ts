@@ -4,6 +4,7 @@
  * buffer. Everything is computed in plain JavaScript from the recipe alone (noise from a seeded
  * generator), so the same recipe always gives the same samples. Pure: no I/O.
  */
+import { seededRandom } from '../core/seeded-random.js';
 
 export const SOUND_SAMPLE_RATE = 44_100;
 
@@ -19,18 +20,6 @@ export function stereo(seconds: number): Stereo {
 }
 
 export const durationOf = (audio: Stereo) => audio.left.length / SOUND_SAMPLE_RATE;
-
-/** A seeded pseudo-random generator (mulberry32) of numbers in [0, 1). */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Frequency of a MIDI note number (69 = A4 = 440 Hz). */
 export const midi = (note: number) => 440 * 2 ** ((note - 69) / 12);
@@ -164,7 +153,7 @@ export function pluck(
   },
 ): void {
   const period = Math.max(2, Math.round(SOUND_SAMPLE_RATE / options.frequency));
-  const next = random(options.seed);
+  const next = seededRandom(options.seed);
   const line = Float32Array.from({ length: period }, () => next() * 2 - 1);
   const damping = 0.5 * (options.brightness ?? 0.996);
   const count = Math.round(options.duration * SOUND_SAMPLE_RATE);
@@ -201,7 +190,7 @@ export interface NoiseOptions {
 
 export function noise(audio: Stereo, options: NoiseOptions): void {
   const count = Math.round(options.duration * SOUND_SAMPLE_RATE);
-  const next = random(options.seed);
+  const next = seededRandom(options.seed);
   const colour = options.colour ?? 'white';
   let pinkState = [0, 0, 0];
   let brown = 0;

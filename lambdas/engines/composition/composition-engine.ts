@@ -13,6 +13,8 @@
  */
 import path from 'node:path';
 import { JobFailure } from '../../core/errors.js';
+import type { Viseme, VisemeCue } from '../speech/visemes.js';
+import type { PixelBox } from './presenter-animation.js';
 
 /** Most scenes one composition takes; callers split longer videos. */
 export const MAX_SCENES = 50;
@@ -110,19 +112,42 @@ export interface CompositionScene {
   durationMs: number;
   background: SceneBackground;
   /**
-   * The presenter: a still portrait (PNG with transparency, or JPEG) shown over the background with
-   * gentle motion (a slow sway and a breathing-like rise and fall), since the reference engine cannot
-   * animate lips.
+   * The presenter: a portrait (PNG with transparency, or JPEG) shown over the background with gentle
+   * motion (a slow sway and a breathing-like rise and fall) and, with `animation`, lips that move with
+   * the speech and eyes that blink.
    * - `contain`: the whole portrait, as large as fits, bottom-centred (head-and-shoulders portraits are
    *   cut at the bottom edge, so they sit on the frame's bottom).
    * - `cover`: the portrait fills the frame (cropped), hiding the background.
    */
-  avatar?: { imagePath: string; fit: 'contain' | 'cover' };
+  avatar?: { imagePath: string; fit: 'contain' | 'cover'; animation?: PresenterAnimation };
   /**
    * Speech over the scene (WAV or any audio ffmpeg reads), starting at the scene's start; cut at the
    * scene's end. `volume` 0 to 1.
    */
   narration?: { path: string; volume: number };
+}
+
+/**
+ * What makes a portrait talk: small transparent pictures of its moving parts, each drawn for exactly
+ * its place on the portrait, and when to show them. Each frame shows the mouth of the viseme the track
+ * names for it (presenter-animation.ts, `frameVisemes`); `rest` is the portrait's own mouth, so a
+ * viseme without a sprite shows the portrait as it is. The blink sprite (both eyes shut) is shown for
+ * ~150 ms every 2 to 6 s, at moments drawn from `blinkSeed`.
+ */
+export interface PresenterAnimation {
+  /** PNG sprites with transparency, by viseme; boxes in the pixels of the portrait as displayed (upright). */
+  mouths: Partial<Record<Viseme, PresenterSprite>>;
+  blink?: PresenterSprite;
+  /** The scene's mouth shapes, ms from the scene's start (visemes.ts, normalised); `rest` after its end. */
+  visemes: readonly VisemeCue[];
+  /** Seed of the blink moments: the same seed blinks at the same frames. */
+  blinkSeed: number;
+}
+
+export interface PresenterSprite {
+  imagePath: string;
+  /** Where the sprite goes on the upright portrait, in its pixels; the PNG is this size. */
+  box: PixelBox;
 }
 
 export interface CaptionCue {
@@ -191,7 +216,17 @@ function checkPath(value: unknown, what: string): void {
   if (typeof value !== 'string' || value.length === 0) throw invalid(`${what} path is missing`);
 }
 
-/** The distinct input files of a request's scenes (backgrounds, portraits, narrations), for engines to probe. */
+/** Every sprite of an animation: its mouths, then its blink. */
+export function animationSprites(animation: PresenterAnimation): PresenterSprite[] {
+  const sprites = Object.values(animation.mouths).filter((sprite) => sprite !== undefined);
+  return animation.blink ? [...sprites, animation.blink] : sprites;
+}
+
+/** Every sprite of a scene's presenter (none without an animation). */
+export function presenterSprites(scene: CompositionScene): PresenterSprite[] {
+  return scene.avatar?.animation ? animationSprites(scene.avatar.animation) : [];
+}
+
 /** Where every engine writes a composition's files inside its `workDir`. */
 export function compositionOutputPaths(workDir: string, format: CompositionRequest['format']) {
   return {
@@ -202,14 +237,42 @@ export function compositionOutputPaths(workDir: string, format: CompositionReque
   };
 }
 
+/** The distinct input files of a request's scenes (backgrounds, portraits, sprites, narrations), for engines to probe. */
 export function compositionInputFiles(request: CompositionRequest): string[] {
   const files = new Set<string>();
   for (const scene of request.scenes) {
     if (scene.background.type !== 'color') files.add(scene.background.path);
     if (scene.avatar) files.add(scene.avatar.imagePath);
+    for (const sprite of presenterSprites(scene)) files.add(sprite.imagePath);
     if (scene.narration) files.add(scene.narration.path);
   }
   return [...files];
+}
+
+function checkAnimation(animation: PresenterAnimation, what: string): void {
+  if (!Array.isArray(animation.visemes)) throw invalid(`${what} avatar animation visemes must be a list`);
+  if (!Number.isInteger(animation.blinkSeed))
+    throw invalid(`${what} avatar animation blinkSeed must be an integer`);
+  let previousEnd = 0;
+  for (const cue of animation.visemes) {
+    if (
+      !Number.isInteger(cue.startMs) ||
+      !Number.isInteger(cue.endMs) ||
+      cue.startMs < previousEnd ||
+      cue.endMs <= cue.startMs
+    )
+      throw invalid(`${what} avatar visemes must be ordered, non-overlapping cues of whole milliseconds`);
+    previousEnd = cue.endMs;
+  }
+  for (const sprite of animationSprites(animation)) {
+    checkPath(sprite.imagePath, `${what} avatar sprite`);
+    const { x, y, width, height } = sprite.box ?? {};
+    if (
+      ![x, y].every((value) => Number.isInteger(value) && (value as number) >= 0) ||
+      ![width, height].every((value) => Number.isInteger(value) && (value as number) >= 1)
+    )
+      throw invalid(`${what} avatar sprite boxes must be whole pixels inside the portrait`);
+  }
 }
 
 /**
@@ -273,6 +336,7 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
       if (scene.avatar.fit !== 'cover' && scene.avatar.fit !== 'contain') {
         throw invalid(`${what} avatar fit must be cover or contain`);
       }
+      if (scene.avatar.animation !== undefined) checkAnimation(scene.avatar.animation, what);
     }
     if (scene.narration !== undefined) {
       checkPath(scene.narration.path, `${what} narration`);

@@ -17,8 +17,23 @@
  * Paths the filters read (captions, fonts) are relative to the working directory the command runs in,
  * so they never need filter-graph escaping; inputs and outputs are `file:` arguments.
  */
-import type { CompositionScene, Watermark } from './composition-engine.js';
+import { VISEMES } from '../speech/visemes.js';
+import type {
+  CompositionScene,
+  PresenterAnimation,
+  PresenterSprite,
+  Watermark,
+} from './composition-engine.js';
 import { orientationFilters } from './image-orientation.js';
+import {
+  blinkFrames,
+  type FrameRanges,
+  framesExpression,
+  frameVisemes,
+  type PortraitFit,
+  rangesByViseme,
+  scaledSpritePlacement,
+} from './presenter-animation.js';
 import type { MediaInfo } from './probe.js';
 import { fileInput } from './probe.js';
 
@@ -38,7 +53,7 @@ export interface EncodingSettings {
   gifWidth: number;
   gifFps: number;
   gifDurationMs: number;
-  /** Presenter motion amplitude as a fraction of the frame height. */
+  /** Presenter motion amplitude as a fraction of the frame height; 0 keeps the presenter still. */
   motionAmplitude: number;
 }
 
@@ -53,6 +68,8 @@ export interface PlannedScene {
   /** EXIF orientations (1 = as stored) of a still background and of the presenter's portrait. */
   backgroundOrientation: number;
   avatarOrientation: number;
+  /** The presenter portrait's size as displayed (after its orientation), when there is one. */
+  avatarSize?: { width: number; height: number };
 }
 
 export interface CompositionPlan {
@@ -122,8 +139,110 @@ function seconds(value: number): string {
   return value.toFixed(6).replace(/\.?0+$/, '');
 }
 
-/** The ffmpeg arguments (after the executable) that render `plan`. */
-export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
+/**
+ * The portrait's scaled size (even numbers, like every picture of the graph) and, for `cover`, the crop
+ * offset that centres the frame-plus-motion window on it.
+ */
+export function portraitFit(
+  fit: 'contain' | 'cover',
+  portrait: { width: number; height: number },
+  width: number,
+  height: number,
+  amplitude: number,
+): PortraitFit {
+  if (fit === 'contain') {
+    const scale = Math.min(width / portrait.width, height / portrait.height);
+    return {
+      width: Math.max(2, 2 * Math.trunc((portrait.width * scale) / 2)),
+      height: Math.max(2, 2 * Math.trunc((portrait.height * scale) / 2)),
+      cropX: 0,
+      cropY: 0,
+    };
+  }
+  const windowWidth = width + 2 * amplitude;
+  const windowHeight = height + 2 * amplitude;
+  const scale = Math.max(windowWidth / portrait.width, windowHeight / portrait.height);
+  const scaledWidth = Math.max(windowWidth, 2 * Math.ceil((portrait.width * scale) / 2));
+  const scaledHeight = Math.max(windowHeight, 2 * Math.ceil((portrait.height * scale) / 2));
+  return {
+    width: scaledWidth,
+    height: scaledHeight,
+    cropX: Math.floor((scaledWidth - windowWidth) / 2),
+    cropY: Math.floor((scaledHeight - windowHeight) / 2),
+  };
+}
+
+interface AnimationOverlays {
+  animation: PresenterAnimation;
+  portrait: { width: number; height: number };
+  fit: PortraitFit;
+  frames: number;
+  fps: number;
+  /** The portrait overlay's position expressions: sprites move with it. */
+  position: { x: string; y: string };
+  from: string;
+  to: string;
+  /** Prefix of this scene's labels. */
+  label: string;
+  inputOf: (file: string) => number;
+}
+
+/**
+ * Filters that paste the presenter's sprites over the composed frame, each on the frames it shows:
+ * the mouth of each viseme the scene uses (never `rest`: the portrait's own mouth), then the blink.
+ * Each sprite is scaled once (a single frame, repeated by overlay) by the portrait's scale, and
+ * placed with the portrait's own motion expressions plus its even offset, so it moves with the face.
+ */
+function animationOverlays(options: AnimationOverlays): string[] {
+  const { animation, frames, fps, label } = options;
+  const layers: { sprite: PresenterSprite; ranges: FrameRanges }[] = [];
+  for (const [viseme, ranges] of rangesByViseme(frameVisemes(animation.visemes, frames, fps))) {
+    const sprite = animation.mouths[viseme];
+    if (viseme !== VISEMES.rest && sprite) layers.push({ sprite, ranges });
+  }
+  if (animation.blink) {
+    const ranges = blinkFrames(animation.blinkSeed, frames, fps);
+    if (ranges.length > 0) layers.push({ sprite: animation.blink, ranges });
+  }
+  if (layers.length === 0) return [`[${options.from}]null[${options.to}]`];
+  const graph: string[] = [];
+  let current = options.from;
+  layers.forEach(({ sprite, ranges }, layer) => {
+    const place = scaledSpritePlacement(sprite.box, options.portrait, options.fit);
+    const spriteLabel = `${label}sp${layer}`;
+    const pad =
+      place.padX > 0 || place.padY > 0
+        ? [
+            `pad=w=${place.width + place.padX}:h=${place.height + place.padY}:x=${place.padX}:y=${place.padY}:color=black@0`,
+          ]
+        : [];
+    graph.push(
+      [
+        `[${options.inputOf(sprite.imagePath)}:v:0]trim=end_frame=1`,
+        `scale=w=${place.width}:h=${place.height}:flags=lanczos`,
+        'format=rgba',
+        ...pad,
+        `setsar=1[${spriteLabel}]`,
+      ].join(','),
+    );
+    const next = layer === layers.length - 1 ? options.to : `${label}l${layer}`;
+    graph.push(
+      `[${current}][${spriteLabel}]overlay=x='${options.position.x}+${place.offsetX}':y='${options.position.y}+${place.offsetY}':eval=frame:format=yuv420:enable='${framesExpression(ranges)}'[${next}]`,
+    );
+    current = next;
+  });
+  return graph;
+}
+
+/** The file, relative to the working directory, that holds the filter graph (`-filter_complex_script`). */
+export const FILTER_GRAPH_FILE = 'filter-graph.txt';
+
+/**
+ * The ffmpeg arguments (after the executable) that render `plan`, and the filter graph they read from
+ * `FILTER_GRAPH_FILE`: a long video's lip movements make a graph larger than one command-line argument
+ * may be (128 KiB on Linux).
+ */
+export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; filterGraph: string } {
   const { width, height, fps, encoding } = plan;
   const inputs: string[] = [];
   let inputCount = 0;
@@ -131,10 +250,20 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
     inputs.push(...before, '-i', fileInput(file));
     return inputCount++;
   };
+  // Sprites recur across scenes (the same look speaks in several): one input per file, read once.
+  const sharedInputs = new Map<string, number>();
+  const addSharedInput = (file: string): number => {
+    const known = sharedInputs.get(file);
+    if (known !== undefined) return known;
+    const input = addInput(file);
+    sharedInputs.set(file, input);
+    return input;
+  };
   const layout = plan.audioChannels === 2 ? 'stereo' : 'mono';
   const audioFormat = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=${layout}`;
-  // Even amplitude: overlay positions snap to even pixels in yuv420p.
-  const amplitude = Math.max(2, 2 * Math.round((height * encoding.motionAmplitude) / 2));
+  // Even amplitude (overlay positions snap to even pixels in yuv420p), at least 2 unless motion is off.
+  const amplitude =
+    encoding.motionAmplitude > 0 ? Math.max(2, 2 * Math.round((height * encoding.motionAmplitude) / 2)) : 0;
   const graph: string[] = [];
 
   plan.scenes.forEach((planned, index) => {
@@ -202,38 +331,55 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
 
     if (scene.avatar) {
       const input = addInput(scene.avatar.imagePath);
+      const size = planned.avatarSize;
+      if (!size) throw new Error(`scene ${index + 1}: the presenter's size was not probed`);
+      const fit = portraitFit(scene.avatar.fit, size, width, height, amplitude);
       const a = amplitude;
-      let fit: string[];
-      let x: string;
-      let y: string;
-      if (scene.avatar.fit === 'contain') {
-        const scale = `min(${width}/iw,${height}/ih)`;
-        fit = [`scale=w='2*trunc(iw*${scale}/2)':h='2*trunc(ih*${scale}/2)':flags=lanczos`];
-        // Bottom-centred; the rise and fall keeps the bottom edge at or below the frame's bottom.
-        x = `(W-w)/2+${a}*sin(2*PI*t/7)`;
-        y = `H-h+${a}+${a}*sin(2*PI*t/4)`;
-      } else {
-        // Larger than the frame by the amplitude on each side, so the motion never uncovers an edge.
-        const coverWidth = width + 2 * a;
-        const coverHeight = height + 2 * a;
-        const scale = `max(${coverWidth}/iw,${coverHeight}/ih)`;
-        fit = [
-          `scale=w='2*ceil(iw*${scale}/2)':h='2*ceil(ih*${scale}/2)':flags=lanczos`,
-          `crop=${coverWidth}:${coverHeight}`,
-        ];
-        x = `-${a}+${a}*sin(2*PI*t/7)`;
-        y = `-${a}+${a}*sin(2*PI*t/4)`;
-      }
+      // Bottom-centred (`contain`: the rise and fall keeps the bottom edge at or below the frame's
+      // bottom), or larger than the frame by the amplitude on each side (`cover`: the motion never
+      // uncovers an edge). Numbers, not `w`/`h`, so the sprites' overlays can share the expressions.
+      const [x, y] =
+        scene.avatar.fit === 'contain'
+          ? [`${(width - fit.width) / 2}+${a}*sin(2*PI*t/7)`, `${height - fit.height + a}+${a}*sin(2*PI*t/4)`]
+          : [`-${a}+${a}*sin(2*PI*t/7)`, `-${a}+${a}*sin(2*PI*t/4)`];
+      const crop =
+        scene.avatar.fit === 'cover'
+          ? [`crop=${width + 2 * a}:${height + 2 * a}:${fit.cropX}:${fit.cropY}`]
+          : [];
       graph.push(
         [
           `[${input}:v:0]trim=end_frame=1`,
           ...orientationFilters(planned.avatarOrientation),
-          ...fit,
+          `scale=w=${fit.width}:h=${fit.height}:flags=lanczos`,
+          // RGBA before cropping: a 4:2:0 crop would round its offset to even pixels, and the sprites'
+          // placement counts on the exact offset.
+          'format=rgba',
+          ...crop,
           `setsar=1[av${index}]`,
         ].join(','),
       );
+      const animation = scene.avatar.animation;
+      const portraitLabel = animation ? `vp${index}` : `v${index}`;
       // The single portrait frame is repeated by overlay (eof_action=repeat) for the whole scene.
-      graph.push(`[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420[v${index}]`);
+      graph.push(
+        `[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420[${portraitLabel}]`,
+      );
+      if (animation) {
+        graph.push(
+          ...animationOverlays({
+            animation,
+            portrait: size,
+            fit,
+            frames,
+            fps,
+            position: { x, y },
+            from: portraitLabel,
+            to: `v${index}`,
+            label: `s${index}`,
+            inputOf: addSharedInput,
+          }),
+        );
+      }
     }
 
     if (scene.narration && scene.narration.volume > 0) {
@@ -384,16 +530,19 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): string[] {
     ...['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', fileInput(plan.outputs.thumbnail)],
     ...['-map', '[gif]', '-loop', '0', fileInput(plan.outputs.gif)],
   ];
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-nostats',
-    '-loglevel',
-    'error',
-    '-y',
-    ...inputs,
-    '-filter_complex',
-    graph.join(';'),
-    ...outputs,
-  ];
+  return {
+    args: [
+      '-hide_banner',
+      '-nostdin',
+      '-nostats',
+      '-loglevel',
+      'error',
+      '-y',
+      ...inputs,
+      '-filter_complex_script',
+      FILTER_GRAPH_FILE,
+      ...outputs,
+    ],
+    filterGraph: graph.join(';\n'),
+  };
 }

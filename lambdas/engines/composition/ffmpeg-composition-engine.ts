@@ -33,11 +33,13 @@ import {
   type CompositionResult,
   compositionInputFiles,
   compositionOutputPaths,
+  presenterSprites,
   validateCompositionRequest,
 } from './composition-engine.js';
 import {
   type CompositionPlan,
   type EncodingSettings,
+  FILTER_GRAPH_FILE,
   ffmpegCompositionArgs,
   sceneFrameCounts,
 } from './ffmpeg-arguments.js';
@@ -82,7 +84,10 @@ export interface FfmpegCompositionEngineOptions {
   gifFps?: number;
   /** The GIF preview shows the video's first this-many milliseconds. @default 3000 */
   gifDurationMs?: number;
-  /** Presenter motion amplitude as a fraction of the frame height (about 6 pixels at 720p). @default 0.008 */
+  /**
+   * Presenter motion amplitude as a fraction of the frame height (about 6 pixels at 720p); 0 keeps the
+   * presenter still (tests that compare frames). @default 0.008
+   */
   motionAmplitude?: number;
   /** TrueType/OpenType font for burned captions. @default CAPTION_FONT_FILE, else DejaVu Sans from npm */
   captionFontFile?: string;
@@ -248,13 +253,39 @@ class FfmpegEngine implements FfmpegCompositionEngine {
           if ((audio?.channels ?? 1) > 1) stereo = true;
         }
       }
+      let avatarSize: { width: number; height: number } | undefined;
+      const avatarOrientation = scene.avatar ? (orientations.get(scene.avatar.imagePath) ?? 1) : 1;
       if (scene.avatar) {
         const avatar = media.get(scene.avatar.imagePath) as MediaInfo;
-        if (!avatar.streams.some((stream) => stream.type === 'video')) {
+        const picture = avatar.streams.find(
+          (stream) => stream.type === 'video' && stream.width && stream.height,
+        );
+        if (!picture?.width || !picture.height) {
           throw new CompositionError(
             'invalid_media',
             `${what} avatar ${scene.avatar.imagePath} is not an image`,
           );
+        }
+        // EXIF orientations 5 to 8 turn the picture a quarter: it is displayed on its side.
+        avatarSize =
+          avatarOrientation >= 5
+            ? { width: picture.height, height: picture.width }
+            : { width: picture.width, height: picture.height };
+        for (const sprite of presenterSprites(scene)) {
+          const spriteInfo = media.get(sprite.imagePath) as MediaInfo;
+          if (!spriteInfo.streams.some((stream) => stream.type === 'video')) {
+            throw new CompositionError(
+              'invalid_media',
+              `${what} avatar sprite ${sprite.imagePath} is not an image`,
+            );
+          }
+          const { x, y, width, height } = sprite.box;
+          if (x + width > avatarSize.width || y + height > avatarSize.height) {
+            throw new CompositionError(
+              'invalid_media',
+              `${what} avatar sprite ${sprite.imagePath} lies outside the ${avatarSize.width}x${avatarSize.height} portrait`,
+            );
+          }
         }
       }
       if (scene.narration) {
@@ -274,7 +305,8 @@ class FfmpegEngine implements FfmpegCompositionEngine {
         background: backgroundInfo,
         backgroundAudio,
         backgroundOrientation: background.type === 'image' ? (orientations.get(background.path) ?? 1) : 1,
-        avatarOrientation: scene.avatar ? (orientations.get(scene.avatar.imagePath) ?? 1) : 1,
+        avatarOrientation,
+        ...(avatarSize ? { avatarSize } : {}),
       };
     });
 
@@ -312,7 +344,9 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       },
       encoding: this.encoding,
     };
-    return { command, args: ffmpegCompositionArgs(plan), cwd: workDir, env, outputs };
+    const { args, filterGraph } = ffmpegCompositionArgs(plan);
+    await writeFile(path.join(workDir, FILTER_GRAPH_FILE), filterGraph);
+    return { command, args, cwd: workDir, env, outputs };
   }
 
   /** Probes each distinct input file once; the first unreadable one fails the request. */

@@ -1,5 +1,5 @@
 /** Small media files made on the spot, and ways to look at what the engine wrote. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -148,4 +148,33 @@ export async function sidewaysJpeg(file: string): Promise<string> {
     '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="20"><rect width="60" height="20" fill="#0000ff"/><rect width="20" height="20" fill="#ff0000"/></svg>';
   await sharp(Buffer.from(svg)).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toFile(file);
   return file;
+}
+
+/** Every frame of `video`, cropped to `region`, as raw RGB pixels (one buffer per frame). */
+export async function regionFrames(video: string, region: Region, workDir: string): Promise<Buffer[]> {
+  const file = path.join(workDir, `frames-${path.basename(video)}-${region.left}-${region.top}.rgb`);
+  await ffmpeg([
+    '-i',
+    video,
+    '-vf',
+    // RGB first: a 4:2:0 crop would round an odd size or offset.
+    `format=rgb24,crop=${region.width}:${region.height}:${region.left}:${region.top}`,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    file,
+  ]);
+  const bytes = await readFile(file);
+  const frameBytes = region.width * region.height * 3;
+  return Array.from({ length: Math.floor(bytes.length / frameBytes) }, (_, index) =>
+    bytes.subarray(index * frameBytes, (index + 1) * frameBytes),
+  );
+}
+
+/** Mean absolute difference per channel between two equally sized raw RGB buffers (0 = identical). */
+export function bufferDifference(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += Math.abs((a[index] ?? 0) - (b[index] ?? 0));
+  return sum / a.length;
 }
