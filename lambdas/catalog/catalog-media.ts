@@ -7,8 +7,10 @@
  * cache names files by it.
  */
 import { createHash } from 'node:crypto';
-import { type PortraitCanvas, portraitSvg } from './portrait-art.js';
+import { catalogKeys } from './catalog-keys.js';
+import { type PixelBox, type PortraitCanvas, portraitSvg } from './portrait-art.js';
 import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from './sound-catalog.js';
+import { SPRITES, type SpriteName, spriteBox, spriteSvg } from './sprite-art.js';
 import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from './stock-avatars.js';
 import { engineVoiceOf, STOCK_VOICES, type StockVoice } from './stock-voices.js';
 
@@ -25,6 +27,15 @@ export type CatalogMediaItem =
       contentType: 'image/png';
       version: string;
       look: StockLook;
+    }
+  | {
+      /** A mouth or blink of a look's portrait, which makes the presenter talk (sprite-art.ts). */
+      kind: 'sprite';
+      key: string;
+      contentType: 'image/png';
+      version: string;
+      look: StockLook;
+      sprite: SpriteName;
     }
   | {
       kind: 'voice-preview';
@@ -64,6 +75,24 @@ export function lookSvg(look: StockLook, kind: 'portrait' | 'look-preview'): str
   );
 }
 
+export interface LookSprite {
+  sprite: SpriteName;
+  /** Where the PNG is in the media bucket. */
+  key: string;
+  /** Where it goes on the look's portrait PNG (its pixels). */
+  box: PixelBox;
+}
+
+/** The sprites of a look: what a video needs to make its presenter talk and blink. */
+export function lookSprites(look: StockLook): LookSprite[] {
+  const canvas = lookCanvas(look);
+  return SPRITES.map((sprite) => ({
+    sprite,
+    key: catalogKeys.sprite(look.id, sprite),
+    box: spriteBox(canvas, sprite),
+  }));
+}
+
 /**
  * Every catalog object for a deployment whose speech engine is `engineName`. Voices that engine
  * cannot speak have no preview (they are not offered there either). The sound catalog's music and
@@ -77,6 +106,16 @@ export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
       contentType: 'image/png' as const,
       version: hash(kind, lookSvg(look, kind)),
       look,
+    })),
+  );
+  const sprites = STOCK_LOOKS.flatMap((look) =>
+    lookSprites(look).map(({ sprite, key }) => ({
+      kind: 'sprite' as const,
+      key,
+      contentType: 'image/png' as const,
+      version: hash('sprite', spriteSvg(look.appearance, look.gender, lookCanvas(look), sprite)),
+      look,
+      sprite,
     })),
   );
   const previews = STOCK_VOICES.flatMap((voice) => {
@@ -100,7 +139,7 @@ export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
     version: hash('sound', soundVersionInputs(sound)),
     sound,
   }));
-  return [...images, ...previews, ...sounds];
+  return [...images, ...sprites, ...previews, ...sounds];
 }
 
 /**

@@ -8,23 +8,29 @@
  * restarted step is harmless. A job that cannot succeed throws `JobFailure` with the user-facing
  * reason; the framework refunds on failure and settles on completion, each exactly once.
  */
+
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { lookSprites } from '../catalog/catalog-media.js';
 import { findStockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
+import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import {
   type CaptionCue,
   CompositionError,
   type CompositionScene,
   captionCuesFromWords,
   compositionEngine,
+  type PresenterAnimation,
   probeMedia,
   toSrt,
   wordsWithPunctuation,
 } from '../engines/composition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
+import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
@@ -73,6 +79,7 @@ async function resolveScene(
 ): Promise<PreparedScene> {
   let portraitKey: string | null = null;
   let defaultVoiceId: string | null = null;
+  let sprites: PreparedScene['presenter_sprites'];
   if (scene.presenter?.kind === 'avatar') {
     const look = findStockLook(scene.presenter.avatar_id);
     if (!look) {
@@ -83,11 +90,17 @@ async function resolveScene(
     }
     portraitKey = look.portraitKey;
     defaultVoiceId = look.defaultVoiceId;
+    sprites = lookSprites(look);
   } else if (scene.presenter?.kind === 'image') {
     portraitKey = scene.presenter.key;
   }
+  const presenter = {
+    scene_id: scene.id,
+    portrait_key: portraitKey,
+    ...(sprites ? { presenter_sprites: sprites } : {}),
+  };
   if (scene.speech?.kind !== 'script') {
-    return { scene_id: scene.id, portrait_key: portraitKey, voice_id: null, engine_voice_id: null };
+    return { ...presenter, voice_id: null, engine_voice_id: null };
   }
   const voiceId = scene.speech.voice_id ?? defaultVoiceId;
   if (!voiceId) {
@@ -111,8 +124,7 @@ async function resolveScene(
     );
   }
   return {
-    scene_id: scene.id,
-    portrait_key: portraitKey,
+    ...presenter,
     voice_id: voiceId,
     engine_voice_id: voice.engineVoiceId,
     voice_speed: voice.speed,
@@ -178,7 +190,13 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
   for (const scene of video.render.scenes) {
     const resolved = prepared.find((entry) => entry.scene_id === scene.id);
     if (scene.speech?.kind !== 'script' || !resolved?.engine_voice_id) {
-      results.push({ scene_id: scene.id, audio_key: null, timings_key: null, duration_ms: null });
+      results.push({
+        scene_id: scene.id,
+        audio_key: null,
+        timings_key: null,
+        visemes_key: null,
+        duration_ms: null,
+      });
       continue;
     }
     let synthesis: Awaited<ReturnType<typeof engine.synthesize>>;
@@ -211,6 +229,12 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
         Buffer.from(JSON.stringify(synthesis.words)),
         'application/json',
       ),
+      visemes_key: await putWork(
+        ref,
+        `${scene.id}.visemes.json`,
+        Buffer.from(JSON.stringify(synthesis.visemes)),
+        'application/json',
+      ),
       duration_ms: synthesis.durationMs,
     });
   }
@@ -240,6 +264,52 @@ async function probeSeconds(path: string, what: string): Promise<number> {
   }
 }
 
+/** How a video's presenters were animated (`engines.presenter`, videos.ts). */
+const PRESENTER_ANIMATION = {
+  stockSprites: 'stock_sprites',
+  still: 'still',
+} as const;
+
+/** A repeatable seed per scene, so a video rendered again blinks at the same moments. */
+function blinkSeedOf(videoId: string, sceneIndex: number): number {
+  return createHash('sha256').update(`${videoId}#${sceneIndex}`).digest().readInt32BE(0);
+}
+
+/** Rate the mouth of a recording is measured at: the speech band (300–3400 Hz) needs no more. */
+const RECORDING_ANALYSIS_RATE = 16_000;
+
+async function recordingVisemes(path: string, sceneId: string): Promise<VisemeCue[]> {
+  try {
+    return visemesFromAudio(
+      await decodeMonoPcm16(path, { sampleRate: RECORDING_ANALYSIS_RATE }),
+      RECORDING_ANALYSIS_RATE,
+    );
+  } catch (error) {
+    throw new JobFailure(VIDEO_FAILURE.invalidMedia, `The audio of ${sceneId} cannot be decoded.`, {
+      cause: error,
+    });
+  }
+}
+
+/** A stock look's sprites, downloaded beside the scene's other files, driven by the speech's visemes. */
+async function stockAnimation(
+  sprites: NonNullable<PreparedScene['presenter_sprites']>,
+  visemes: VisemeCue[],
+  file: (name: string) => string,
+  blinkSeed: number,
+): Promise<PresenterAnimation> {
+  const mouths: PresenterAnimation['mouths'] = {};
+  let blink: PresenterAnimation['blink'];
+  await Promise.all(
+    sprites.map(async ({ sprite, key, box }) => {
+      const placed = { imagePath: await download(key, file(`sprite-${sprite}.png`)), box };
+      if (sprite === 'blink') blink = placed;
+      else mouths[sprite] = placed;
+    }),
+  );
+  return { mouths, ...(blink ? { blink } : {}), visemes, blinkSeed };
+}
+
 async function compose(
   ref: VideoRef,
   prepared: PreparedScene[],
@@ -252,6 +322,7 @@ async function compose(
   try {
     const scenes: CompositionScene[] = [];
     const cues: CaptionCue[] = [];
+    const presenters = new Set<string>();
     let offsetMs = 0;
     let presenterSize: { width: number; height: number } | undefined;
     for (const scene of video.render.scenes) {
@@ -260,9 +331,14 @@ async function compose(
       const file = (name: string) => join(workDir, `${scene.id}-${name}`);
       let narration: CompositionScene['narration'];
       let durationMs = scene.duration_ms ?? 0;
+      let visemes: VisemeCue[] = [];
       if (spoken?.audio_key && spoken.duration_ms) {
         narration = { path: await download(spoken.audio_key, file('speech.wav')), volume: 1 };
         durationMs = spoken.duration_ms;
+        if (spoken.visemes_key)
+          visemes = JSON.parse(
+            await readFile(await download(spoken.visemes_key, file('visemes.json')), 'utf8'),
+          ) as VisemeCue[];
         const words = JSON.parse(
           await readFile(await download(spoken.timings_key as string, file('words.json')), 'utf8'),
         ) as WordTiming[];
@@ -276,6 +352,8 @@ async function compose(
         const path = await download(scene.speech.key, file('audio'));
         durationMs = Math.round((await probeSeconds(path, `The audio of ${scene.id}`)) * 1000);
         narration = { path, volume: 1 };
+        // A recording nobody here synthesized: the mouth follows its loudness.
+        if (resolved?.portrait_key) visemes = await recordingVisemes(path, scene.id);
       }
       let background: CompositionScene['background'];
       if (scene.background.type === 'color') background = scene.background;
@@ -294,7 +372,12 @@ async function compose(
       let avatar: CompositionScene['avatar'];
       if (resolved?.portrait_key && scene.presenter) {
         const path = await download(resolved.portrait_key, file('presenter'));
-        avatar = { imagePath: path, fit: scene.presenter.fit };
+        const sprites = resolved.presenter_sprites;
+        const animation = sprites
+          ? await stockAnimation(sprites, visemes, file, blinkSeedOf(video.video_id, scenes.length))
+          : undefined;
+        presenters.add(animation ? PRESENTER_ANIMATION.stockSprites : PRESENTER_ANIMATION.still);
+        avatar = { imagePath: path, fit: scene.presenter.fit, ...(animation ? { animation } : {}) };
         if (!presenterSize) {
           const probe = await probeMedia(path).catch(() => undefined);
           const stream = probe?.streams.find((entry) => entry.width && entry.height);
@@ -349,7 +432,14 @@ async function compose(
       }
       throw error;
     }
-    await updateProcessing(video, { progress: 90, engines: { ...video.engines, composition: engine.name } });
+    await updateProcessing(video, {
+      progress: 90,
+      engines: {
+        ...video.engines,
+        composition: engine.name,
+        presenter: presenters.size > 0 ? [...presenters].join(', ') : null,
+      },
+    });
     const put = async (path: string, name: string, contentType: string) => {
       const key = videoMediaKeys.output(ref, name);
       await putMediaObject(ref.workspace_id, key, await readFile(path), contentType);

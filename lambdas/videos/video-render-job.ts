@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { videoCredits } from '../billing/plans.js';
+import { SPRITES } from '../catalog/sprite-art.js';
 import { GRANTS } from '../core/grants.js';
 import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
@@ -25,10 +26,21 @@ import {
 export const videoRef = z.object({ workspace_id: z.string().min(1), video_id: z.string().min(1) });
 export type VideoRef = z.infer<typeof videoRef>;
 
+const pixelBox = z.object({
+  x: z.number().int(),
+  y: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+
 /** What Prepare resolved per scene: the presenter's portrait and the engine voice. */
 export const preparedScene = z.object({
   scene_id: z.string(),
   portrait_key: z.string().nullable(),
+  /** A stock look's mouth and blink sprites (catalog-media.ts, `lookSprites`): its presenter talks. */
+  presenter_sprites: z
+    .array(z.object({ sprite: z.enum(SPRITES), key: z.string(), box: pixelBox }))
+    .optional(),
   voice_id: z.string().nullable(),
   engine_voice_id: z.string().nullable(),
   /** The voice's own speed and pitch (designed and cloned voices); the scene's settings apply on top. */
@@ -44,13 +56,15 @@ export const prepareResult = z.object({
 });
 export type PrepareResult = z.infer<typeof prepareResult>;
 
-/** Each scene's speech, as work files of the video (`work/<scene>.wav`, `work/<scene>.words.json`). */
+/** Each scene's speech, as work files of the video (`work/<scene>.wav`, `.words.json`, `.visemes.json`). */
 export const speechResult = z.object({
   scenes: z.array(
     z.object({
       scene_id: z.string(),
       audio_key: z.string().nullable(),
       timings_key: z.string().nullable(),
+      /** The speech's mouth shapes (visemes.ts), `work/<scene>.visemes.json`. */
+      visemes_key: z.string().nullable().optional(),
       duration_ms: z.number().nullable(),
     }),
   ),

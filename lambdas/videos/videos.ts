@@ -73,7 +73,16 @@ export interface VideoRecord extends JobBilling {
   batch_id: string | null;
   item_index: number | null;
   /** The speech and composition engines that made it (recorded on the job, docs/architecture.md, "Media engines"). */
-  engines: { speech: string | null; composition: string | null };
+  engines: {
+    speech: string | null;
+    composition: string | null;
+    /**
+     * How the presenters were animated: `stock_sprites` (a stock look's drawn mouths and blinks),
+     * `photo_landmarks` (a photo's mouth and eyes warped from its face landmarks), `still` (a picture
+     * without a usable face: it moves, its lips do not), with the reason after a colon.
+     */
+    presenter?: string | null;
+  };
   created_at: number;
   completed_at: number | null;
 }

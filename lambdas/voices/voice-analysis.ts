@@ -28,9 +28,6 @@
  * pitch and the speed that matches the speaker's rate. The engines' pitch and rate are calibrated by
  * running this same analysis over their own speech (see `ESPEAK_VARIANT_PITCH_HZ`).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   engineVoiceOf,
   findStockVoice,
@@ -39,15 +36,9 @@ import {
   voiceCatalogEngine,
 } from '../catalog/stock-voices.js';
 import { JobFailure } from '../core/errors.js';
+import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import { CompositionError } from '../engines/composition/composition-engine.js';
-import {
-  ensureExecutable,
-  ffmpegPath,
-  lastLine,
-  ProcessError,
-  runProcess,
-} from '../engines/composition/ffmpeg-binaries.js';
-import { fileInput } from '../engines/composition/probe.js';
+import { lastLine, ProcessError } from '../engines/composition/ffmpeg-binaries.js';
 import { languageMatches } from './voice-filter.js';
 
 /** Sample rate the analysis decodes to. */
@@ -136,50 +127,15 @@ export async function analyseRecording(
 }
 
 async function decodeToPcm(path: string, options: AnalyseOptions): Promise<Float32Array | string> {
-  let ffmpeg: string;
   try {
-    ffmpeg = ffmpegPath();
-    await ensureExecutable(ffmpeg);
-  } catch (error) {
-    throw new VoiceAnalysisError('engine_unavailable', `ffmpeg cannot run: ${(error as Error).message}`, {
-      cause: error,
+    const pcm = await decodeMonoPcm16(path, {
+      sampleRate: ANALYSIS_SAMPLE_RATE,
+      maxSeconds: options.maxSeconds ?? DEFAULT_MAX_ANALYSIS_SECONDS,
+      ...(options.denoise ? { audioFilter: 'highpass=f=70,afftdn=nf=-30' } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.workDir !== undefined ? { workDir: options.workDir } : {}),
     });
-  }
-  const dir = await mkdtemp(join(options.workDir ?? tmpdir(), 'voice-analysis-'));
-  const out = join(dir, 'speech.pcm');
-  const filters = options.denoise ? ['-af', 'highpass=f=70,afftdn=nf=-30'] : [];
-  try {
-    await runProcess(
-      ffmpeg,
-      [
-        '-nostdin',
-        '-v',
-        'error',
-        '-i',
-        fileInput(path),
-        '-map',
-        '0:a:0',
-        '-t',
-        String(options.maxSeconds ?? DEFAULT_MAX_ANALYSIS_SECONDS),
-        ...filters,
-        '-ac',
-        '1',
-        '-ar',
-        String(ANALYSIS_SAMPLE_RATE),
-        '-f',
-        's16le',
-        '-c:a',
-        'pcm_s16le',
-        '-y',
-        fileInput(out),
-      ],
-      { timeoutMs: options.timeoutMs ?? 60_000 },
-    );
-    const bytes = await readFile(out);
-    const count = Math.floor(bytes.byteLength / 2);
-    const samples = new Float32Array(count);
-    for (let i = 0; i < count; i++) samples[i] = bytes.readInt16LE(i * 2) / 32768;
-    return samples;
+    return Float32Array.from(pcm, (sample) => sample / 32768);
   } catch (error) {
     if (error instanceof ProcessError && error.reason === 'exit_code') {
       const why = lastLine(error.stderr);
@@ -197,8 +153,6 @@ async function decodeToPcm(path: string, options: AnalyseOptions): Promise<Float
       );
     }
     throw error;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -13,6 +13,7 @@ import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
 import { findStockVoice } from '../../lambdas/catalog/stock-voices.js';
 import { probeMedia } from '../../lambdas/engines/composition/index.js';
 import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
+import { getVideo } from '../../lambdas/videos/videos.js';
 import { eventCapture } from '../support/event-capture.js';
 import { multipartBody, png, wav } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
@@ -133,6 +134,8 @@ describe('avatar videos', () => {
     const speech = await speechSeconds(SCRIPT, voiceId);
     expect(Math.abs(mp4.durationSeconds - speech.seconds) / speech.seconds).toBeLessThan(0.05);
     expect(video.duration).toBeCloseTo(mp4.durationSeconds, 1);
+    // The look talks with its drawn mouths (the frames themselves: test/unit/engines/composition/talking-presenter).
+    expect((await getVideo(api.workspaceId, videoId, true))?.engines.presenter).toBe('stock_sprites');
 
     // A sidecar SRT always; the plain video has no burned captions, the captioned one has.
     const srt = await readFile(await download(video.subtitle_url, 'avatar.srt'), 'utf8');
@@ -204,6 +207,8 @@ describe('avatar videos', () => {
     expect(video.status).toBe('completed');
     const mp4 = await probeMedia(await download(video.video_url, 'recording.mp4'));
     expect(mp4.durationSeconds).toBeCloseTo(1.5, 0);
+    // Its mouth follows the recording's loudness.
+    expect((await getVideo(api.workspaceId, videoId, true))?.engines.presenter).toBe('stock_sprites');
     expect(video.subtitle_url).toBeNull();
     expect(video.captioned_video_url).toBeNull();
   }, 120_000);
@@ -435,7 +440,13 @@ describe('failures end failed with a reason and give the credits back', () => {
       expect(video.failure_code).toBe(failureCode);
       expect(video.failure_message?.length).toBeGreaterThan(20);
       expect(video.video_url).toBeNull();
-      expect((await getWorkspace(api.workspaceId, true))?.remaining_credits).toBe(before);
+      // The refund follows the failed status (job-lifecycle.ts, `finishJob`) within moments.
+      await expect
+        .poll(async () => (await getWorkspace(api.workspaceId, true))?.remaining_credits, {
+          timeout: 5000,
+          interval: 20,
+        })
+        .toBe(before);
       const event = events.find(
         (candidate) => (candidate.detail as { entity_id?: string }).entity_id === videoId,
       );

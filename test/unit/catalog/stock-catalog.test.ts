@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PREFIX } from '../../../lambdas/catalog/catalog-keys.js';
 import { catalogMediaItems, catalogMediaVersion } from '../../../lambdas/catalog/catalog-media.js';
 import { CATALOG_SOUNDS } from '../../../lambdas/catalog/sound-catalog.js';
+import { SPRITES } from '../../../lambdas/catalog/sprite-art.js';
 import {
   findStockAvatarGroup,
   findStockLook,
@@ -204,12 +205,20 @@ describe('stock voices', () => {
 });
 
 describe('catalog media', () => {
-  it('lists a portrait and a preview per look, a preview per voice the engine speaks, and the sounds', () => {
+  it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, and the sounds', () => {
     const espeak = catalogMediaItems('espeak');
-    expect(espeak.length).toBe(STOCK_LOOKS.length * 2 + STOCK_VOICES.length + CATALOG_SOUNDS.length);
+    const perLook = 2 + SPRITES.length;
+    expect(espeak.length).toBe(STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length);
     expect(catalogMediaItems('polly').length).toBe(
-      STOCK_LOOKS.length * 2 + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length,
+      STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length,
     );
+    // Every look can open and close its mouth in each viseme, and blink.
+    for (const look of STOCK_LOOKS) {
+      const sprites = espeak.filter((item) => item.kind === 'sprite' && item.look.id === look.id);
+      expect(sprites.map((item) => (item.kind === 'sprite' ? item.sprite : '')).sort()).toEqual(
+        [...SPRITES].sort(),
+      );
+    }
     const keys = espeak.map((item) => item.key);
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) expect(key.startsWith(CATALOG_PREFIX)).toBe(true);
