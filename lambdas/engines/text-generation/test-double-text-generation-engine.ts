@@ -1,9 +1,9 @@
 /**
  * The text generation test double (`TEXT_GENERATION_ENGINE=test-double`, tests only: see
- * `TEST_DOUBLE_ENGINE` in core/config.ts): it runs the local planner's tasks when a task is given, and
- * otherwise echoes the prompt's first sentence-sized slice; with `json` and no task it answers the
- * schema's own example when the schema accepts `{}` after defaults, else fails like an engine whose
- * answer does not match. Instant and deterministic.
+ * `TEST_DOUBLE_ENGINE` in core/config.ts). With a task it runs the local planner's; otherwise it answers
+ * `test-double: <the prompt's first 200 characters>`, and to a JSON request `{}` when the schema accepts
+ * it (after its defaults), failing like an engine whose answer does not match otherwise. Instant and
+ * deterministic.
  */
 import { TEST_DOUBLE_ENGINE } from '../../core/config.js';
 import { createLocalPlannerEngine } from './local-planner-engine.js';
