@@ -453,6 +453,11 @@ export function mediaToolsConfig(): MediaToolsConfig {
 /** The value of a capability's engine setting when nothing is configured. */
 export const UNCONFIGURED_ENGINE = 'none';
 
+/** Bedrock models used when none is named (the CDK stack grants these same ids). */
+export const DEFAULT_BEDROCK_TEXT_MODEL = 'amazon.nova-lite-v1:0';
+export const DEFAULT_NOVA_CANVAS_MODEL = 'amazon.nova-canvas-v1:0';
+export const DEFAULT_NOVA_REEL_MODEL = 'amazon.nova-reel-v1:1';
+
 /** `SPEECH_RECOGNITION_ENGINE`: an OpenAI-compatible transcription server, or Amazon Transcribe. */
 export const SPEECH_RECOGNITION_ENGINE_NAMES = ['openai', 'transcribe'] as const;
 export type SpeechRecognitionEngineName =
@@ -589,7 +594,9 @@ export function modelEnginesConfig(): ModelEnginesConfig {
       ),
       ...modelServerFrom('TEXT_GENERATION', {
         model:
-          process.env.TEXT_GENERATION_ENGINE?.trim() === 'bedrock' ? 'amazon.nova-lite-v1:0' : 'gpt-4o-mini',
+          process.env.TEXT_GENERATION_ENGINE?.trim() === 'bedrock'
+            ? DEFAULT_BEDROCK_TEXT_MODEL
+            : 'gpt-4o-mini',
         timeoutMs: 120_000,
       }),
     },
@@ -599,8 +606,8 @@ export function modelEnginesConfig(): ModelEnginesConfig {
         [...MEDIA_GENERATION_ENGINE_NAMES, UNCONFIGURED_ENGINE],
         UNCONFIGURED_ENGINE,
       ),
-      imageModel: process.env.MEDIA_GENERATION_IMAGE_MODEL?.trim() || 'amazon.nova-canvas-v1:0',
-      videoModel: process.env.MEDIA_GENERATION_VIDEO_MODEL?.trim() ?? 'amazon.nova-reel-v1:1',
+      imageModel: process.env.MEDIA_GENERATION_IMAGE_MODEL?.trim() || DEFAULT_NOVA_CANVAS_MODEL,
+      videoModel: process.env.MEDIA_GENERATION_VIDEO_MODEL?.trim() ?? DEFAULT_NOVA_REEL_MODEL,
       pollIntervalMs: numberFrom('MEDIA_GENERATION_POLL_INTERVAL_MS', 10_000),
       videoTimeoutMs: numberFrom('MEDIA_GENERATION_TIMEOUT_MS', 1_200_000),
     },
