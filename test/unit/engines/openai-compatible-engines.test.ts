@@ -4,9 +4,16 @@
  * completions), what is read back, and what a user reads when the server refuses, fails, stalls or asks
  * to wait. Loopback is reached through MODEL_HOSTS_ALLOW_PRIVATE, as a self-hoster's server would be.
  */
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { resetModelEnginesConfig } from '../../../lambdas/core/config.js';
+import { resetApiKeys } from '../../../lambdas/engines/openai-compatible/api-keys.js';
 import { retryAfterMs } from '../../../lambdas/engines/openai-compatible/index.js';
 import {
   createSpeechRecognitionEngine,
@@ -430,5 +437,60 @@ describe('the outbound guard on model servers', () => {
         message: expect.stringContaining('is refused'),
       });
     }
+  });
+});
+
+describe('API keys from Secrets Manager', () => {
+  const secrets = mockClient(SecretsManagerClient);
+
+  afterEach(() => {
+    secrets.reset();
+    resetApiKeys();
+  });
+
+  it('sends the key the named secret holds (plain or JSON), read once and cached', async () => {
+    secrets.on(GetSecretValueCommand).resolves({ SecretString: '{"api_key": "sk-from-secret"}' });
+    const { baseUrl, requests } = await modelServer(() => ({ json: chat('{"segments": ["Hola."]}') }));
+    useServer('TRANSLATION', baseUrl);
+    vi.stubEnv('TRANSLATION_API_KEY', '');
+    vi.stubEnv('TRANSLATION_API_KEY_SECRET', 'video/translation-key');
+    resetModelEnginesConfig();
+    const engine = createTranslationEngine();
+
+    await engine.translate({ segments: ['Hello.'], sourceLanguage: 'en', targetLanguage: 'es' });
+    await engine.translate({ segments: ['Hello.'], sourceLanguage: 'en', targetLanguage: 'es' });
+
+    expect(requests.map(({ headers }) => headers.authorization)).toEqual([
+      'Bearer sk-from-secret',
+      'Bearer sk-from-secret',
+    ]);
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    expect(secrets.commandCalls(GetSecretValueCommand)[0]?.args[0].input).toMatchObject({
+      SecretId: 'video/translation-key',
+    });
+  });
+
+  it('is unavailable, naming the settings, when the secret cannot be read; nothing is sent', async () => {
+    secrets
+      .on(GetSecretValueCommand)
+      .rejects(
+        new ResourceNotFoundException({
+          message: "Secrets Manager can't find the specified secret.",
+          $metadata: {},
+        }),
+      );
+    const { baseUrl, requests } = await modelServer(() => ({ json: chat('{}') }));
+    useServer('TEXT_GENERATION', baseUrl);
+    vi.stubEnv('TEXT_GENERATION_API_KEY', '');
+    vi.stubEnv('TEXT_GENERATION_API_KEY_SECRET', 'video/missing');
+    resetModelEnginesConfig();
+
+    await expect(createTextGenerationEngine().generate({ prompt: 'Hi' })).rejects.toMatchObject({
+      failureCode: 'engine_unavailable',
+      message: expect.stringMatching(
+        /API key could not be read .*TEXT_GENERATION_API_KEY or the secret TEXT_GENERATION_API_KEY_SECRET names/,
+      ),
+    });
+    expect(requests).toHaveLength(0);
   });
 });
