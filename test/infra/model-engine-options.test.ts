@@ -7,7 +7,10 @@
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { GRANTS } from '../../lambdas/core/grants.js';
+import { sdkCommandsOf } from '../../lib/access/bundle-calls.js';
 import { type GrantResources, grantPolicy } from '../../lib/access/grant-policies.js';
+import { matchesWildcard } from '../../lib/access/policy-evaluation.js';
+import { requiredActions } from '../../lib/access/sdk-calls.js';
 import { MODEL_ENGINE_GRANTS, modelEngineEnvironment } from '../../lib/stack/model-engines.js';
 import { NO_MODEL_ENGINES, serviceOptionsFromContext } from '../../lib/stack/service-options.js';
 
@@ -188,4 +191,56 @@ describe('model engine grants', () => {
       },
     ]);
   });
+});
+
+describe('what the engines can call, against their grants', () => {
+  // What the deploy preflight does for a function that runs these engines (lib/preflight/role-coverage.ts).
+  const cases = [
+    {
+      capability: 'speechRecognition',
+      module: 'engines/recognition/index',
+      exportName: 'speechRecognitionEngine',
+      engine: 'transcribe',
+    },
+    {
+      capability: 'translation',
+      module: 'engines/translation/index',
+      exportName: 'translationEngine',
+      engine: 'translate',
+    },
+    {
+      capability: 'textGeneration',
+      module: 'engines/text-generation/index',
+      exportName: 'textGenerationEngine',
+      engine: 'bedrock',
+    },
+    {
+      capability: 'mediaGeneration',
+      module: 'engines/generation/index',
+      exportName: 'generationEngine',
+      engine: 'bedrock',
+    },
+  ] as const;
+
+  it.each(cases)(
+    '$capability: every AWS call of its engines but S3 is allowed by its grant',
+    ({ capability, module, exportName, engine }) => {
+      const commands = sdkCommandsOf(process.cwd(), { module, exportName }).filter(
+        ({ service }) => service !== 's3',
+      );
+      expect(commands.length).toBeGreaterThan(0);
+      const allowed = grantPolicy(MODEL_ENGINE_GRANTS[capability], {
+        ...RESOURCES,
+        modelEngines: { ...NO_MODEL_ENGINES, [capability]: { ...NO_MODEL_ENGINES[capability], engine } },
+      }).flatMap(({ actions }) => actions);
+      for (const { service, operation, command } of commands) {
+        for (const anyOf of requiredActions(service, operation)) {
+          expect(
+            anyOf.some((action) => allowed.some((granted) => matchesWildcard(granted, action, true))),
+            command,
+          ).toBe(true);
+        }
+      }
+    },
+  );
 });

@@ -471,14 +471,12 @@ describe('API keys from Secrets Manager', () => {
   });
 
   it('is unavailable, naming the settings, when the secret cannot be read; nothing is sent', async () => {
-    secrets
-      .on(GetSecretValueCommand)
-      .rejects(
-        new ResourceNotFoundException({
-          message: "Secrets Manager can't find the specified secret.",
-          $metadata: {},
-        }),
-      );
+    secrets.on(GetSecretValueCommand).rejects(
+      new ResourceNotFoundException({
+        message: "Secrets Manager can't find the specified secret.",
+        $metadata: {},
+      }),
+    );
     const { baseUrl, requests } = await modelServer(() => ({ json: chat('{}') }));
     useServer('TEXT_GENERATION', baseUrl);
     vi.stubEnv('TEXT_GENERATION_API_KEY', '');
