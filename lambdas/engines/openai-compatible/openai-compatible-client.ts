@@ -162,7 +162,9 @@ export class OpenAiCompatibleClient {
     let lastProblem = '';
     let lastKind: ModelServerFailure = MODEL_SERVER_FAILURES.failed;
     let lastCause: unknown;
+    let attempts = 0;
     for (let attempt = 0; attempt <= this.options.retries; attempt++) {
+      attempts++;
       let waitMs = this.options.retryBaseMs * 2 ** attempt;
       let answer: HttpAnswer;
       try {
@@ -189,6 +191,13 @@ export class OpenAiCompatibleClient {
           `${capability} is unavailable: the model server at ${host} refused the key (HTTP ${status}: ${serverMessage(answer.body)}). Check ${this.options.apiKeySettings}.`,
         );
       }
+      if (status >= 300 && status < 400) {
+        // Redirects are not followed (the guard checked this URL, not where it points).
+        throw failure(
+          MODEL_SERVER_FAILURES.unavailable,
+          `${capability} is unavailable: the model server at ${host} redirects (HTTP ${status}${answer.headers.location ? ` to ${answer.headers.location}` : ''}); set its base URL to where it points.`,
+        );
+      }
       const retryable = status === 429 || status === 408 || status >= 500;
       if (!retryable) {
         throw failure(
@@ -211,7 +220,6 @@ export class OpenAiCompatibleClient {
       }
       if (attempt < this.options.retries) await sleep(waitMs);
     }
-    const attempts = this.options.retries + 1;
     throw failure(
       lastKind,
       lastKind === MODEL_SERVER_FAILURES.unavailable

@@ -305,6 +305,22 @@ describe('what a model server answer means for the job', () => {
     expect(requests).toHaveLength(3);
   });
 
+  it('does not follow a redirect: the URL it points to was never checked', async () => {
+    const { baseUrl, requests } = await modelServer(() => ({
+      status: 301,
+      headers: { Location: 'https://models.example.com/v1/chat/completions' },
+    }));
+    useServer('TRANSLATION', baseUrl);
+
+    await expect(translate()).rejects.toMatchObject({
+      failureCode: 'engine_unavailable',
+      message: expect.stringContaining(
+        'redirects (HTTP 301 to https://models.example.com/v1/chat/completions)',
+      ),
+    });
+    expect(requests).toHaveLength(1);
+  });
+
   it('recovers when a retry succeeds', async () => {
     const { baseUrl, requests } = await modelServer(({ index }) =>
       index === 0 ? { status: 502, text: 'bad gateway' } : { json: chat('{"segments": ["Hola."]}') },
