@@ -443,6 +443,211 @@ export function mediaToolsConfig(): MediaToolsConfig {
   return cachedMediaTools;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Model engines (issue 13): speech recognition, translation, text generation, image and video
+// generation. No npm package ships weights for these, so each capability is off until it is configured:
+// an unconfigured capability is an engine whose calls fail with `engine_unavailable` naming these
+// settings (lambdas/engines/<capability>/index.ts). Separate from `ServiceConfig`, like the media tools,
+// so the engines' unit tests need no table; cleared with the rest of the process state.
+
+/** The value of a capability's engine setting when nothing is configured. */
+export const UNCONFIGURED_ENGINE = 'none';
+
+/** Bedrock models used when none is named (the CDK stack grants these same ids). */
+export const DEFAULT_BEDROCK_TEXT_MODEL = 'amazon.nova-lite-v1:0';
+export const DEFAULT_NOVA_CANVAS_MODEL = 'amazon.nova-canvas-v1:0';
+export const DEFAULT_NOVA_REEL_MODEL = 'amazon.nova-reel-v1:1';
+
+/** `SPEECH_RECOGNITION_ENGINE`: an OpenAI-compatible transcription server, or Amazon Transcribe. */
+export const SPEECH_RECOGNITION_ENGINE_NAMES = ['openai', 'transcribe'] as const;
+export type SpeechRecognitionEngineName =
+  | (typeof SPEECH_RECOGNITION_ENGINE_NAMES)[number]
+  | typeof UNCONFIGURED_ENGINE
+  | typeof TEST_DOUBLE_ENGINE;
+
+/** `TRANSLATION_ENGINE`: an OpenAI-compatible chat server, Amazon Translate, or the `apertium` binary. */
+export const TRANSLATION_ENGINE_NAMES = ['openai', 'translate', 'apertium'] as const;
+export type TranslationEngineName =
+  | (typeof TRANSLATION_ENGINE_NAMES)[number]
+  | typeof UNCONFIGURED_ENGINE
+  | typeof TEST_DOUBLE_ENGINE;
+
+/** `TEXT_GENERATION_ENGINE`: the deterministic local planner (not an LLM), an OpenAI-compatible server, Amazon Bedrock. */
+export const TEXT_GENERATION_ENGINE_NAMES = ['local', 'openai', 'bedrock'] as const;
+export type TextGenerationEngineName =
+  | (typeof TEXT_GENERATION_ENGINE_NAMES)[number]
+  | typeof UNCONFIGURED_ENGINE
+  | typeof TEST_DOUBLE_ENGINE;
+
+/** `MEDIA_GENERATION_ENGINE`: Amazon Bedrock (Nova Canvas images, Nova Reel videos); there is no local engine. */
+export const MEDIA_GENERATION_ENGINE_NAMES = ['bedrock'] as const;
+export type MediaGenerationEngineName =
+  | (typeof MEDIA_GENERATION_ENGINE_NAMES)[number]
+  | typeof UNCONFIGURED_ENGINE
+  | typeof TEST_DOUBLE_ENGINE;
+
+/** Where an engine reaches a model server that speaks the OpenAI HTTP API. */
+export interface ModelServerConfig {
+  /** Base URL including the version path, e.g. `https://api.openai.com/v1` (`<PREFIX>_BASE_URL`). @default '' */
+  baseUrl: string;
+  /** Model name sent with each request (`<PREFIX>_MODEL`). @default per capability */
+  model: string;
+  /** API key sent as a bearer token (`<PREFIX>_API_KEY`). @default '' (none, or the secret below) */
+  apiKey: string;
+  /**
+   * Secrets Manager secret (name or ARN) holding the API key, read with Powertools' parameters and
+   * cached (`<PREFIX>_API_KEY_SECRET`); the CDK stack sets this, never the key itself. @default ''
+   */
+  apiKeySecret: string;
+  /** Deadline of one HTTP attempt, from connect to the last byte of the answer (`<PREFIX>_TIMEOUT_MS`). */
+  timeoutMs: number;
+}
+
+export interface ModelEnginesConfig {
+  speechRecognition: ModelServerConfig & {
+    /** `SPEECH_RECOGNITION_ENGINE`. @default 'none' */
+    engine: SpeechRecognitionEngineName;
+    /** Amazon Transcribe: wait between GetTranscriptionJob polls (`TRANSCRIBE_POLL_INTERVAL_MS`). @default 5000 */
+    transcribePollIntervalMs: number;
+    /** Amazon Transcribe: longest wait for a job to end (`TRANSCRIBE_TIMEOUT_MS`). @default 900000 (15 min) */
+    transcribeTimeoutMs: number;
+  };
+  translation: ModelServerConfig & {
+    /** `TRANSLATION_ENGINE`. @default 'none' */
+    engine: TranslationEngineName;
+    /** The Apertium executable (`APERTIUM_PATH`). @default 'apertium' (looked up on PATH) */
+    apertiumPath: string;
+    /** Deadline of one Apertium run (`APERTIUM_TIMEOUT_MS`). @default 60000 */
+    apertiumTimeoutMs: number;
+  };
+  textGeneration: ModelServerConfig & {
+    /** `TEXT_GENERATION_ENGINE`. @default 'none' */
+    engine: TextGenerationEngineName;
+  };
+  mediaGeneration: {
+    /** `MEDIA_GENERATION_ENGINE`. @default 'none' */
+    engine: MediaGenerationEngineName;
+    /** Bedrock model id of images (`MEDIA_GENERATION_IMAGE_MODEL`). @default 'amazon.nova-canvas-v1:0' */
+    imageModel: string;
+    /** Bedrock model id of videos; '' turns video generation off (`MEDIA_GENERATION_VIDEO_MODEL`). @default 'amazon.nova-reel-v1:1' */
+    videoModel: string;
+    /** Wait between GetAsyncInvoke polls (`MEDIA_GENERATION_POLL_INTERVAL_MS`). @default 10000 */
+    pollIntervalMs: number;
+    /** Longest wait for a video (`MEDIA_GENERATION_TIMEOUT_MS`). @default 1200000 (20 min) */
+    videoTimeoutMs: number;
+  };
+  /**
+   * Let model servers live on private, loopback or plain-HTTP addresses (`MODEL_HOSTS_ALLOW_PRIVATE`):
+   * a self-hoster's whisper or LLM server inside the VPC or on the same machine. Off, every base URL
+   * passes the outbound guard as webhook receivers do (public HTTPS, DNS pinned). @default false
+   */
+  modelHostsAllowPrivate: boolean;
+  /** Retries of a model server request after a 429, 5xx, timeout or network failure (`MODEL_HTTP_RETRIES`). @default 2 */
+  modelHttpRetries: number;
+  /** First retry wait without `Retry-After`, doubled each retry (`MODEL_HTTP_RETRY_BASE_MS`). @default 1000 */
+  modelHttpRetryBaseMs: number;
+  /** Longest `Retry-After` honoured; a longer one gives up at once (`MODEL_HTTP_MAX_RETRY_AFTER_MS`). @default 30000 */
+  modelHttpMaxRetryAfterMs: number;
+}
+
+function modelServerFrom(prefix: string, defaults: { model: string; timeoutMs: number }): ModelServerConfig {
+  return {
+    baseUrl: process.env[`${prefix}_BASE_URL`]?.trim() ?? '',
+    model: process.env[`${prefix}_MODEL`]?.trim() || defaults.model,
+    apiKey: process.env[`${prefix}_API_KEY`]?.trim() ?? '',
+    apiKeySecret: process.env[`${prefix}_API_KEY_SECRET`]?.trim() ?? '',
+    timeoutMs: numberFrom(`${prefix}_TIMEOUT_MS`, defaults.timeoutMs),
+  };
+}
+
+let cachedModelEngines: ModelEnginesConfig | undefined;
+
+/** The model engines' settings, read once per process (see the block comment above). */
+export function modelEnginesConfig(): ModelEnginesConfig {
+  if (cachedModelEngines) return cachedModelEngines;
+  const settings: ModelEnginesConfig = {
+    speechRecognition: {
+      engine: engineFrom(
+        'SPEECH_RECOGNITION_ENGINE',
+        [...SPEECH_RECOGNITION_ENGINE_NAMES, UNCONFIGURED_ENGINE],
+        UNCONFIGURED_ENGINE,
+      ),
+      ...modelServerFrom('SPEECH_RECOGNITION', { model: 'whisper-1', timeoutMs: 300_000 }),
+      transcribePollIntervalMs: numberFrom('TRANSCRIBE_POLL_INTERVAL_MS', 5000),
+      transcribeTimeoutMs: numberFrom('TRANSCRIBE_TIMEOUT_MS', 900_000),
+    },
+    translation: {
+      engine: engineFrom(
+        'TRANSLATION_ENGINE',
+        [...TRANSLATION_ENGINE_NAMES, UNCONFIGURED_ENGINE],
+        UNCONFIGURED_ENGINE,
+      ),
+      ...modelServerFrom('TRANSLATION', { model: 'gpt-4o-mini', timeoutMs: 120_000 }),
+      apertiumPath: process.env.APERTIUM_PATH?.trim() || 'apertium',
+      apertiumTimeoutMs: numberFrom('APERTIUM_TIMEOUT_MS', 60_000),
+    },
+    textGeneration: {
+      engine: engineFrom(
+        'TEXT_GENERATION_ENGINE',
+        [...TEXT_GENERATION_ENGINE_NAMES, UNCONFIGURED_ENGINE],
+        UNCONFIGURED_ENGINE,
+      ),
+      ...modelServerFrom('TEXT_GENERATION', {
+        model:
+          process.env.TEXT_GENERATION_ENGINE?.trim() === 'bedrock'
+            ? DEFAULT_BEDROCK_TEXT_MODEL
+            : 'gpt-4o-mini',
+        timeoutMs: 120_000,
+      }),
+    },
+    mediaGeneration: {
+      engine: engineFrom(
+        'MEDIA_GENERATION_ENGINE',
+        [...MEDIA_GENERATION_ENGINE_NAMES, UNCONFIGURED_ENGINE],
+        UNCONFIGURED_ENGINE,
+      ),
+      imageModel: process.env.MEDIA_GENERATION_IMAGE_MODEL?.trim() || DEFAULT_NOVA_CANVAS_MODEL,
+      videoModel: process.env.MEDIA_GENERATION_VIDEO_MODEL?.trim() ?? DEFAULT_NOVA_REEL_MODEL,
+      pollIntervalMs: numberFrom('MEDIA_GENERATION_POLL_INTERVAL_MS', 10_000),
+      videoTimeoutMs: numberFrom('MEDIA_GENERATION_TIMEOUT_MS', 1_200_000),
+    },
+    modelHostsAllowPrivate: booleanFrom('MODEL_HOSTS_ALLOW_PRIVATE'),
+    modelHttpRetries: numberFrom('MODEL_HTTP_RETRIES', 2),
+    modelHttpRetryBaseMs: numberFrom('MODEL_HTTP_RETRY_BASE_MS', 1000),
+    modelHttpMaxRetryAfterMs: numberFrom('MODEL_HTTP_MAX_RETRY_AFTER_MS', 30_000),
+  };
+  const timings: [string, number][] = [
+    ['SPEECH_RECOGNITION_TIMEOUT_MS', settings.speechRecognition.timeoutMs],
+    ['TRANSCRIBE_POLL_INTERVAL_MS', settings.speechRecognition.transcribePollIntervalMs],
+    ['TRANSCRIBE_TIMEOUT_MS', settings.speechRecognition.transcribeTimeoutMs],
+    ['TRANSLATION_TIMEOUT_MS', settings.translation.timeoutMs],
+    ['APERTIUM_TIMEOUT_MS', settings.translation.apertiumTimeoutMs],
+    ['TEXT_GENERATION_TIMEOUT_MS', settings.textGeneration.timeoutMs],
+    ['MEDIA_GENERATION_POLL_INTERVAL_MS', settings.mediaGeneration.pollIntervalMs],
+    ['MEDIA_GENERATION_TIMEOUT_MS', settings.mediaGeneration.videoTimeoutMs],
+  ];
+  for (const [name, value] of timings) {
+    if (!(value > 0)) throw new Error(`${name} must be a positive number of milliseconds, got ${value}`);
+  }
+  if (!(Number.isInteger(settings.modelHttpRetries) && settings.modelHttpRetries >= 0)) {
+    throw new Error('MODEL_HTTP_RETRIES must be a whole number, 0 or more');
+  }
+  if (!(settings.modelHttpRetryBaseMs >= 0 && settings.modelHttpMaxRetryAfterMs >= 0)) {
+    throw new Error(
+      'MODEL_HTTP_RETRY_BASE_MS and MODEL_HTTP_MAX_RETRY_AFTER_MS must be 0 or more milliseconds',
+    );
+  }
+  cachedModelEngines = settings;
+  return settings;
+}
+
+/** Forget the model engines' settings (tests and the local stack change the environment). */
+export function resetModelEnginesConfig(): void {
+  cachedModelEngines = undefined;
+}
+onProcessReset(resetModelEnginesConfig);
+// End of the model engines' settings.
+
 /** The environment variable naming the route table row a deployed route function serves. */
 export const ROUTE_OPERATION_ID_VARIABLE = 'ROUTE_OPERATION_ID';
 

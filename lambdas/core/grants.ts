@@ -52,5 +52,16 @@ export const GRANTS = {
   consumeWebhooks: 'consumeWebhooks',
   /** Synthesize speech with the deployment's engine (Amazon Polly: a grant; eSpeak: nothing to grant). */
   synthesizeSpeech: 'synthesizeSpeech',
+  /**
+   * The model capabilities (lambdas/engines/{recognition,translation,text-generation,generation}/),
+   * each granting what the deployment's engine for it calls (nothing when it is off or needs no AWS
+   * call): Amazon Transcribe, Amazon Translate and its glossary terminologies, Amazon Bedrock on the
+   * configured models, and the API key's secret of an OpenAI-compatible server. A job step that uses
+   * a capability names its grant beside `jobMedia` (the engines read and write the job's media).
+   */
+  recognizeSpeech: 'recognizeSpeech',
+  translateText: 'translateText',
+  generateText: 'generateText',
+  generateMedia: 'generateMedia',
 } as const;
 export type Grant = (typeof GRANTS)[keyof typeof GRANTS];

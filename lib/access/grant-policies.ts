@@ -18,10 +18,15 @@
  * The key's own key policy is the second gate: a key of another account must allow this account.
  */
 import { CATALOG_PREFIX } from '../../lambdas/catalog/catalog-keys.js';
+import {
+  DEFAULT_BEDROCK_TEXT_MODEL,
+  DEFAULT_NOVA_CANVAS_MODEL,
+  DEFAULT_NOVA_REEL_MODEL,
+} from '../../lambdas/core/config.js';
 import { GRANTS, type Grant } from '../../lambdas/core/grants.js';
 import { TABLE_SCHEMA } from '../../lambdas/core/table-schema.js';
 import { encryptionCheckPrefix, SETUP_CHECK_PURPOSE } from '../../lambdas/encryption/setup-steps.js';
-import type { SpeechEngine } from '../stack/service-options.js';
+import type { ModelEngineOptions, SpeechEngine } from '../stack/service-options.js';
 
 /** An IAM condition block: operator → condition key → value(s). */
 export type StatementConditions = Readonly<
@@ -58,6 +63,13 @@ export interface GrantResources {
   jobWorkflowArns: readonly string[];
   /** With `polly`, `synthesizeSpeech` is Amazon Polly; other engines need no grant. */
   speechEngine: SpeechEngine;
+  /**
+   * The model capabilities' engines (`recognizeSpeech`, `translateText`, `generateText`,
+   * `generateMedia` grant what these call). @default every capability off: those grants allow nothing
+   */
+  modelEngines?: ModelEngineOptions;
+  /** The account, for ARNs of its own resources (secrets, terminologies). @default '*' */
+  account?: string;
 }
 
 /** What S3 and SQS need from the caller to use the stack key on its behalf (SSE-KMS). */
@@ -122,6 +134,106 @@ const queueConsumer = (queueArn: string, resources: GrantResources) => [
   allow(QUEUE_CONSUMER_ACTIONS, [queueArn]),
   allow(ENVELOPE_KEY_ACTIONS, [resources.stackKeyArn], via('sqs', resources)),
 ];
+
+/**
+ * The secret an OpenAI-compatible engine reads its API key from: by name, any version of the secret
+ * (Secrets Manager adds six random characters to a secret's ARN); by ARN, that secret.
+ */
+export function apiKeySecretArns(
+  secret: string,
+  { partition, region, account = '*' }: GrantResources,
+): string[] {
+  if (secret.startsWith('arn:')) return [secret, `${secret}-??????`];
+  return [`arn:${partition}:secretsmanager:${region}:${account}:secret:${secret}-??????`];
+}
+
+/**
+ * What IAM checks when a Bedrock model is invoked: the foundation model in this region, or for a
+ * cross-region inference profile (`us.amazon.nova-lite-v1:0`) the profile and the model in every
+ * region it routes to.
+ */
+export function bedrockModelArns(
+  modelId: string,
+  { partition, region, account = '*' }: GrantResources,
+): string[] {
+  if (modelId.startsWith('arn:')) return [modelId];
+  const profile = /^(us|us-gov|eu|apac|jp|au|global)\.(.+)$/.exec(modelId);
+  if (profile) {
+    return [
+      `arn:${partition}:bedrock:${region}:${account}:inference-profile/${modelId}`,
+      `arn:${partition}:bedrock:*::foundation-model/${profile[2]}`,
+    ];
+  }
+  return [`arn:${partition}:bedrock:${region}::foundation-model/${modelId}`];
+}
+
+/** Glossaries become Amazon Translate terminologies named after their content (amazon-translate-engine.ts). */
+export const GLOSSARY_TERMINOLOGY_PREFIX = 'vcs-glossary-';
+
+/** The API key secret of an OpenAI-compatible engine, when the capability uses one. */
+function modelServerSecret(
+  option: { engine: string; apiKeySecret: string },
+  resources: GrantResources,
+): GrantStatement[] {
+  return option.engine === 'openai' && option.apiKeySecret
+    ? [allow(['secretsmanager:GetSecretValue'], apiKeySecretArns(option.apiKeySecret, resources))]
+    : [];
+}
+
+/** What each model capability's engine calls (nothing for `none`, `local`, or a server without a key secret). */
+function modelEnginePolicy(grant: Grant, resources: GrantResources): GrantStatement[] {
+  const engines = resources.modelEngines;
+  if (!engines) return [];
+  const { partition, region, account = '*' } = resources;
+  switch (grant) {
+    case GRANTS.recognizeSpeech:
+      // Transcribe's batch jobs take no resource-level permissions. Transcribe reads the media and writes
+      // its result with the caller's access to the bucket: the step's `jobMedia` grant.
+      return engines.speechRecognition.engine === 'transcribe'
+        ? [allow(['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'], ['*'])]
+        : modelServerSecret(engines.speechRecognition, resources);
+    case GRANTS.translateText:
+      return engines.translation.engine === 'translate'
+        ? [
+            // TranslateText names no resource of its own (a terminology only through TerminologyNames).
+            allow(['translate:TranslateText'], ['*']),
+            allow(
+              ['translate:GetTerminology', 'translate:ImportTerminology'],
+              [`arn:${partition}:translate:${region}:${account}:terminology/${GLOSSARY_TERMINOLOGY_PREFIX}*`],
+            ),
+          ]
+        : modelServerSecret(engines.translation, resources);
+    case GRANTS.generateText:
+      return engines.textGeneration.engine === 'bedrock'
+        ? [
+            // Converse is authorized as bedrock:InvokeModel on the model.
+            allow(
+              ['bedrock:InvokeModel'],
+              bedrockModelArns(engines.textGeneration.model || DEFAULT_BEDROCK_TEXT_MODEL, resources),
+            ),
+          ]
+        : modelServerSecret(engines.textGeneration, resources);
+    case GRANTS.generateMedia: {
+      const media = engines.mediaGeneration;
+      if (media.engine !== 'bedrock') return [];
+      const models = [
+        media.imageModel || DEFAULT_NOVA_CANVAS_MODEL,
+        media.videoModel || DEFAULT_NOVA_REEL_MODEL,
+      ];
+      return [
+        // InvokeModel (Nova Canvas) and StartAsyncInvoke (Nova Reel, authorized as InvokeModel); Bedrock
+        // writes the video with the caller's access to the bucket: the step's `jobMedia` grant.
+        allow(
+          ['bedrock:InvokeModel'],
+          models.flatMap((model) => bedrockModelArns(model, resources)),
+        ),
+        allow(['bedrock:GetAsyncInvoke'], [`arn:${partition}:bedrock:${region}:${account}:async-invoke/*`]),
+      ];
+    }
+    default:
+      return [];
+  }
+}
 
 export function grantPolicy(grant: Grant, resources: GrantResources): GrantStatement[] {
   const { tableArn, stackKeyArn, mediaBucketArn } = resources;
@@ -234,6 +346,11 @@ export function grantPolicy(grant: Grant, resources: GrantResources): GrantState
       return resources.speechEngine === 'polly'
         ? [allow(['polly:SynthesizeSpeech', 'polly:DescribeVoices'], ['*'])]
         : [];
+    case GRANTS.recognizeSpeech:
+    case GRANTS.translateText:
+    case GRANTS.generateText:
+    case GRANTS.generateMedia:
+      return modelEnginePolicy(grant, resources);
   }
 }
 

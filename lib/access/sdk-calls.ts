@@ -21,6 +21,10 @@ export const SERVICE_OF_CLIENT: Readonly<Record<string, string>> = {
   SQSClient: 'sqs',
   EventBridgeClient: 'events',
   PollyClient: 'polly',
+  TranscribeClient: 'transcribe',
+  TranslateClient: 'translate',
+  BedrockRuntimeClient: 'bedrock',
+  SecretsManagerClient: 'secretsmanager',
 };
 
 /** IAM service prefixes by SDK package (for the commands a bundle imports). */
@@ -33,6 +37,10 @@ export const SERVICE_OF_PACKAGE: Readonly<Record<string, string>> = {
   '@aws-sdk/client-sqs': 'sqs',
   '@aws-sdk/client-eventbridge': 'events',
   '@aws-sdk/client-polly': 'polly',
+  '@aws-sdk/client-transcribe': 'transcribe',
+  '@aws-sdk/client-translate': 'translate',
+  '@aws-sdk/client-bedrock-runtime': 'bedrock',
+  '@aws-sdk/client-secrets-manager': 'secretsmanager',
 };
 
 /** The document client's commands, by the low-level operation each sends (`PutCommand` → PutItem). */
@@ -83,6 +91,10 @@ const ACTIONS_BY_OPERATION: Readonly<Record<string, readonly (readonly string[])
   'sqs:SendMessageBatch': [['sqs:SendMessage']],
   'sqs:DeleteMessageBatch': [['sqs:DeleteMessage']],
   'sqs:ChangeMessageVisibilityBatch': [['sqs:ChangeMessageVisibility']],
+  // Bedrock authorizes the Converse API and asynchronous invocations as invoking the model.
+  'bedrock:Converse': [['bedrock:InvokeModel']],
+  'bedrock:ConverseStream': [['bedrock:InvokeModelWithResponseStream']],
+  'bedrock:StartAsyncInvoke': [['bedrock:InvokeModel']],
 };
 
 /** What a role needs to send an operation: each requirement holds with any one of its actions. */

@@ -38,12 +38,18 @@ export const UNREACHED_CALLS: readonly { bundle: string; action: string; reason:
 
 /**
  * Services a deployment option switches off: Amazon Polly is only called where `SPEECH_ENGINE` is
- * `polly` (the engine factory picks one engine per deployment; lambdas/engines/speech/index.ts).
+ * `polly` (the engine factory picks one engine per deployment; lambdas/engines/speech/index.ts), and
+ * likewise the model capabilities' AWS engines (lambdas/engines/{recognition,translation,
+ * text-generation,generation}/index.ts) only where their engine variable names them.
  */
 const CALLED_ONLY_WHEN: Readonly<
   Record<string, (environment: Readonly<Record<string, unknown>>) => boolean>
 > = {
   polly: (environment) => environment.SPEECH_ENGINE === 'polly',
+  transcribe: (environment) => environment.SPEECH_RECOGNITION_ENGINE === 'transcribe',
+  translate: (environment) => environment.TRANSLATION_ENGINE === 'translate',
+  bedrock: (environment) =>
+    environment.TEXT_GENERATION_ENGINE === 'bedrock' || environment.MEDIA_GENERATION_ENGINE === 'bedrock',
 };
 
 interface PolicyStatementJson {

@@ -16,7 +16,7 @@ import { encryptionCheckPrefix } from '../../lambdas/encryption/setup-steps.js';
 import { type GrantResources, grantPolicy, WORKSPACE_MEDIA_PREFIX } from '../access/grant-policies.js';
 import type { QueueWithDeadLetters } from './messaging.js';
 import { TRACING_WILDCARD_ACKNOWLEDGEMENT, withWildcardReasons } from './service-function.js';
-import type { SpeechEngine } from './service-options.js';
+import type { ModelEngineOptions, SpeechEngine } from './service-options.js';
 
 /** The resources grants name. */
 export interface GrantTargets {
@@ -33,6 +33,8 @@ export interface GrantTargets {
   jobWorkflows: readonly IStateMachine[];
   /** With `polly`, `synthesizeSpeech` is Amazon Polly; other engines need no grant. */
   speechEngine: SpeechEngine;
+  /** The model capabilities' engines (see `GrantResources.modelEngines`). @default every capability off */
+  modelEngines?: ModelEngineOptions;
 }
 
 /** The grants' resources as the stack's ARNs (CloudFormation tokens), for `grant-policies.ts`. */
@@ -51,6 +53,8 @@ export function grantResourcesOf(targets: GrantTargets): GrantResources {
     webhookDeadLetterQueueArn: targets.webhookQueue.deadLetterQueue.queueArn,
     jobWorkflowArns: targets.jobWorkflows.map((workflow) => workflow.stateMachineArn),
     speechEngine: targets.speechEngine,
+    ...(targets.modelEngines ? { modelEngines: targets.modelEngines } : {}),
+    account: Aws.ACCOUNT_ID,
   };
 }
 
@@ -71,6 +75,13 @@ const CUSTOMER_KEYS_REASON =
 
 const SPEECH_SYNTHESIS_WILDCARD_REASON =
   'Amazon Polly: polly:SynthesizeSpeech and polly:DescribeVoices act on no resource (the service uses no pronunciation lexicons), so IAM only accepts "*" for them.';
+
+const MODEL_ENGINE_WILDCARD_REASONS: Partial<Record<Grant, string>> = {
+  [GRANTS.recognizeSpeech]:
+    'Amazon Transcribe: transcribe:StartTranscriptionJob and transcribe:GetTranscriptionJob take no resource-level permissions, so IAM only accepts "*" for them; the media they read and write is limited by the job media grant.',
+  [GRANTS.translateText]:
+    'Amazon Translate: translate:TranslateText names no resource of its own, so IAM only accepts "*" for it; the glossary terminologies it may import and read are limited to the vcs-glossary- prefix.',
+};
 
 interface Acknowledgement {
   id: string;
@@ -132,6 +143,14 @@ export function grantAcknowledgements(grants: readonly Grant[], targets: GrantTa
       case GRANTS.synthesizeSpeech:
         if (targets.speechEngine === 'polly')
           acknowledge('AwsSolutions-IAM5[Resource::*]', SPEECH_SYNTHESIS_WILDCARD_REASON);
+        break;
+      case GRANTS.recognizeSpeech:
+      case GRANTS.translateText:
+        if (grantStatements(grant, targets).some((statement) => statement.resources.includes('*'))) {
+          const reason = MODEL_ENGINE_WILDCARD_REASONS[grant] as string;
+          const earlier = byFinding.get('AwsSolutions-IAM5[Resource::*]');
+          acknowledge('AwsSolutions-IAM5[Resource::*]', earlier ? `${earlier} ${reason}` : reason);
+        }
         break;
       default:
         break;

@@ -11,6 +11,75 @@ import type { Node } from 'constructs';
 export const SPEECH_ENGINES = ['polly', 'espeak'] as const;
 export type SpeechEngine = (typeof SPEECH_ENGINES)[number];
 
+/**
+ * The model capabilities' deploy options (issue 13; lambdas/engines/{recognition,translation,
+ * text-generation,generation}/): each off (`none`) unless the deployer names an engine. What the
+ * deployable engines are, by capability: never the test doubles, and never Apertium (no binary in
+ * the Lambda runtime).
+ */
+export const MODEL_ENGINE_CHOICES = {
+  speechRecognition: ['none', 'openai', 'transcribe'],
+  translation: ['none', 'openai', 'translate'],
+  textGeneration: ['none', 'local', 'openai', 'bedrock'],
+  mediaGeneration: ['none', 'bedrock'],
+} as const;
+export type ModelCapability = keyof typeof MODEL_ENGINE_CHOICES;
+
+/**
+ * One capability's option, e.g. `speechRecognition: { engine: 'openai', baseUrl: 'https://…/v1',
+ * model: 'whisper-1', apiKeySecret: 'video-service/whisper-key' }` or `{ engine: 'transcribe' }`.
+ */
+export interface ModelEngineOption<Engine extends string = string> {
+  /** @default 'none' (the capability fails its jobs with engine_unavailable, naming this option) */
+  engine: Engine;
+  /** `openai`: the server's base URL with its API version (`https://api.openai.com/v1`). Must be https. @default '' */
+  baseUrl: string;
+  /**
+   * The model: the OpenAI-compatible server's model name, or Bedrock's model id or inference profile id.
+   * @default '' (the runtime's default for the engine)
+   */
+  model: string;
+  /** `openai`: the Secrets Manager secret (name or ARN) holding the API key; never the key itself. @default '' */
+  apiKeySecret: string;
+  /** `mediaGeneration` only: Nova Canvas model id. @default '' (`amazon.nova-canvas-v1:0`) */
+  imageModel: string;
+  /** `mediaGeneration` only: Nova Reel model id. @default '' (`amazon.nova-reel-v1:1`) */
+  videoModel: string;
+}
+
+export type ModelEngineOptions = {
+  [Capability in ModelCapability]: ModelEngineOption<(typeof MODEL_ENGINE_CHOICES)[Capability][number]>;
+};
+
+/** Every capability off: what a deployment without these options gets. */
+export const NO_MODEL_ENGINES: ModelEngineOptions = {
+  speechRecognition: {
+    engine: 'none',
+    baseUrl: '',
+    model: '',
+    apiKeySecret: '',
+    imageModel: '',
+    videoModel: '',
+  },
+  translation: { engine: 'none', baseUrl: '', model: '', apiKeySecret: '', imageModel: '', videoModel: '' },
+  textGeneration: {
+    engine: 'none',
+    baseUrl: '',
+    model: '',
+    apiKeySecret: '',
+    imageModel: '',
+    videoModel: '',
+  },
+  mediaGeneration: {
+    engine: 'none',
+    baseUrl: '',
+    model: '',
+    apiKeySecret: '',
+    imageModel: '',
+    videoModel: '',
+  },
+};
+
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -103,6 +172,12 @@ export interface ServiceOptions {
    * @default false
    */
   catalogFailureFailsDeploy: boolean;
+  /**
+   * The model capabilities (speech recognition, translation, text generation, image and video
+   * generation), each `{ engine, baseUrl?, model?, apiKeySecret? }` (see `ModelEngineOption`).
+   * @default every capability `{ engine: 'none' }`
+   */
+  modelEngines: ModelEngineOptions;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -130,6 +205,10 @@ export const CONTEXT_DEFAULTS = {
   apiAreaStacksAtOnce: 2,
   catalogPublicationNonce: '',
   catalogFailureFailsDeploy: false,
+  speechRecognition: { engine: 'none' },
+  translation: { engine: 'none' },
+  textGeneration: { engine: 'none' },
+  mediaGeneration: { engine: 'none' },
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
@@ -204,6 +283,73 @@ class ContextReader {
       return [];
     }
     return value as string[];
+  }
+
+  /**
+   * A model capability's option: a JSON object (or, from the command line, a JSON string, or just the
+   * engine's name), checked field by field.
+   */
+  modelEngine<Capability extends ModelCapability>(key: Capability): ModelEngineOptions[Capability] {
+    let value = this.raw(key);
+    if (typeof value === 'string') {
+      const text = value.trim();
+      value = text.startsWith('{') ? safeJsonParse(text) : { engine: text };
+    }
+    const option = { ...NO_MODEL_ENGINES[key] } as ModelEngineOptions[Capability];
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.problems.push(
+        `${key} must be an object such as { "engine": "none" }, got ${JSON.stringify(this.raw(key))}`,
+      );
+      return option;
+    }
+    const fields = value as Record<string, unknown>;
+    const allowed: readonly string[] = MODEL_ENGINE_CHOICES[key];
+    for (const field of Object.keys(fields)) {
+      if (!(field in option))
+        this.problems.push(`${key}.${field} is not an option (${Object.keys(option).join(', ')})`);
+    }
+    for (const field of Object.keys(option) as (keyof ModelEngineOption)[]) {
+      const given = fields[field];
+      if (given === undefined) continue;
+      if (typeof given !== 'string') {
+        this.problems.push(`${key}.${field} must be a string, got ${JSON.stringify(given)}`);
+        continue;
+      }
+      (option as unknown as Record<string, string>)[field] = given.trim();
+    }
+    if (!allowed.includes(option.engine)) {
+      this.problems.push(
+        `${key}.engine must be one of ${allowed.join(', ')}, got ${JSON.stringify(option.engine)}${(option.engine as string) === 'apertium' ? ' (the Lambda runtime has no apertium binary)' : ''}`,
+      );
+    }
+    if (option.engine === 'openai') {
+      if (!isHttpsUrl(option.baseUrl)) {
+        this.problems.push(
+          `${key}.baseUrl must be the https:// URL of the OpenAI-compatible server when ${key}.engine is openai, got ${JSON.stringify(option.baseUrl)}`,
+        );
+      }
+    } else if (option.baseUrl || option.apiKeySecret) {
+      this.problems.push(`${key}.baseUrl and ${key}.apiKeySecret only apply to engine openai`);
+    }
+    if (
+      option.apiKeySecret &&
+      !/^(arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:)?[A-Za-z0-9/_+=.@-]{1,512}$/.test(
+        option.apiKeySecret,
+      )
+    ) {
+      this.problems.push(
+        `${key}.apiKeySecret must be a Secrets Manager secret name or ARN, got ${JSON.stringify(option.apiKeySecret)}`,
+      );
+    }
+    if (key !== 'mediaGeneration' && (option.imageModel || option.videoModel)) {
+      this.problems.push(`${key}.imageModel and ${key}.videoModel only apply to mediaGeneration`);
+    }
+    for (const field of ['model', 'imageModel', 'videoModel'] as const) {
+      if (option[field] && !/^[A-Za-z0-9][A-Za-z0-9._:/+-]{0,2047}$/.test(option[field])) {
+        this.problems.push(`${key}.${field} must be a model id, got ${JSON.stringify(option[field])}`);
+      }
+    }
+    return option;
   }
 }
 
@@ -283,6 +429,12 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     apiAreaStacksAtOnce: read.integer('apiAreaStacksAtOnce', 1, 50),
     catalogPublicationNonce: read.string('catalogPublicationNonce'),
     catalogFailureFailsDeploy: read.boolean('catalogFailureFailsDeploy'),
+    modelEngines: {
+      speechRecognition: read.modelEngine('speechRecognition'),
+      translation: read.modelEngine('translation'),
+      textGeneration: read.modelEngine('textGeneration'),
+      mediaGeneration: read.modelEngine('mediaGeneration'),
+    },
   };
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {

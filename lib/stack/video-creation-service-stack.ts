@@ -107,6 +107,8 @@ export class VideoCreationServiceStack extends Stack {
       webhookQueue: this.messaging.webhook,
       jobWorkflows: [],
       speechEngine: options.speechEngine,
+      // What the model capabilities' grants allow once a function names them (model-engines.ts).
+      modelEngines: options.modelEngines,
     };
 
     // The functions of `${TaskFunction_<Name>}` placeholders, from lambdas/workflows/task-functions.ts.

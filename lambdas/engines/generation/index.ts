@@ -1,0 +1,72 @@
+/**
+ * The process's image and video generation engine, chosen by configuration (`MEDIA_GENERATION_ENGINE`,
+ * see `modelEnginesConfig` in core/config.ts): `bedrock` (Nova Canvas and Nova Reel), `none` (the
+ * default: every call fails with `engine_unavailable` naming the settings; there is no local engine) or
+ * `test-double` (tests only). Job code records the engine's `name` on the job, and asks
+ * `videoGenerationConfigured()` before promising a generated video (e.g. a `cinematic_avatar` render).
+ */
+import {
+  type MediaGenerationEngineName,
+  modelEnginesConfig,
+  UNCONFIGURED_ENGINE,
+} from '../../core/config.js';
+import { onProcessReset } from '../../core/process-state.js';
+import { createBedrockGenerationEngine } from './bedrock-generation-engine.js';
+import { type MediaGenerationEngine, MediaGenerationError } from './generation-engine.js';
+import { createTestDoubleGenerationEngine } from './test-double-generation-engine.js';
+
+export * from './generation-engine.js';
+
+/** What a deployer reads when image or video generation is asked for and none is configured. */
+export const MEDIA_GENERATION_NOT_CONFIGURED =
+  "Image and video generation is not configured: there is no local engine (no npm package ships generation models). Set MEDIA_GENERATION_ENGINE=bedrock (CDK option mediaGeneration: { engine: 'bedrock' }) in a region where Amazon Nova Canvas and Nova Reel are enabled for the account. Nothing was charged.";
+
+function createUnconfiguredGenerationEngine(): MediaGenerationEngine {
+  const fail = async (): Promise<never> => {
+    throw new MediaGenerationError('engine_unavailable', MEDIA_GENERATION_NOT_CONFIGURED);
+  };
+  return { name: UNCONFIGURED_ENGINE, generateImage: fail, generateVideo: fail };
+}
+
+/** A new engine of that name, with its settings from the configuration. */
+export function createGenerationEngine(
+  name: MediaGenerationEngineName = modelEnginesConfig().mediaGeneration.engine,
+): MediaGenerationEngine {
+  const settings = modelEnginesConfig().mediaGeneration;
+  switch (name) {
+    case 'bedrock':
+      return createBedrockGenerationEngine({
+        imageModel: settings.imageModel,
+        videoModel: settings.videoModel,
+        pollIntervalMs: settings.pollIntervalMs,
+        videoTimeoutMs: settings.videoTimeoutMs,
+      });
+    case 'test-double':
+      return createTestDoubleGenerationEngine();
+    case UNCONFIGURED_ENGINE:
+      return createUnconfiguredGenerationEngine();
+    default:
+      throw new Error(`unknown media generation engine ${String(name satisfies never)}`);
+  }
+}
+
+let shared: MediaGenerationEngine | undefined;
+
+/** The process's image and video generation engine, created on first use from the configuration and kept. */
+export function generationEngine(): MediaGenerationEngine {
+  shared ??= createGenerationEngine();
+  return shared;
+}
+
+/** Whether this deployment can generate a video: an engine is configured and its video model is set. */
+export function videoGenerationConfigured(): boolean {
+  const settings = modelEnginesConfig().mediaGeneration;
+  if (settings.engine === 'test-double') return true;
+  return settings.engine === 'bedrock' && settings.videoModel !== '';
+}
+
+/** Forgets the process's engine (tests, and the local stack after it changes settings). */
+export function resetGenerationEngine(): void {
+  shared = undefined;
+}
+onProcessReset(resetGenerationEngine);
