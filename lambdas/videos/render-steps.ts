@@ -28,6 +28,11 @@ import {
   toSrt,
   wordsWithPunctuation,
 } from '../engines/composition/index.js';
+import {
+  generationEngine,
+  MEDIA_GENERATION_NOT_CONFIGURED,
+  videoGenerationConfigured,
+} from '../engines/generation/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
 import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
@@ -138,10 +143,10 @@ async function prepare(ref: VideoRef): Promise<PrepareResult> {
   if (!found) return { proceed: false, scenes: [] };
   const video = await markProcessing(found);
   if (!video) return { proceed: false, scenes: [] };
-  if (video.render.cinematic) {
+  if (video.render.cinematic && !videoGenerationConfigured()) {
     throw new JobFailure(
       VIDEO_FAILURE.engineUnavailable,
-      'cinematic_avatar videos need a generative video model; this deployment has none configured (the reference engine composes scenes with ffmpeg and cannot generate footage from a prompt). Nothing was charged.',
+      `cinematic_avatar videos need a generative video model. ${MEDIA_GENERATION_NOT_CONFIGURED}`,
     );
   }
   // The engine by name only: preparing speaks nothing (its function may not call the engine).
@@ -270,6 +275,37 @@ const PRESENTER_ANIMATION = {
   still: 'still',
 } as const;
 
+/** Nova Reel makes 6 s, or multiples of 6 s up to 2 minutes: the footage is made long enough and cut. */
+const GENERATED_VIDEO_STEP_SECONDS = 6;
+
+/**
+ * A `cinematic_avatar` video's footage, made from its prompt by the configured video model (written to
+ * the video's work files, idempotent on the video id), as the one scene of the composition. The look
+ * ids only name who the prompt is about: no model here can film a given stock look.
+ */
+async function generateFootage(
+  ref: VideoRef,
+  cinematic: NonNullable<VideoRecord['render']['cinematic']>,
+  path: string,
+): Promise<{ scene: CompositionScene; engine: string }> {
+  const durationSeconds =
+    Math.ceil(cinematic.duration_seconds / GENERATED_VIDEO_STEP_SECONDS) * GENERATED_VIDEO_STEP_SECONDS;
+  const generated = await generationEngine().generateVideo({
+    prompt: cinematic.prompt,
+    durationSeconds,
+    output: { bucket: config().bucketName, prefix: videoMediaKeys.work(ref, 'generated') },
+    runId: ref.video_id,
+  });
+  await download(generated.key, path);
+  return {
+    scene: {
+      durationMs: cinematic.duration_seconds * 1000,
+      background: { type: 'video', path, mode: 'freeze', volume: 1 },
+    },
+    engine: `${generated.engine} (${generated.model})`,
+  };
+}
+
 /** A repeatable seed per scene, so a video rendered again blinks at the same moments. */
 function blinkSeedOf(videoId: string, sceneIndex: number): number {
   return createHash('sha256').update(`${videoId}#${sceneIndex}`).digest().readInt32BE(0);
@@ -323,6 +359,12 @@ async function compose(
     const scenes: CompositionScene[] = [];
     const cues: CaptionCue[] = [];
     const presenters = new Set<string>();
+    let generation: string | null = null;
+    if (video.render.cinematic) {
+      const generated = await generateFootage(ref, video.render.cinematic, join(workDir, 'generated.mp4'));
+      scenes.push(generated.scene);
+      generation = generated.engine;
+    }
     let offsetMs = 0;
     let presenterSize: { width: number; height: number } | undefined;
     for (const scene of video.render.scenes) {
@@ -438,6 +480,7 @@ async function compose(
         ...video.engines,
         composition: engine.name,
         presenter: presenters.size > 0 ? [...presenters].join(', ') : null,
+        ...(generation ? { generation } : {}),
       },
     });
     const put = async (path: string, name: string, contentType: string) => {

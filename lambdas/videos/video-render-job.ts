@@ -117,7 +117,7 @@ export const videoRenderJob = defineJob({
       input: videoRef.extend({ prepared: z.array(preparedScene), speech: speechResult }),
       output: composeResult,
       deployment: {
-        access: VIDEO_ITEMS,
+        access: [...VIDEO_ITEMS, GRANTS.generateMedia],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 3008,
         timeoutSeconds: 900,

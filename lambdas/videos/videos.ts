@@ -82,6 +82,8 @@ export interface VideoRecord extends JobBilling {
      * without a usable face: it moves, its lips do not), with the reason after a colon.
      */
     presenter?: string | null;
+    /** The model that generated a `cinematic_avatar` video's footage, e.g. `bedrock (amazon.nova-reel-v1:1)`. */
+    generation?: string | null;
   };
   created_at: number;
   completed_at: number | null;

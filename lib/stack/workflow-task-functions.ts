@@ -22,7 +22,9 @@ import {
 import { type GrantTargets, grantToRole } from './grant-statements.js';
 import type { HandlerBundles } from './handler-bundles.js';
 import type { MediaImage } from './media-image.js';
+import { MODEL_ENGINE_GRANTS, modelEngineEnvironment } from './model-engines.js';
 import { createServiceFunction } from './service-function.js';
+import type { ModelCapability } from './service-options.js';
 
 /** Scratch space of the media image's functions: inputs (uploads up to 1 GiB each) and renders. */
 export const MEDIA_IMAGE_EPHEMERAL_STORAGE = Size.gibibytes(10);
@@ -59,6 +61,15 @@ export interface WorkflowTaskFunctionsProps {
   removalPolicy: RemovalPolicy;
 }
 
+/** The settings of the model capabilities whose grants a step has (the grant and its settings go together). */
+function modelEnvironment(access: readonly string[], targets: GrantTargets): Record<string, string> {
+  if (!targets.modelEngines) return {};
+  const capabilities = (Object.keys(MODEL_ENGINE_GRANTS) as ModelCapability[]).filter((capability) =>
+    access.includes(MODEL_ENGINE_GRANTS[capability]),
+  );
+  return modelEngineEnvironment(targets.modelEngines, capabilities);
+}
+
 export class WorkflowTaskFunctions extends Construct {
   /** By the `<Name>` of `${TaskFunction_<Name>}`. */
   readonly functions: Readonly<Record<TaskFunctionName, LambdaFunction>>;
@@ -80,7 +91,7 @@ export class WorkflowTaskFunctions extends Construct {
           : props.bundles.codeFor(this, definition.module),
         runs: { bundle: definition.module, exportName },
         role,
-        environment: props.environment,
+        environment: { ...props.environment, ...modelEnvironment(definition.access, props.grantTargets) },
         description: definition.description,
         logRetention: props.logRetention,
         removalPolicy: props.removalPolicy,
