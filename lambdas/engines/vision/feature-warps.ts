@@ -300,6 +300,12 @@ function renderSprite(
 export interface MouthShape {
   /** The gap between the inner lip edges at the middle. */
   opening: number;
+  /**
+   * `true`: a mouth already open in the photo (a smile) still opens, by at least half of `opening`
+   * (a full `opening` more would take a smiling mouth past anything natural); `false`: the lips end
+   * up exactly `opening` apart.
+   */
+  opensFromPhoto: boolean;
   /** How the gap runs from the middle to its ends: `lens` (1 − x²), `round` (√(1 − x²)), `flat` (1 − x⁴). */
   openingProfile: 'lens' | 'round' | 'flat';
   /** Half the gap's length ÷ half the inner mouth's length (before `widthScale`). */
@@ -322,6 +328,7 @@ export interface MouthShape {
 
 const SHAPE_DEFAULTS: MouthShape = {
   opening: 0,
+  opensFromPhoto: false,
   openingProfile: 'lens',
   openingSpan: 0.9,
   widthScale: 1,
@@ -345,6 +352,7 @@ export const MOUTH_SHAPES: Readonly<Record<Exclude<Viseme, 'rest'>, MouthShape>>
   open_small: {
     ...SHAPE_DEFAULTS,
     opening: 0.12,
+    opensFromPhoto: true,
     upperLipRaise: 0.01,
     upperTeeth: 0.3,
     teethVisibility: 0.7,
@@ -352,6 +360,7 @@ export const MOUTH_SHAPES: Readonly<Record<Exclude<Viseme, 'rest'>, MouthShape>>
   open_wide: {
     ...SHAPE_DEFAULTS,
     opening: 0.3,
+    opensFromPhoto: true,
     widthScale: 0.94,
     upperLipRaise: 0.03,
     upperTeeth: 0.16,
@@ -438,10 +447,35 @@ export function mouthGeometry(face: FaceLandmarks, photo: RgbaImage): MouthGeome
     lowerOuter,
     upperInner: opening.upperInner,
     lowerInner: opening.lowerInner,
-    jaw: ColumnContour.of(frame, face.jaw),
+    jaw: smoothedContour(ColumnContour.of(frame, face.jaw), 0.12 * mouthWidthOf(lips)),
     noseBase: toLocal(frame, face.noseBottom).t,
     lipColour: opening.lipColour,
   };
+}
+
+function mouthWidthOf(lips: FaceLandmarks['lips']): number {
+  const right = lips.upperOuter[0] as Point;
+  const left = lips.upperOuter.at(-1) as Point;
+  return Math.hypot(left.x - right.x, left.y - right.y);
+}
+
+/**
+ * A contour averaged over `radius` either side, every pixel: the mesh's jaw has kinks, and the skin,
+ * collar or beard below a dropping chin would follow each one as a wave.
+ */
+export function smoothedContour(contour: ColumnContour, radius: number): ColumnContour {
+  const points: LocalPoint[] = [];
+  const step = 1;
+  for (let s = contour.first; s <= contour.last; s += step) {
+    let total = 0;
+    let count = 0;
+    for (let offset = -radius; offset <= radius; offset += step) {
+      total += contour.at(s + offset);
+      count++;
+    }
+    points.push({ s, t: total / Math.max(1, count) });
+  }
+  return new ColumnContour(points);
 }
 
 /** How fast an opening's half height may fall off along the mouth, pixels per pixel. */
@@ -455,7 +489,7 @@ const GAP_TAPER = 0.5;
  * brighter than the lips (teeth) or much darker (the inside) is the opening, widened where needed so
  * its edges are continuous (`GAP_TAPER`). A mouth without any opening keeps the mesh's inner edges,
  * joined to the corners. `start` and `end` are the outermost columns with an opening (else the mesh's inner
- * corners). The lips' colour is the median colour of the columns.
+ * corners). The lips' colour is the columns' most saturated (`lipColourOf`).
  */
 export function photographedOpening(
   photo: RgbaImage,
@@ -482,7 +516,7 @@ export function photographedOpening(
     }
     columns.push({ s, top, colours });
   }
-  const lipColour = medianColour(columns.flatMap((column) => column.colours));
+  const lipColour = lipColourOf(columns.flatMap((column) => column.colours));
   const lipLuminance = luminance(lipColour);
   const lipChroma = chroma(lipColour);
   const isOpening = (colour: Rgb) => {
@@ -502,13 +536,13 @@ export function photographedOpening(
         runStart = -1;
       }
     }
-    // A pixel or more, not touching the column's ends (that is skin or a beard); a pixel more each
-    // side, so the anti-aliased edge between lip and teeth goes too.
+    // A pixel or more, not touching the column's ends (that is skin or a beard); one and a half
+    // pixels more each side, so the anti-aliased edge between lip and teeth goes too.
     if (best && best[1] - best[0] >= samplesPerPixel && best[0] > 0 && best[1] < colours.length) {
       runs.push({
         s,
-        top: top + best[0] / samplesPerPixel - 1,
-        bottom: top + best[1] / samplesPerPixel + 1,
+        top: top + best[0] / samplesPerPixel - 1.5,
+        bottom: top + best[1] / samplesPerPixel + 1.5,
       });
     }
   }
@@ -577,17 +611,25 @@ function chroma(colour: Rgb): number {
   return Math.max(...colour) - Math.min(...colour);
 }
 
-function medianColour(colours: readonly Rgb[]): Rgb {
+/**
+ * The lips' colour among the colours between their outer edges: the median (by brightness) of the
+ * most saturated 40 %. Lips are more saturated than the skin, the teeth and the inside of the mouth,
+ * so a wide smile's teeth do not brighten it.
+ */
+function lipColourOf(colours: readonly Rgb[]): Rgb {
   if (colours.length === 0) return [150, 90, 90];
-  const sorted = [...colours].sort((a, b) => luminance(a) - luminance(b));
+  const saturated = [...colours]
+    .sort((a, b) => chroma(b) - chroma(a))
+    .slice(0, Math.max(1, Math.ceil(colours.length * 0.4)));
+  const sorted = saturated.sort((a, b) => luminance(a) - luminance(b));
   return sorted[Math.floor(sorted.length / 2)] as Rgb;
 }
 
-/** Each point's `t` replaced by the median of its 5 neighbours: one odd column does not make a notch. */
+/** Each point's `t` replaced by the median of its 7 neighbours: one odd column does not make a notch. */
 function medianSmoothed(points: readonly LocalPoint[]): LocalPoint[] {
   return points.map((point, index) => {
     const around = points
-      .slice(Math.max(0, index - 2), index + 3)
+      .slice(Math.max(0, index - 3), index + 4)
       .map((neighbour) => neighbour.t)
       .sort((a, b) => a - b);
     return { s: point.s, t: around[Math.floor(around.length / 2)] as number };
@@ -699,7 +741,9 @@ class MouthColumns {
     const opened = profileAt(shape.openingProfile, x / shape.openingSpan);
     // The upper lip rises with the opening's own profile, so a rounded mouth opens to an oval.
     const raise = shape.upperLipRaise * width * opened;
-    const gap = shape.opening * width * opened;
+    const designed = shape.opening * width * opened;
+    const photographed = lowerInner - upperInner;
+    const gap = shape.opensFromPhoto ? Math.max(designed, photographed + designed / 2) : designed;
     target[0] = source[0] as number;
     target[2] = upperInner - raise;
     target[3] = (target[2] as number) + gap;
@@ -911,7 +955,7 @@ export function eyeGeometry(eye: EyeLids, towardsMouth: Point, photo: RgbaImage)
   const end = Math.max(upper.last, lower.last);
   const middle = (start + end) / 2;
   const browGap = upper.at(middle) - brow.at(middle);
-  const lidSkin = Math.min(0.6 * width, Math.max(0.25 * width, 0.6 * browGap));
+  const lidSkin = Math.min(0.7 * width, Math.max(0.3 * width, 0.8 * browGap));
   const columns = [0.3, 0.4, 0.5, 0.6, 0.7].map((share) => start + (end - start) * share);
   const skinColour = meanColour(
     photo,
