@@ -823,12 +823,13 @@ class MouthColumns {
  * teeth a warm off-white about as bright as the lips allow (a dim photo has dim teeth).
  */
 function mouthColours(lip: Rgb) {
-  const teeth = Math.min(232, Math.max(90, luminance(lip) * 1.55));
+  const teeth = Math.min(240, Math.max(100, luminance(lip) * 1.7));
   return {
     edge: [lip[0] * 0.42, lip[1] * 0.25, lip[2] * 0.25] as Rgb,
     back: [lip[0] * 0.15 + 5, lip[1] * 0.07 + 2, lip[2] * 0.07 + 2] as Rgb,
     tongue: [lip[0] * 0.62, lip[1] * 0.34, lip[2] * 0.34] as Rgb,
-    teeth: [teeth, teeth * 0.93, teeth * 0.8] as Rgb,
+    // Teeth take a quarter of the lips' hue: pure grey-white reads as blue next to warm skin.
+    teeth: [teeth * 0.75 + lip[0] * 0.25, teeth * 0.7 + lip[1] * 0.25, teeth * 0.6 + lip[2] * 0.25] as Rgb,
   };
 }
 
@@ -1044,7 +1045,7 @@ export function renderBlinkSprite(
       const lidTop = closing - (closing - upper) * 1.6;
       const skin = smoothstep(lidTop, (lidTop + closing) / 2, local.t) * (local.t <= closing ? 1 : 0) * 0.9;
       const thickness = Math.max(0.6, 0.028 * geometry.width) * lidDrawn;
-      const lash = (1 - smoothstep(thickness * 0.5, thickness * 0.5 + 1, Math.abs(local.t - closing))) * 0.9;
+      const lash = (1 - smoothstep(thickness * 0.5, thickness * 0.5 + 1, Math.abs(local.t - closing))) * 0.75;
       const skinShare = skin * weight * (1 - lash);
       const lashShare = lash * weight * lidDrawn;
       pixel.fill = Math.min(1, skinShare + lashShare);
