@@ -658,7 +658,9 @@ export function mouthArea(geometry: MouthGeometry): FeatureArea {
   const { width } = geometry;
   const middle = (geometry.innerStart + geometry.innerEnd) / 2;
   const top = Math.min(geometry.upperOuter.at(middle) - 0.05 * width, lipBandTop(geometry) - 0.3 * width);
-  const chinDrop = largestChinDrop() * width;
+  // A photographed open mouth that closes lifts the chin by its gap.
+  const photographedGap = geometry.lowerInner.at(middle) - geometry.upperInner.at(middle);
+  const chinDrop = Math.max(largestChinDrop() * width, photographedGap * MOUTH_SHAPES.closed.jawFollow);
   const bottom = geometry.jaw.at(middle) + chinDrop + chinFalloff(width, chinDrop);
   const halfAcross = Math.max(0.5 + WIDTH_REACH, JAW_SPAN[1]) * width;
   const growth = 1.25;
@@ -736,7 +738,9 @@ class MouthColumns {
     source[3] = lowerInner;
     source[4] = lowerOuter;
     source[5] = Math.max(lowerOuter + 0.2 * width, geometry.jaw.at(s));
-    source[6] = (source[5] as number) + (this.falloff || 0.35 * width);
+    // The falloff is known once the chin's drop is (the constructor's first call, for the middle
+    // column, reads only the lips).
+    source[6] = (source[5] as number) + (this.falloff ?? 0.35 * width);
     const x = (s - this.middle) / this.halfInner;
     const opened = profileAt(shape.openingProfile, x / shape.openingSpan);
     // The upper lip rises with the opening's own profile, so a rounded mouth opens to an oval.

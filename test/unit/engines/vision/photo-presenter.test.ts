@@ -225,6 +225,23 @@ describe('photo presenters on the face model', () => {
     expect(difference / (rest.width * rest.height * 3)).toBeLessThan(0.001);
   });
 
+  it('closes a mouth that is open in the photo', async () => {
+    const first = (await preparePhotoPresenter(await portraitPhoto('maya-office'))) as Animated;
+    const openPhoto = await paste(first, 'open_wide');
+    const result = await preparePhotoPresenter(openPhoto);
+    expect(result.kind).toBe('animated');
+    const animated = result as Animated;
+    const photographed = mouthOpening(await theFace(animated.image));
+    const closed = mouthOpening(await theFace(await paste(animated, 'closed')));
+    const wider = mouthOpening(await theFace(await paste(animated, 'open_wide')));
+    console.log(
+      `open photo: mouth ${photographed.toFixed(3)}, closed ${closed.toFixed(3)}, open_wide ${wider.toFixed(3)}`,
+    );
+    expect(photographed).toBeGreaterThan(0.25);
+    expect(closed).toBeLessThan(photographed / 2);
+    expect(wider).toBeGreaterThan(photographed - 0.03);
+  });
+
   it('keeps photos that cannot talk still, saying why', async () => {
     const plain = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#5a7d9a' } })
       .png()
