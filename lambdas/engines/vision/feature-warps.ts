@@ -84,8 +84,14 @@ export class ColumnContour {
     if (count === 0) return 0;
     if (s <= (this.s[0] as number)) return this.t[0] as number;
     if (s >= (this.s[count - 1] as number)) return this.t[count - 1] as number;
-    let high = 1;
-    while ((this.s[high] as number) < s) high++;
+    // Binary search: contours found from pixels have a point per pixel column.
+    let low = 0;
+    let high = count - 1;
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      if ((this.s[middle] as number) < s) low = middle;
+      else high = middle;
+    }
     const s0 = this.s[high - 1] as number;
     const s1 = this.s[high] as number;
     const t0 = this.t[high - 1] as number;
