@@ -988,7 +988,7 @@ export function eyeGeometry(eye: EyeLids, towardsMouth: Point, photo: RgbaImage)
 }
 
 /** The closing lid reaches this many times as far from the eye's middle as the detected corners. */
-const CORNER_REACH = 1.06;
+const CORNER_REACH = 1.12;
 
 /** How far below the lower lid a blink's map reaches, × eye width. */
 const BELOW_EYE = 0.25;
