@@ -35,7 +35,9 @@ import {
 } from '../engines/generation/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
-import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
+import { type Viseme, type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
+import { VISION_FAILURE, VisionEngineError } from '../engines/vision/human-runtime.js';
+import { type PhotoPresenterResult, preparePhotoPresenter } from '../engines/vision/photo-presenter.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
@@ -272,8 +274,57 @@ async function probeSeconds(path: string, what: string): Promise<number> {
 /** How a video's presenters were animated (`engines.presenter`, videos.ts). */
 const PRESENTER_ANIMATION = {
   stockSprites: 'stock_sprites',
+  photoLandmarks: 'photo_landmarks',
   still: 'still',
 } as const;
+
+/**
+ * An `image` presenter: a photo with one usable face talks with sprites warped from its own mouth and
+ * eyes (vision/photo-presenter.ts), shown upright; any other picture stays as it is (still, moving
+ * gently), and the record says why.
+ */
+async function photoPresenter(
+  path: string,
+  visemes: VisemeCue[],
+  file: (name: string) => string,
+  blinkSeed: number,
+  sceneId: string,
+): Promise<{ imagePath: string; animation?: PresenterAnimation; animated: string }> {
+  let prepared: PhotoPresenterResult;
+  try {
+    prepared = await preparePhotoPresenter(await readFile(path));
+  } catch (error) {
+    if (error instanceof VisionEngineError && error.failureCode === VISION_FAILURE.invalidMedia)
+      throw new JobFailure(
+        VIDEO_FAILURE.invalidMedia,
+        `The image of ${sceneId} cannot be read as a picture.`,
+        {
+          cause: error,
+        },
+      );
+    throw error;
+  }
+  if (prepared.kind === 'still') {
+    return { imagePath: path, animated: `${PRESENTER_ANIMATION.still} (${prepared.reason})` };
+  }
+  const imagePath = file('presenter-upright.png');
+  await writeFile(imagePath, prepared.image);
+  const mouths: PresenterAnimation['mouths'] = {};
+  let blink: PresenterAnimation['blink'];
+  await Promise.all(
+    Object.entries(prepared.sprites).map(async ([name, sprite]) => {
+      const placed = { imagePath: file(`sprite-${name}.png`), box: sprite.box };
+      await writeFile(placed.imagePath, sprite.png);
+      if (name === 'blink') blink = placed;
+      else mouths[name as Viseme] = placed;
+    }),
+  );
+  return {
+    imagePath,
+    animation: { mouths, ...(blink ? { blink } : {}), visemes, blinkSeed },
+    animated: PRESENTER_ANIMATION.photoLandmarks,
+  };
+}
 
 /** Nova Reel makes 6 s, or multiples of 6 s up to 2 minutes: the footage is made long enough and cut. */
 const GENERATED_VIDEO_STEP_SECONDS = 6;
@@ -413,13 +464,23 @@ async function compose(
       }
       let avatar: CompositionScene['avatar'];
       if (resolved?.portrait_key && scene.presenter) {
-        const path = await download(resolved.portrait_key, file('presenter'));
+        const downloaded = await download(resolved.portrait_key, file('presenter'));
+        const blinkSeed = blinkSeedOf(video.video_id, scenes.length);
         const sprites = resolved.presenter_sprites;
-        const animation = sprites
-          ? await stockAnimation(sprites, visemes, file, blinkSeedOf(video.video_id, scenes.length))
-          : undefined;
-        presenters.add(animation ? PRESENTER_ANIMATION.stockSprites : PRESENTER_ANIMATION.still);
-        avatar = { imagePath: path, fit: scene.presenter.fit, ...(animation ? { animation } : {}) };
+        const presenter = sprites
+          ? {
+              imagePath: downloaded,
+              animation: await stockAnimation(sprites, visemes, file, blinkSeed),
+              animated: PRESENTER_ANIMATION.stockSprites,
+            }
+          : await photoPresenter(downloaded, visemes, file, blinkSeed, scene.id);
+        presenters.add(presenter.animated);
+        const path = presenter.imagePath;
+        avatar = {
+          imagePath: path,
+          fit: scene.presenter.fit,
+          ...(presenter.animation ? { animation: presenter.animation } : {}),
+        };
         if (!presenterSize) {
           const probe = await probeMedia(path).catch(() => undefined);
           const stream = probe?.streams.find((entry) => entry.width && entry.height);
