@@ -11,15 +11,19 @@
  *   npm run bench -- person-segmentation     (BENCH_ROUNDS to tune, BENCH_KEEP=1 keeps the files)
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import type { GraphModel } from '@tensorflow/tfjs-converter';
+import type { Tensor } from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
 import { renderPortrait } from '../lambdas/catalog/render-portrait.js';
 import { findStockLook } from '../lambdas/catalog/stock-avatars.js';
 import { ensureExecutable, ffmpegPath } from '../lambdas/engines/composition/ffmpeg-binaries.js';
-import { visionRuntime } from '../lambdas/engines/vision/human-runtime.js';
+import { selfieModelFile, visionRuntime } from '../lambdas/engines/vision/human-runtime.js';
 import { segmentPerson, segmentVideo } from '../lambdas/engines/vision/segmentation.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? '20');
@@ -85,17 +89,16 @@ for (const [width, height] of [
 // The model alone: its 256×256 input prepared once.
 {
   const { tf } = await visionRuntime();
-  const converter = (await import(
-    '@tensorflow/tfjs-converter'
-  )) as typeof import('@tensorflow/tfjs-converter');
-  const { selfieModelFile } = await import('../lambdas/engines/vision/human-runtime.js');
-  const { pathToFileURL } = await import('node:url');
-  const model = await converter.loadGraphModel(pathToFileURL(selfieModelFile()).href);
+  // Required like the engine does, so it shares Human's tfjs-core (its backend and file:// router).
+  const { loadGraphModel } = createRequire(import.meta.url)('@tensorflow/tfjs-converter') as {
+    loadGraphModel: (url: string) => Promise<GraphModel>;
+  };
+  const model = await loadGraphModel(pathToFileURL(selfieModelFile()).href);
   const input = tf.randomUniform([1, 256, 256, 3]);
   const times: number[] = [];
   for (let round = 0; round <= rounds; round++) {
     const started = performance.now();
-    const output = model.execute(input) as import('@tensorflow/tfjs-core').Tensor;
+    const output = model.execute(input) as Tensor;
     await output.data();
     output.dispose();
     if (round > 0) times.push(performance.now() - started);

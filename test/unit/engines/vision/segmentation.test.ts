@@ -377,6 +377,67 @@ describe('segmentVideo', () => {
     expect(greenBackground / background).toBeGreaterThan(0.97);
   });
 
+  it('writes ProRes 4444 with alpha in a MOV, with AAC audio', async () => {
+    const output = path.join(dir, 'presenter.mov');
+    const result = await segmentVideo({ inputPath: input, outputPath: output, format: 'mov' });
+    expect(result.frames).toBe(frames);
+    const streams = await ffprobeStreams(output);
+    const video = streams.find((stream) => stream.codec_type === 'video');
+    expect(video).toMatchObject({ codec_name: 'prores', profile: '4444', width, height });
+    // The decoder's pixel format (10 or 12 bits, by ffprobe's version) has an alpha plane.
+    expect(video?.pix_fmt).toMatch(/^yuva444p/);
+    expect(streams.find((stream) => stream.codec_type === 'audio')?.codec_name).toBe('aac');
+  });
+
+  it('lays the person over a picture, scaled to cover the frame', async () => {
+    // A 4:3 picture, left half magenta and right half yellow: covering 16:9 crops its top and bottom.
+    const picture = path.join(dir, 'backdrop.png');
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ff00ff' } })
+      .composite([
+        {
+          input: { create: { width: 200, height: 300, channels: 3, background: '#ffff00' } },
+          left: 200,
+          top: 0,
+        },
+      ])
+      .png()
+      .toFile(picture);
+    const output = path.join(dir, 'on-picture.webm');
+    await segmentVideo({ inputPath: input, outputPath: output, background: { imagePath: picture } });
+    const { stdout } = await run(
+      ffmpegPath(),
+      [
+        '-v',
+        'error',
+        '-i',
+        output,
+        '-vf',
+        'select=eq(n\\,0)',
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
+      { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+    );
+    const pixel = (x: number, y: number) =>
+      Array.from(stdout.subarray((y * width + x) * 3, (y * width + x) * 3 + 3));
+    const near = (actual: number[], expected: number[]) =>
+      actual.every((value, index) => Math.abs(value - (expected[index] as number)) < 40);
+    expect(near(pixel(20, 20), [255, 0, 255])).toBe(true);
+    expect(near(pixel(width - 20, 20), [255, 255, 0])).toBe(true);
+    await expect(
+      segmentVideo({
+        inputPath: input,
+        outputPath: output,
+        background: { imagePath: path.join(dir, 'missing.png') },
+      }),
+    ).rejects.toMatchObject({ failureCode: 'invalid_media' });
+  });
+
   it('fails with invalid_media on a file that is not a video', async () => {
     const bogus = path.join(dir, 'bogus.mp4');
     await writeFile(bogus, 'not a video');
