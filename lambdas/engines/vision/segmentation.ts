@@ -679,8 +679,8 @@ function rgbaFrame(rgb: Uint8Array, mask: Uint8Array): Buffer {
 
 /**
  * Segments every frame of a video and writes it with the background removed (an alpha channel) or
- * replaced by a colour or a picture. Streaming: one decoded frame and one encoded frame are in flight
- * at a time, whatever the video's length. Fails with `invalid_media` when the input (or the
+ * replaced by a colour or a picture. Streaming: two frames are in flight at a time (one in the model,
+ * the one before it being scaled up and written), whatever the video's length. Fails with `invalid_media` when the input (or the
  * background picture) cannot be read, `engine_unavailable` when ffmpeg or the model cannot run, the
  * encoder fails, or the run exceeds `timeoutMs`.
  */
@@ -756,7 +756,7 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
   }, settings.timeoutMs);
 
   const frameBytes = width * height * 3;
-  const frame = Buffer.allocUnsafe(frameBytes);
+  let frame = Buffer.allocUnsafe(frameBytes);
   let filled = 0;
   let frames = 0;
   let segmentationMs = 0;
@@ -767,11 +767,9 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
     if (!stdin || encoderClosed) throw new Error('the encoder stopped');
     if (!stdin.write(rgba)) await Promise.race([once(stdin, 'drain'), encoding.exit]);
   };
-  const processFrame = async (): Promise<void> => {
-    const segmenting = performance.now();
-    const probabilities = await personProbabilities({ data: frame, width, height, channels: 3 });
-    smoothed = smoothOverTime(smoothed, probabilities.data, settings.newFrameWeight);
-    const low = rampToMask(smoothed, mask.edgeLow, mask.edgeHigh);
+  /** The second half of a frame: its mask at full size (sharp, off the main thread), RGBA, written. */
+  const finishFrame = async (rgb: Buffer, probabilities: Probabilities, low: Uint8Array): Promise<void> => {
+    const started = performance.now();
     const alpha = await upscaleMask(
       low,
       probabilities.width,
@@ -781,10 +779,26 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       mask.featherFraction,
       mask.edgeChoke,
     );
-    segmentationMs += performance.now() - segmenting;
-    await writeFrame(rgbaFrame(frame, alpha));
+    const rgba = rgbaFrame(rgb, alpha);
+    segmentationMs += performance.now() - started;
+    await writeFrame(rgba);
     frames++;
     settings.onFrame?.(frames);
+  };
+  // Two frames in flight: while one is finished (scaled up by sharp's threads, then written to the
+  // encoder), the next goes through the model on this thread.
+  let finishing: Promise<void> = Promise.resolve();
+  const processFrame = async (rgb: Buffer): Promise<void> => {
+    const started = performance.now();
+    const probabilities = await personProbabilities({ data: rgb, width, height, channels: 3 });
+    smoothed = smoothOverTime(smoothed, probabilities.data, settings.newFrameWeight);
+    const low = rampToMask(smoothed, mask.edgeLow, mask.edgeHigh);
+    segmentationMs += performance.now() - started;
+    // The previous frame is written before this one starts: frames stay in order, two at most are held.
+    await finishing;
+    finishing = finishFrame(rgb, probabilities, low);
+    // Its failure is thrown where it is awaited (the next frame, or the end); not unhandled meanwhile.
+    finishing.catch(() => undefined);
   };
 
   let failure: unknown;
@@ -797,11 +811,14 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
         filled += take;
         offset += take;
         if (filled === frameBytes) {
-          await processFrame();
+          await processFrame(frame);
+          // The frame is still being finished: the next one is decoded into a new buffer.
+          frame = Buffer.allocUnsafe(frameBytes);
           filled = 0;
         }
       }
     }
+    await finishing;
     encoder.stdin?.end();
   } catch (error) {
     failure = error;
