@@ -438,6 +438,40 @@ describe('segmentVideo', () => {
     ).rejects.toMatchObject({ failureCode: 'invalid_media' });
   });
 
+  it('turns a video shot sideways upright (rotation metadata), like the players do', async () => {
+    const sideways = path.join(dir, 'sideways-encoded.mp4');
+    const rotated = path.join(dir, 'sideways.mp4');
+    await run(ffmpegPath(), [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=s=320x180:r=25:d=0.4',
+      '-c:v',
+      'libx264',
+      sideways,
+    ]);
+    await run(ffmpegPath(), [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      sideways,
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      'rotate=90',
+      rotated,
+    ]);
+    const output = path.join(dir, 'upright.webm');
+    const result = await segmentVideo({ inputPath: rotated, outputPath: output });
+    expect(result).toMatchObject({ width: 180, height: 320, frames: 10, hasAudio: false });
+    const video = (await ffprobeStreams(output)).find((stream) => stream.codec_type === 'video');
+    expect(video).toMatchObject({ width: 180, height: 320 });
+  });
+
   it('fails with invalid_media on a file that is not a video', async () => {
     const bogus = path.join(dir, 'bogus.mp4');
     await writeFile(bogus, 'not a video');
