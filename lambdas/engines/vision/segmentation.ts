@@ -97,8 +97,13 @@ const MASK_DEFAULTS: Required<MaskOptions> = {
   edgeChoke: 96,
 };
 
+/** `options` without its undefined entries: spread over the defaults, an explicit undefined keeps them. */
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 function maskSettings(options: MaskOptions): Required<MaskOptions> {
-  const settings = { ...MASK_DEFAULTS, ...options };
+  const settings = { ...MASK_DEFAULTS, ...definedOnly(options) };
   if (!(settings.edgeLow >= 0 && settings.edgeLow < settings.edgeHigh && settings.edgeHigh <= 1)) {
     throw new RangeError('edgeLow and edgeHigh must satisfy 0 <= edgeLow < edgeHigh <= 1');
   }
@@ -699,7 +704,12 @@ function rgbaFrame(rgb: Uint8Array, mask: Uint8Array): Buffer {
  */
 export async function segmentVideo(options: SegmentVideoOptions): Promise<SegmentVideoResult> {
   const started = performance.now();
-  const settings = { ...VIDEO_DEFAULTS, ...options };
+  const settings = {
+    ...VIDEO_DEFAULTS,
+    ...definedOnly(options),
+    inputPath: options.inputPath,
+    outputPath: options.outputPath,
+  };
   const mask = maskSettings(options);
   const { background } = settings;
   if (
@@ -717,7 +727,10 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
   if (!(Number.isInteger(settings.vp9Speed) && settings.vp9Speed >= 0 && settings.vp9Speed <= 8)) {
     throw new RangeError('vp9Speed must be a whole number from 0 to 8');
   }
-  smoothOverTime(undefined, [], settings.newFrameWeight); // validates the weight before any process starts
+  if (!(settings.newFrameWeight > 0 && settings.newFrameWeight <= 1)) {
+    throw new RangeError('newFrameWeight must be above 0 and at most 1');
+  }
+  if (!(settings.timeoutMs > 0)) throw new RangeError('timeoutMs must be a positive number of milliseconds');
   if (typeof background === 'object') await assertReadablePicture(background.imagePath);
   // Loaded before ffmpeg starts, so a missing model fails fast and the first frame is not slow.
   await selfieModel();

@@ -192,6 +192,18 @@ describe('segmentPerson', () => {
   });
 });
 
+describe('mask options', () => {
+  it('keeps the defaults for options given as undefined, and refuses values out of range', async () => {
+    const image = { data: noiseRgb(64, 64, 9), width: 64, height: 64, channels: 3 } as const;
+    const plain = await segmentPerson(image);
+    const undefinedOptions = await segmentPerson(image, { edgeLow: undefined, edgeChoke: undefined });
+    expect(undefinedOptions.data).toEqual(plain.data);
+    await expect(segmentPerson(image, { edgeLow: 0.8, edgeHigh: 0.4 })).rejects.toThrow(RangeError);
+    await expect(segmentPerson(image, { edgeChoke: 255 })).rejects.toThrow(RangeError);
+    await expect(segmentPerson(image, { featherFraction: -1 })).rejects.toThrow(RangeError);
+  });
+});
+
 describe('cutOutPerson', () => {
   it('returns the upright photo as an RGBA PNG whose alpha is the person', async () => {
     const scene = await portraitScene('maya-office', 480, (width, height) => stripesRgb(width, height));
