@@ -325,6 +325,66 @@ export async function segmentPerson(image: RawImage, options: MaskOptions = {}):
   return { data, width: image.width, height: image.height, coverage: maskCoverage(data) };
 }
 
+/** How the person's colours are written out (cut-outs and videos). */
+export interface ColourOptions {
+  /**
+   * Edge colour repair: the half-transparent pixels of the outline, whose colour still mixes in the
+   * old background (an orange fringe on hair in front of an orange wall), take the colour of the
+   * fully opaque person pixels around them instead: a Gaussian average weighted by opacity, with this
+   * sigma as a fraction of the picture's shorter side. 0 keeps the photo's own colours.
+   * @default 0.008
+   */
+  edgeColourFraction?: number;
+}
+
+const COLOUR_DEFAULTS: Required<ColourOptions> = { edgeColourFraction: 0.008 };
+
+function colourSettings(options: ColourOptions): Required<ColourOptions> {
+  const settings = { ...COLOUR_DEFAULTS, ...definedOnly(options) };
+  if (!(settings.edgeColourFraction >= 0 && settings.edgeColourFraction < 0.1)) {
+    throw new RangeError('edgeColourFraction must be at least 0 and below 0.1');
+  }
+  return settings;
+}
+
+/**
+ * `rgb` with the colours of the mask's partial pixels replaced by those of the opaque person pixels
+ * near them (see `edgeColourFraction`). libvips blurs RGBA premultiplied by its alpha, so blurring the
+ * picture with "is opaque person" as its alpha gives exactly the opacity-weighted average colour.
+ */
+async function withPersonEdgeColours(
+  rgb: Uint8Array,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  edgeColourFraction: number,
+): Promise<Uint8Array> {
+  const sigma = edgeColourFraction * Math.min(width, height);
+  if (sigma < 0.3) return rgb;
+  const pixels = width * height;
+  const weighted = Buffer.allocUnsafe(pixels * 4);
+  for (let pixel = 0, from = 0, to = 0; pixel < pixels; pixel++, from += 3, to += 4) {
+    weighted[to] = rgb[from] as number;
+    weighted[to + 1] = rgb[from + 1] as number;
+    weighted[to + 2] = rgb[from + 2] as number;
+    weighted[to + 3] = mask[pixel] === 255 ? 255 : 0;
+  }
+  const averaged = await sharp(weighted, { raw: { width, height, channels: 4 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
+  const repaired = Uint8Array.from(rgb);
+  for (let pixel = 0, at = 0, from = 0; pixel < pixels; pixel++, at += 3, from += 4) {
+    const alpha = mask[pixel] as number;
+    // Only the outline; and only where opaque person pixels are close enough to say what colour it is.
+    if (alpha === 0 || alpha === 255 || (averaged[from + 3] as number) < 8) continue;
+    repaired[at] = averaged[from] as number;
+    repaired[at + 1] = averaged[from + 1] as number;
+    repaired[at + 2] = averaged[from + 2] as number;
+  }
+  return repaired;
+}
+
 export interface PersonCutOut {
   /** The upright photo as an RGBA PNG whose alpha is the person mask. */
   png: Uint8Array;
@@ -337,7 +397,11 @@ export interface PersonCutOut {
  * The person of a photo (any format sharp reads), turned upright by its EXIF orientation, on a
  * transparent background. A photo that cannot be decoded fails with `invalid_media`.
  */
-export async function cutOutPerson(photo: Uint8Array, options: MaskOptions = {}): Promise<PersonCutOut> {
+export async function cutOutPerson(
+  photo: Uint8Array,
+  options: MaskOptions & ColourOptions = {},
+): Promise<PersonCutOut> {
+  const { edgeColourFraction } = colourSettings(options);
   let rgb: { data: Buffer; info: { width: number; height: number } };
   try {
     rgb = await sharp(photo).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -350,7 +414,8 @@ export async function cutOutPerson(photo: Uint8Array, options: MaskOptions = {})
   }
   const { width, height } = rgb.info;
   const mask = await segmentPerson({ data: rgb.data, width, height, channels: 3 }, options);
-  const png = await sharp(rgb.data, { raw: { width, height, channels: 3 } })
+  const colours = await withPersonEdgeColours(rgb.data, mask.data, width, height, edgeColourFraction);
+  const png = await sharp(colours, { raw: { width, height, channels: 3 } })
     .joinChannel(Buffer.from(mask.data.buffer, mask.data.byteOffset, mask.data.byteLength), {
       raw: { width, height, channels: 1 },
     })
@@ -393,7 +458,7 @@ export function smoothOverTime(
 /** What the person is laid over: nothing (an alpha channel), a colour, or a picture scaled to cover. */
 export type SegmentedVideoBackground = 'transparent' | `#${string}` | { imagePath: string };
 
-export interface SegmentVideoOptions extends MaskOptions {
+export interface SegmentVideoOptions extends MaskOptions, ColourOptions {
   /** Any video ffmpeg reads; its first video stream is segmented and its first audio stream kept. */
   inputPath: string;
   outputPath: string;
@@ -711,6 +776,7 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
     outputPath: options.outputPath,
   };
   const mask = maskSettings(options);
+  const { edgeColourFraction } = colourSettings(options);
   const { background } = settings;
   if (
     typeof background === 'string' &&
@@ -807,7 +873,8 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       mask.featherFraction,
       mask.edgeChoke,
     );
-    const rgba = rgbaFrame(rgb, alpha);
+    const colours = await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction);
+    const rgba = rgbaFrame(colours, alpha);
     segmentationMs += performance.now() - started;
     await writeFrame(rgba);
     frames++;
