@@ -20,7 +20,10 @@
  * 3. sharp scales that low-resolution mask up to the picture (bilinear) and blurs it by a fraction of
  *    the picture's shorter side (feathering, so the edge never shows the model's 256-pixel grid);
  * 4. the feathered edge is choked (`edgeChoke`): its outer, faint part is cut and the rest stretched
- *    back to 0–255, so the pixels that would still show the old background around the person go.
+ *    back to 0–255, so the pixels that would still show the old background around the person go;
+ * 5. for cut-outs and videos, the colours of the half-transparent outline pixels are repaired from the
+ *    opaque person pixels around them (`edgeColourFraction`), so what is left of the old background
+ *    in them does not show as a coloured fringe.
  * For video, step 2 works on an exponential moving average of each frame's probabilities, which calms
  * the flicker of a per-frame model at the cost of a short lag on fast motion.
  *
