@@ -648,6 +648,20 @@ export function resetModelEnginesConfig(): void {
 onProcessReset(resetModelEnginesConfig);
 // End of the model engines' settings.
 
+// ---- Vision models (person segmentation, face landmarks: lambdas/engines/vision/) ----
+
+/**
+ * The directory of the vendored vision models (`VISION_MODELS_DIR`), e.g. `selfie/selfie.json`. Set by
+ * the media image (`/var/task/models`), where the code is bundled and a path relative to the source
+ * file no longer points into the repository. Read on every call (no cache): it is one variable.
+ * @default '' (the repository's `vendor/models/`, found from the vision engine's source file)
+ */
+export function visionModelsDir(): string {
+  return process.env.VISION_MODELS_DIR ?? '';
+}
+
+// ---- end of vision models ----
+
 /** The environment variable naming the route table row a deployed route function serves. */
 export const ROUTE_OPERATION_ID_VARIABLE = 'ROUTE_OPERATION_ID';
 

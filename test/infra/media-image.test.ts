@@ -29,7 +29,9 @@ import {
   lockfileSubset,
   MEDIA_IMAGE_BASE,
   MEDIA_IMAGE_ENVIRONMENT,
+  MEDIA_IMAGE_MODELS_DIR,
   MEDIA_IMAGE_PACKAGES,
+  MEDIA_IMAGE_SETTINGS,
   MediaImage,
   mediaImageDockerfile,
 } from '../../lib/stack/media-image.js';
@@ -42,6 +44,10 @@ const ENTRIES = [
   { module: 'catalog/publish-catalog-handler', exportName: 'handler' },
 ] as const;
 const MODULES = ENTRIES.map((entry) => entry.module);
+/** The repository's `vendor/models/`, as the build context holds it. */
+const STAGED_MODELS = filesUnder(path.join(PROJECT_ROOT, 'vendor', 'models')).map((file) => `models/${file}`);
+if (!STAGED_MODELS.includes('models/selfie/selfie.json'))
+  throw new Error('vendor/models/selfie/selfie.json is missing');
 
 const outdirs: string[] = [];
 afterAll(() => {
@@ -80,6 +86,26 @@ describe('the Dockerfile', () => {
     expect(finalStage).not.toMatch(/^RUN /m);
     expect(finalStage).toContain('COPY --from=packages /build/node_modules /var/task/node_modules');
     expect(finalStage).toContain('COPY handlers/ /var/task/');
+  });
+
+  it("leaves the packages' source maps out (TensorFlow.js ships about 48 MB of them)", () => {
+    const packagesStage = dockerfile.slice(0, dockerfile.lastIndexOf('FROM '));
+    expect(packagesStage).toContain("find node_modules -type f -name '*.map' -delete");
+  });
+
+  it('copies the vendored vision models and points VISION_MODELS_DIR at them', () => {
+    expect(MEDIA_IMAGE_MODELS_DIR).toBe('/var/task/models');
+    expect(MEDIA_IMAGE_SETTINGS).toEqual({ VISION_MODELS_DIR: '/var/task/models' });
+    expect(dockerfile).toContain('COPY models/ /var/task/models/');
+    expect(dockerfile).toContain('VISION_MODELS_DIR=/var/task/models');
+    // The vision runtime's packages are installed, not bundled.
+    for (const name of [
+      '@vladmandic/human',
+      '@tensorflow/tfjs-core',
+      '@tensorflow/tfjs-converter',
+      '@tensorflow/tfjs-backend-wasm',
+    ])
+      expect(MEDIA_IMAGE_PACKAGES).toContain(name);
   });
 
   it('sets the run bits of ffmpeg and ffprobe and points FFMPEG_PATH/FFPROBE_PATH at them', () => {
@@ -160,6 +186,7 @@ describe('MediaImage', () => {
     const files = filesUnder(image.contextDirectory);
     expect(files.filter((file) => !file.startsWith('handlers/'))).toEqual([
       'Dockerfile',
+      ...STAGED_MODELS,
       'package-lock.json',
       'package.json',
     ]);
@@ -242,7 +269,7 @@ describe('MediaImage', () => {
       filesUnder(path.join(app.outdir, images[0]?.source.directory ?? '')).filter(
         (file) => !file.startsWith('handlers/'),
       ),
-    ).toEqual(['Dockerfile', 'package-lock.json', 'package.json']);
+    ).toEqual(['Dockerfile', ...STAGED_MODELS, 'package-lock.json', 'package.json']);
   });
 
   it('refuses a module it was not given', () => {

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TensorFlow from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
+import { visionModelsDir } from '../../core/config.js';
 import { JobFailure } from '../../core/errors.js';
 import { onProcessReset } from '../../core/process-state.js';
 
@@ -46,8 +47,18 @@ export class VisionEngineError extends JobFailure {
   }
 }
 
-/** The directory of the vendored segmentation model (`selfie.json` + `selfie.bin`). */
-export const SELFIE_MODEL_DIR = fileURLToPath(new URL('../../../vendor/models/selfie/', import.meta.url));
+/**
+ * The directory of the vendored models: `VISION_MODELS_DIR` when set (the media image, whose bundled
+ * code no longer sits in the repository), else the repository's `vendor/models/`.
+ */
+export function visionModelsDirectory(): string {
+  return visionModelsDir() || fileURLToPath(new URL('../../../vendor/models/', import.meta.url));
+}
+
+/** The vendored segmentation model's JSON (`selfie/selfie.json`, weights in `selfie.bin` beside it). */
+export function selfieModelFile(): string {
+  return path.join(visionModelsDirectory(), 'selfie', 'selfie.json');
+}
 
 /** A picture as packed RGB or RGBA bytes, row by row from the top left. */
 export interface RawImage {
@@ -94,7 +105,7 @@ function humanConfig(modelBasePath: string, wasmPath: string): Partial<Config> {
     gesture: { enabled: false },
     segmentation: {
       enabled: false,
-      modelPath: pathToFileURL(path.join(SELFIE_MODEL_DIR, 'selfie.json')).href,
+      modelPath: pathToFileURL(selfieModelFile()).href,
     },
   } as Partial<Config>;
 }

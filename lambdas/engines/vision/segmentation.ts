@@ -1,0 +1,972 @@
+/**
+ * Person segmentation: which pixels of a picture or of each video frame are the person, as an 8-bit
+ * mask (255 = person). Used for photo presenters placed on a chosen background, transparent WebM of
+ * photo presenters, and background removal.
+ *
+ * The model is MediaPipe's selfie segmentation (Apache-2.0 weights, `vendor/models/selfie/`, 256×256
+ * RGB in [0, 1], one sigmoid channel out), run on the process's TensorFlow.js WASM backend
+ * (`human-runtime.ts`). It is loaded with tfjs-converter's `loadGraphModel` through the runtime's
+ * `file://` load router rather than through `human.segmentation()`, because Human's path stretches every
+ * picture to 256×256 (a 9:16 portrait on a plain wall then comes out at IoU 0.12 against 0.98 here),
+ * casts the mask to int32 at full size, and merges per-call settings into the configuration the face
+ * code shares.
+ *
+ * How a mask is made:
+ * 1. sharp shrinks the picture to the model's input: landscape and square pictures are squeezed to
+ *    256×256 (measured as good as padding), portrait pictures are scaled to 256 high and their sides
+ *    filled with copies of the edge columns (squeezing them widens the person, which the model misses);
+ * 2. the model's probabilities are mapped through a ramp (`edgeLow` → 0, `edgeHigh` → 255), which moves
+ *    the soft edge onto the person and trims the halo of background the bare probabilities let through;
+ * 3. sharp scales that low-resolution mask up to the picture (bilinear) and blurs it by a fraction of
+ *    the picture's shorter side (feathering, so the edge never shows the model's 256-pixel grid);
+ * 4. the feathered edge is choked (`edgeChoke`): its outer, faint part is cut and the rest stretched
+ *    back to 0–255, so the pixels that would still show the old background around the person go;
+ * 5. for cut-outs and videos, the colours of the half-transparent outline pixels are repaired from the
+ *    opaque person pixels around them (`edgeColourFraction`), so what is left of the old background
+ *    in them does not show as a coloured fringe.
+ * For video, step 2 works on an exponential moving average of each frame's probabilities, which calms
+ * the flicker of a per-frame model at the cost of a short lag on fast motion.
+ *
+ * Video is streamed: one ffmpeg process decodes to raw RGB on its stdout, each frame is segmented, and
+ * a second ffmpeg process encodes RGBA from its stdin (VP9 with alpha in WebM, ProRes 4444 in MOV) or
+ * lays the person over a colour or an image; the input's audio is kept. ffmpeg (GPL) only ever runs as
+ * a child process (`../composition/ffmpeg-binaries.ts`).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { GraphModel } from '@tensorflow/tfjs-converter';
+import type * as TensorFlow from '@tensorflow/tfjs-core';
+import sharp from 'sharp';
+import { onProcessReset } from '../../core/process-state.js';
+import { ensureExecutable, ffmpegPath, ffprobePath, lastLine } from '../composition/ffmpeg-binaries.js';
+import { fileInput } from '../composition/probe.js';
+import {
+  type RawImage,
+  selfieModelFile,
+  VISION_FAILURE,
+  VisionEngineError,
+  visionRuntime,
+} from './human-runtime.js';
+
+const require = createRequire(import.meta.url);
+
+/** The model's input side, in pixels (`selfie.json`: [1, 256, 256, 3]). */
+const MODEL_SIZE = 256;
+
+/** Below this fraction of person pixels a picture is said to show nobody. */
+export const NO_PERSON_COVERAGE = 0.01;
+
+/** A mask the size of its picture: one byte per pixel, 0 background to 255 person. */
+export interface PersonMask {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** The fraction of pixels that are more person than not (mask ≥ 128); below `NO_PERSON_COVERAGE`: nobody. */
+  coverage: number;
+}
+
+/** How masks are drawn from the model's probabilities. */
+export interface MaskOptions {
+  /**
+   * The person probability at which the mask starts to rise above 0. Raising it trims more of the
+   * background halo around the person, and more of their hair.
+   * @default 0.4
+   */
+  edgeLow?: number;
+  /** The person probability at which the mask is fully opaque (255). @default 0.8 */
+  edgeHigh?: number;
+  /**
+   * Feathering: the Gaussian blur's sigma as a fraction of the picture's shorter side (0.003 is about
+   * 3 px on 1080p, 1 px on 360p); 0 turns it off.
+   * @default 0.003
+   */
+  featherFraction?: number;
+  /**
+   * After feathering, mask values up to this level become 0 and the rest are stretched back to 0–255:
+   * the feathered edge is pulled inside the person, so the outer, half-transparent pixels (which
+   * still show the old background: the halo) disappear. 0 keeps the feathered edge as it is.
+   * @default 96
+   */
+  edgeChoke?: number;
+}
+
+const MASK_DEFAULTS: Required<MaskOptions> = {
+  edgeLow: 0.4,
+  edgeHigh: 0.8,
+  featherFraction: 0.003,
+  edgeChoke: 96,
+};
+
+/** `options` without its undefined entries: spread over the defaults, an explicit undefined keeps them. */
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function maskSettings(options: MaskOptions): Required<MaskOptions> {
+  const settings = { ...MASK_DEFAULTS, ...definedOnly(options) };
+  if (!(settings.edgeLow >= 0 && settings.edgeLow < settings.edgeHigh && settings.edgeHigh <= 1)) {
+    throw new RangeError('edgeLow and edgeHigh must satisfy 0 <= edgeLow < edgeHigh <= 1');
+  }
+  if (!(settings.featherFraction >= 0 && settings.featherFraction < 0.1)) {
+    throw new RangeError('featherFraction must be at least 0 and below 0.1');
+  }
+  if (!(Number.isInteger(settings.edgeChoke) && settings.edgeChoke >= 0 && settings.edgeChoke < 255)) {
+    throw new RangeError('edgeChoke must be a whole number from 0 to 254');
+  }
+  return settings;
+}
+
+// ---- the model ----
+
+let modelLoading: Promise<{ model: GraphModel; tf: typeof TensorFlow }> | undefined;
+
+async function loadSelfieModel(): Promise<{ model: GraphModel; tf: typeof TensorFlow }> {
+  // The runtime registers the WASM backend and the file:// load router this load goes through.
+  const { tf } = await visionRuntime();
+  const file = selfieModelFile();
+  try {
+    const converter = require('@tensorflow/tfjs-converter') as typeof import('@tensorflow/tfjs-converter');
+    const model = await converter.loadGraphModel(pathToFileURL(file).href);
+    return { model, tf };
+  } catch (error) {
+    throw new VisionEngineError(
+      VISION_FAILURE.engineUnavailable,
+      `The person segmentation model cannot be loaded from ${file} (set VISION_MODELS_DIR): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Forgets the loaded model (tests; the local stack on restart), e.g. after `VISION_MODELS_DIR` changed. */
+export function resetSegmentationModel(): void {
+  const loaded = modelLoading;
+  modelLoading = undefined;
+  // The weights live in the WASM backend's memory, which the garbage collector does not see.
+  loaded?.then(({ model }) => model.dispose()).catch(() => undefined);
+}
+onProcessReset(resetSegmentationModel);
+
+/** The segmentation model, loaded on first use and kept for the process; a failed load is retried. */
+function selfieModel(): Promise<{ model: GraphModel; tf: typeof TensorFlow }> {
+  modelLoading ??= loadSelfieModel().catch((error: unknown) => {
+    modelLoading = undefined;
+    throw error;
+  });
+  return modelLoading;
+}
+
+/** Person probabilities (0 to 1) at the model's resolution, for the part of its input that is the picture. */
+interface Probabilities {
+  data: Float32Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * Runs the model on a picture. Portrait pictures keep their proportions (the sides of the model's input
+ * are edge copies, cropped off the result); other pictures are squeezed to the square input.
+ */
+async function personProbabilities(image: RawImage): Promise<Probabilities> {
+  const { model, tf } = await selfieModel();
+  const portrait = image.height > image.width;
+  const innerWidth = portrait
+    ? Math.max(1, Math.min(MODEL_SIZE, Math.round((MODEL_SIZE * image.width) / image.height)))
+    : MODEL_SIZE;
+  const left = Math.floor((MODEL_SIZE - innerWidth) / 2);
+  let input = sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: image.channels },
+  })
+    .removeAlpha()
+    .resize(innerWidth, MODEL_SIZE, { fit: 'fill' });
+  if (innerWidth < MODEL_SIZE) {
+    input = input.extend({ left, right: MODEL_SIZE - innerWidth - left, extendWith: 'copy' });
+  }
+  const rgb = await input.raw().toBuffer();
+  const scaled = new Float32Array(rgb.length);
+  for (let index = 0; index < rgb.length; index++) scaled[index] = (rgb[index] as number) / 255;
+  const output = tf.tidy(() => {
+    const batch = tf.tensor4d(scaled, [1, MODEL_SIZE, MODEL_SIZE, 3], 'float32');
+    return model.execute(batch) as TensorFlow.Tensor;
+  });
+  let probabilities: Float32Array;
+  try {
+    probabilities = (await output.data()) as Float32Array;
+  } finally {
+    output.dispose();
+  }
+  if (innerWidth === MODEL_SIZE) return { data: probabilities, width: MODEL_SIZE, height: MODEL_SIZE };
+  const cropped = new Float32Array(innerWidth * MODEL_SIZE);
+  for (let row = 0; row < MODEL_SIZE; row++) {
+    const from = row * MODEL_SIZE + left;
+    cropped.set(probabilities.subarray(from, from + innerWidth), row * innerWidth);
+  }
+  return { data: cropped, width: innerWidth, height: MODEL_SIZE };
+}
+
+// ---- masks ----
+
+/**
+ * Maps probabilities (0 to 1) through the edge ramp to mask bytes: up to `edgeLow` 0, from `edgeHigh`
+ * 255, linear between.
+ */
+export function rampToMask(probabilities: ArrayLike<number>, edgeLow: number, edgeHigh: number): Uint8Array {
+  const factor = 255 / (edgeHigh - edgeLow);
+  const mask = new Uint8Array(probabilities.length);
+  for (let index = 0; index < probabilities.length; index++) {
+    // Clamped here: a Uint8Array would wrap values outside 0–255 (and stores NaN as 0).
+    mask[index] = Math.round(
+      Math.min(255, Math.max(0, ((probabilities[index] as number) - edgeLow) * factor)),
+    );
+  }
+  return mask;
+}
+
+/** Scales a low-resolution mask up to `width` × `height`, feathers it and chokes its edge. */
+async function upscaleMask(
+  low: Uint8Array,
+  lowWidth: number,
+  lowHeight: number,
+  width: number,
+  height: number,
+  featherFraction: number,
+  edgeChoke: number,
+): Promise<Uint8Array> {
+  let pipeline = sharp(low, { raw: { width: lowWidth, height: lowHeight, channels: 1 } }).resize(
+    width,
+    height,
+    { fit: 'fill', kernel: 'linear' },
+  );
+  const sigma = featherFraction * Math.min(width, height);
+  // libvips' smallest Gaussian: below it the blur would not be visible anyway.
+  const feathered = sigma >= 0.3;
+  if (feathered) pipeline = pipeline.blur({ sigma, precision: 'integer' });
+  // sharp widens a one-band picture to sRGB on output unless told to keep one band.
+  const output = await pipeline.extractChannel(0).raw().toBuffer();
+  const mask = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
+  const opaque = feathered ? await blurredOpaqueLevel(sigma) : 255;
+  if (edgeChoke === 0 && opaque === 255) return mask;
+  // One pass: the choke, measured on the blur's own scale (`opaque` is its 255), then back to 0–255.
+  const floor = (edgeChoke * opaque) / 255;
+  const stretch = 255 / (opaque - floor);
+  for (let index = 0; index < mask.length; index++) {
+    const value = mask[index] as number;
+    mask[index] = value <= floor ? 0 : Math.min(255, Math.round((value - floor) * stretch));
+  }
+  return mask;
+}
+
+const opaqueLevels = new Map<number, Promise<number>>();
+
+/**
+ * What libvips' integer Gaussian makes of a fully opaque mask (255) at `sigma`. Its integer kernel
+ * does not always sum to one: at some sigmas the inside of the person comes out at 251 or 253 (left
+ * so, the person would be slightly see-through). The float kernel is exact but three times slower on
+ * a 720p mask, so the level is measured once per sigma (on a constant picture) and divided out.
+ */
+function blurredOpaqueLevel(sigma: number): Promise<number> {
+  let level = opaqueLevels.get(sigma);
+  if (!level) {
+    // Wider than the kernel (±4 sigma), so the centre is opaque whatever libvips does at the borders.
+    const side = 2 * Math.ceil(4 * sigma) + 1;
+    const centre = Math.floor(side / 2) * (side + 1);
+    level = sharp(new Uint8Array(side * side).fill(255), { raw: { width: side, height: side, channels: 1 } })
+      .blur({ sigma, precision: 'integer' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer()
+      .then((blurred) => Math.max(1, blurred[centre] as number));
+    // Frame sizes repeat (a video's every frame): a handful of sigmas per process.
+    if (opaqueLevels.size > 64) opaqueLevels.clear();
+    opaqueLevels.set(sigma, level);
+  }
+  return level;
+}
+
+/** The fraction of mask bytes at 128 or more. */
+export function maskCoverage(mask: Uint8Array): number {
+  let person = 0;
+  for (const value of mask) if (value >= 128) person++;
+  return mask.length === 0 ? 0 : person / mask.length;
+}
+
+function assertRawImage(image: RawImage): void {
+  const { width, height, channels, data } = image;
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
+    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `A picture of ${width}x${height} has no pixels`);
+  }
+  if (data.length !== width * height * channels) {
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `A ${width}x${height} picture with ${channels} channels needs ${width * height * channels} bytes, not ${data.length}`,
+    );
+  }
+}
+
+/**
+ * The person in `image`: a mask at the image's size, computed at the model's 256-pixel resolution,
+ * scaled up smoothly and feathered, and the fraction of the image the person covers (below
+ * `NO_PERSON_COVERAGE`: nobody found). About 30 ms for a 512×512 picture on 2 shared cores, 15 ms of
+ * it the model.
+ */
+export async function segmentPerson(image: RawImage, options: MaskOptions = {}): Promise<PersonMask> {
+  const settings = maskSettings(options);
+  assertRawImage(image);
+  const probabilities = await personProbabilities(image);
+  const low = rampToMask(probabilities.data, settings.edgeLow, settings.edgeHigh);
+  const data = await upscaleMask(
+    low,
+    probabilities.width,
+    probabilities.height,
+    image.width,
+    image.height,
+    settings.featherFraction,
+    settings.edgeChoke,
+  );
+  return { data, width: image.width, height: image.height, coverage: maskCoverage(data) };
+}
+
+/** How the person's colours are written out (cut-outs and videos). */
+export interface ColourOptions {
+  /**
+   * Edge colour repair: the half-transparent pixels of the outline, whose colour still mixes in the
+   * old background (an orange fringe on hair in front of an orange wall), take the colour of the
+   * fully opaque person pixels around them instead: a Gaussian average weighted by opacity, with this
+   * sigma as a fraction of the picture's shorter side. 0 keeps the photo's own colours.
+   * @default 0.008
+   */
+  edgeColourFraction?: number;
+}
+
+const COLOUR_DEFAULTS: Required<ColourOptions> = { edgeColourFraction: 0.008 };
+
+function colourSettings(options: ColourOptions): Required<ColourOptions> {
+  const settings = { ...COLOUR_DEFAULTS, ...definedOnly(options) };
+  if (!(settings.edgeColourFraction >= 0 && settings.edgeColourFraction < 0.1)) {
+    throw new RangeError('edgeColourFraction must be at least 0 and below 0.1');
+  }
+  return settings;
+}
+
+/**
+ * `rgb` with the colours of the mask's partial pixels replaced by those of the opaque person pixels
+ * near them (see `edgeColourFraction`). libvips blurs RGBA premultiplied by its alpha, so blurring the
+ * picture with "is opaque person" as its alpha gives exactly the opacity-weighted average colour.
+ */
+async function withPersonEdgeColours(
+  rgb: Uint8Array,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  edgeColourFraction: number,
+): Promise<Uint8Array> {
+  const sigma = edgeColourFraction * Math.min(width, height);
+  if (sigma < 0.3) return rgb;
+  const pixels = width * height;
+  const weighted = Buffer.allocUnsafe(pixels * 4);
+  for (let pixel = 0, from = 0, to = 0; pixel < pixels; pixel++, from += 3, to += 4) {
+    weighted[to] = rgb[from] as number;
+    weighted[to + 1] = rgb[from + 1] as number;
+    weighted[to + 2] = rgb[from + 2] as number;
+    weighted[to + 3] = mask[pixel] === 255 ? 255 : 0;
+  }
+  const averaged = await sharp(weighted, { raw: { width, height, channels: 4 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
+  const repaired = Uint8Array.from(rgb);
+  for (let pixel = 0, at = 0, from = 0; pixel < pixels; pixel++, at += 3, from += 4) {
+    const alpha = mask[pixel] as number;
+    // Only the outline; and only where opaque person pixels are close enough to say what colour it is.
+    if (alpha === 0 || alpha === 255 || (averaged[from + 3] as number) < 8) continue;
+    repaired[at] = averaged[from] as number;
+    repaired[at + 1] = averaged[from + 1] as number;
+    repaired[at + 2] = averaged[from + 2] as number;
+  }
+  return repaired;
+}
+
+export interface PersonCutOut {
+  /** The upright photo as an RGBA PNG whose alpha is the person mask. */
+  png: Uint8Array;
+  width: number;
+  height: number;
+  coverage: number;
+}
+
+/**
+ * The person of a photo (any format sharp reads), turned upright by its EXIF orientation, on a
+ * transparent background. A photo that cannot be decoded fails with `invalid_media`.
+ */
+export async function cutOutPerson(
+  photo: Uint8Array,
+  options: MaskOptions & ColourOptions = {},
+): Promise<PersonCutOut> {
+  const { edgeColourFraction } = colourSettings(options);
+  let rgb: { data: Buffer; info: { width: number; height: number } };
+  try {
+    rgb = await sharp(photo).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `The photo cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  const { width, height } = rgb.info;
+  const mask = await segmentPerson({ data: rgb.data, width, height, channels: 3 }, options);
+  const colours = await withPersonEdgeColours(rgb.data, mask.data, width, height, edgeColourFraction);
+  const png = await sharp(colours, { raw: { width, height, channels: 3 } })
+    .joinChannel(Buffer.from(mask.data.buffer, mask.data.byteOffset, mask.data.byteLength), {
+      raw: { width, height, channels: 1 },
+    })
+    .png()
+    .toBuffer();
+  return {
+    png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength),
+    width,
+    height,
+    coverage: mask.coverage,
+  };
+}
+
+// ---- temporal smoothing ----
+
+/**
+ * One step of an exponential moving average of masks: `state + newFrameWeight × (frame − state)`, in
+ * place on `state` (a copy of `frame` when there is no state yet). With values in [0, 255] the result
+ * stays in [0, 255]; a constant input is approached geometrically (the gap shrinks by
+ * `1 − newFrameWeight` per frame); weight 1 is no smoothing.
+ */
+export function smoothOverTime(
+  state: Float32Array | undefined,
+  frame: ArrayLike<number>,
+  newFrameWeight: number,
+): Float32Array {
+  if (!(newFrameWeight > 0 && newFrameWeight <= 1)) {
+    throw new RangeError('newFrameWeight must be above 0 and at most 1');
+  }
+  if (!state || state.length !== frame.length) return Float32Array.from(frame);
+  for (let index = 0; index < state.length; index++) {
+    const previous = state[index] as number;
+    state[index] = previous + newFrameWeight * ((frame[index] as number) - previous);
+  }
+  return state;
+}
+
+// ---- video ----
+
+/** What the person is laid over: nothing (an alpha channel), a colour, or a picture scaled to cover. */
+export type SegmentedVideoBackground = 'transparent' | `#${string}` | { imagePath: string };
+
+export interface SegmentVideoOptions extends MaskOptions, ColourOptions {
+  /** Any video ffmpeg reads; its first video stream is segmented and its first audio stream kept. */
+  inputPath: string;
+  outputPath: string;
+  /**
+   * `webm`: VP9 (with alpha when transparent) and Opus audio. `mov`: ProRes 4444 with alpha when
+   * transparent, else ProRes 422 HQ, and AAC audio (for editors that do not read VP9 alpha).
+   * @default 'webm'
+   */
+  format?: 'webm' | 'mov';
+  /** @default 'transparent' */
+  background?: SegmentedVideoBackground;
+  /**
+   * Temporal smoothing: the weight of each new frame in the moving average of the masks (1: none).
+   * Lower is steadier and lags more behind movement (0.6 follows about 94 % of a change within 3
+   * frames, 0.12 s at 25 fps).
+   * @default 0.6
+   */
+  newFrameWeight?: number;
+  /** VP9 constant quality, 0 (best) to 63. @default 32 */
+  vp9Crf?: number;
+  /** libvpx's `-cpu-used`, 0 (slowest, best) to 8 (fastest). @default 5 */
+  vp9Speed?: number;
+  /** Both ffmpeg processes are killed after this long. @default 600_000 (10 min) */
+  timeoutMs?: number;
+  /** Called after each frame is handed to the encoder (progress). */
+  onFrame?: (framesDone: number) => void;
+}
+
+export interface SegmentVideoResult {
+  outputPath: string;
+  width: number;
+  height: number;
+  /** Frames written; the input's frame rate is kept (a variable rate becomes its average). */
+  frames: number;
+  /** The output's frame rate, e.g. 25 or 29.97. */
+  frameRate: number;
+  hasAudio: boolean;
+  /** Wall time of the whole run: probing, decoding, segmenting, encoding. */
+  elapsedMs: number;
+  /** Frames per second of wall time. */
+  processingFps: number;
+  /** Mean time spent segmenting one frame (model and mask, without decoding and encoding). */
+  segmentationMsPerFrame: number;
+}
+
+const VIDEO_DEFAULTS = {
+  format: 'webm',
+  background: 'transparent',
+  newFrameWeight: 0.6,
+  vp9Crf: 32,
+  vp9Speed: 5,
+  timeoutMs: 600_000,
+} as const;
+
+interface VideoStreamInfo {
+  /** The stream's index in the file (ffmpeg's `-map 0:<index>`). */
+  streamIndex: number;
+  width: number;
+  height: number;
+  /** ffmpeg's rational, e.g. `25/1` or `30000/1001`. */
+  frameRate: string;
+  hasAudio: boolean;
+}
+
+const STDERR_TAIL_CHARACTERS = 16 * 1024;
+
+interface Child {
+  /** Resolves with the exit code (null when killed) once the process has closed. */
+  exit: Promise<number | null>;
+  stderr: () => string;
+  kill: () => void;
+}
+
+/** Watches a spawned ffmpeg/ffprobe: its exit, the tail of its stderr, a way to kill it. */
+function watch(child: ReturnType<typeof spawn>, command: string): Child {
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-STDERR_TAIL_CHARACTERS);
+  });
+  const exit = new Promise<number | null>((resolve, reject) => {
+    child.on('error', (error) =>
+      reject(
+        new VisionEngineError(VISION_FAILURE.engineUnavailable, `cannot run ${command}: ${error.message}`, {
+          cause: error,
+        }),
+      ),
+    );
+    child.on('close', (code) => resolve(code));
+  });
+  // A spawn failure is reported by whoever awaits `exit`; until then it must not be unhandled.
+  exit.catch(() => undefined);
+  return {
+    exit,
+    stderr: () => stderr,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+async function runnable(tool: 'ffmpeg' | 'ffprobe'): Promise<string> {
+  try {
+    const command = tool === 'ffmpeg' ? ffmpegPath() : ffprobePath();
+    await ensureExecutable(command);
+    return command;
+  } catch (error) {
+    throw new VisionEngineError(
+      VISION_FAILURE.engineUnavailable,
+      `${tool} is not available: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+interface FfprobeStreams {
+  streams?: {
+    index?: number;
+    codec_type?: string;
+    disposition?: { attached_pic?: number };
+    width?: number;
+    height?: number;
+    avg_frame_rate?: string;
+    r_frame_rate?: string;
+    tags?: { rotate?: string };
+    side_data_list?: { rotation?: number }[];
+  }[];
+}
+
+/** `num/den` when it is a usable frame rate (ffprobe says `0/0` when it does not know). */
+function frameRateOf(value: string | undefined): string | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(value ?? '');
+  if (!match) return undefined;
+  const rate = Number(match[1]) / Number(match[2]);
+  return rate > 0 && rate <= 240 ? `${match[1]}/${match[2]}` : undefined;
+}
+
+/** The first video stream's upright size and frame rate, and whether there is audio. */
+async function probeVideo(inputPath: string, timeoutMs: number): Promise<VideoStreamInfo> {
+  const ffprobe = await runnable('ffprobe');
+  const child = spawn(
+    ffprobe,
+    ['-v', 'error', '-print_format', 'json', '-show_streams', fileInput(inputPath)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const watched = watch(child, ffprobe);
+  const timer = setTimeout(watched.kill, timeoutMs);
+  let stdout = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (text: string) => {
+    stdout += text;
+  });
+  const code = await watched.exit.finally(() => clearTimeout(timer));
+  if (code !== 0) {
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `cannot read ${inputPath}: ${code === null ? 'ffprobe gave up' : lastLine(watched.stderr())}`,
+    );
+  }
+  let json: FfprobeStreams;
+  try {
+    json = JSON.parse(stdout) as FfprobeStreams;
+  } catch (error) {
+    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `cannot read ${inputPath}: no description`, {
+      cause: error,
+    });
+  }
+  const streams = json.streams ?? [];
+  // A cover picture attached to an audio file is a "video" stream of one frame: not a video.
+  const video = streams.find(
+    (stream) =>
+      stream.codec_type === 'video' &&
+      stream.width &&
+      stream.height &&
+      stream.disposition?.attached_pic !== 1,
+  );
+  if (!video?.width || !video.height || video.index === undefined) {
+    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `${inputPath} has no video stream`);
+  }
+  // ffmpeg turns rotated video upright while decoding, so a quarter turn swaps the frame's sides.
+  const rotation = Number(
+    video.side_data_list?.find((data) => data.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0,
+  );
+  const quarterTurn = Math.abs(Math.round(rotation / 90)) % 2 === 1;
+  return {
+    streamIndex: video.index,
+    width: quarterTurn ? video.height : video.width,
+    height: quarterTurn ? video.width : video.height,
+    frameRate: frameRateOf(video.avg_frame_rate) ?? frameRateOf(video.r_frame_rate) ?? '25/1',
+    hasAudio: streams.some((stream) => stream.codec_type === 'audio'),
+  };
+}
+
+/** Checks a background picture before ffmpeg is asked to read it, so a bad one is the caller's error. */
+async function assertReadablePicture(imagePath: string): Promise<void> {
+  try {
+    const { width, height } = await sharp(imagePath).metadata();
+    if (!width || !height) throw new Error('it has no pixels');
+  } catch (error) {
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `The background picture ${imagePath} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The encoder's arguments: RGBA frames on stdin (input 0), the source for its audio, a background. */
+function encoderArguments(
+  options: Required<Pick<SegmentVideoOptions, 'format' | 'background' | 'vp9Crf' | 'vp9Speed'>> &
+    Pick<SegmentVideoOptions, 'inputPath' | 'outputPath'>,
+  info: VideoStreamInfo,
+): string[] {
+  const { width, height, frameRate } = info;
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+  args.push(
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    '-s',
+    `${width}x${height}`,
+    '-framerate',
+    frameRate,
+    '-i',
+    'pipe:0',
+  );
+  let nextInput = 1;
+  const audioInput = info.hasAudio ? nextInput++ : undefined;
+  if (audioInput !== undefined) args.push('-i', fileInput(options.inputPath));
+  const transparent = options.background === 'transparent';
+  if (typeof options.background === 'object') {
+    const pictureInput = nextInput++;
+    args.push('-loop', '1', '-framerate', frameRate, '-i', fileInput(options.background.imagePath));
+    args.push(
+      '-filter_complex',
+      `[${pictureInput}:v]scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},setsar=1[backdrop];[backdrop][0:v]overlay=shortest=1[video]`,
+      '-map',
+      '[video]',
+    );
+  } else if (!transparent) {
+    args.push(
+      '-filter_complex',
+      `color=c=0x${options.background.slice(1)}:s=${width}x${height}:r=${frameRate}[backdrop];[backdrop][0:v]overlay=shortest=1[video]`,
+      '-map',
+      '[video]',
+    );
+  } else {
+    args.push('-map', '0:v');
+  }
+  if (audioInput !== undefined) args.push('-map', `${audioInput}:a:0`);
+  if (options.format === 'webm') {
+    args.push(
+      '-c:v',
+      'libvpx-vp9',
+      '-pix_fmt',
+      transparent ? 'yuva420p' : 'yuv420p',
+      '-crf',
+      String(options.vp9Crf),
+      '-b:v',
+      '0',
+      '-deadline',
+      'good',
+      '-cpu-used',
+      String(options.vp9Speed),
+      '-row-mt',
+      '1',
+    );
+    if (audioInput !== undefined) args.push('-c:a', 'libopus', '-b:a', '128k');
+    args.push('-f', 'webm');
+  } else {
+    args.push(
+      '-c:v',
+      'prores_ks',
+      '-profile:v',
+      transparent ? '4444' : '3',
+      '-pix_fmt',
+      transparent ? 'yuva444p10le' : 'yuv422p10le',
+    );
+    if (audioInput !== undefined) args.push('-c:a', 'aac', '-b:a', '192k');
+    args.push('-f', 'mov');
+  }
+  // No -shortest: it can end the output when the audio input is read to its end, before the last frames
+  // arrive on stdin. The backgrounds end with the frames (overlay's shortest=1).
+  args.push(`file:${path.resolve(options.outputPath)}`);
+  return args;
+}
+
+/** Interleaves an RGB frame and its mask into RGBA. */
+function rgbaFrame(rgb: Uint8Array, mask: Uint8Array): Buffer {
+  const pixels = mask.length;
+  const rgba = Buffer.allocUnsafe(pixels * 4);
+  for (let pixel = 0, from = 0, to = 0; pixel < pixels; pixel++, from += 3, to += 4) {
+    rgba[to] = rgb[from] as number;
+    rgba[to + 1] = rgb[from + 1] as number;
+    rgba[to + 2] = rgb[from + 2] as number;
+    rgba[to + 3] = mask[pixel] as number;
+  }
+  return rgba;
+}
+
+/**
+ * Segments every frame of a video and writes it with the background removed (an alpha channel) or
+ * replaced by a colour or a picture. Streaming: two frames are in flight at a time (one in the model,
+ * the one before it being scaled up and written), whatever the video's length. Fails with `invalid_media` when the input (or the
+ * background picture) cannot be read, `engine_unavailable` when ffmpeg or the model cannot run, the
+ * encoder fails, or the run exceeds `timeoutMs`.
+ */
+export async function segmentVideo(options: SegmentVideoOptions): Promise<SegmentVideoResult> {
+  const started = performance.now();
+  const settings = {
+    ...VIDEO_DEFAULTS,
+    ...definedOnly(options),
+    inputPath: options.inputPath,
+    outputPath: options.outputPath,
+  };
+  const mask = maskSettings(options);
+  const { edgeColourFraction } = colourSettings(options);
+  const { background } = settings;
+  if (
+    typeof background === 'string' &&
+    background !== 'transparent' &&
+    !/^#[0-9a-fA-F]{6}$/.test(background)
+  ) {
+    throw new RangeError(
+      `background must be 'transparent', a '#rrggbb' colour or { imagePath }, not ${background}`,
+    );
+  }
+  if (!(Number.isInteger(settings.vp9Crf) && settings.vp9Crf >= 0 && settings.vp9Crf <= 63)) {
+    throw new RangeError('vp9Crf must be a whole number from 0 to 63');
+  }
+  if (!(Number.isInteger(settings.vp9Speed) && settings.vp9Speed >= 0 && settings.vp9Speed <= 8)) {
+    throw new RangeError('vp9Speed must be a whole number from 0 to 8');
+  }
+  if (!(settings.newFrameWeight > 0 && settings.newFrameWeight <= 1)) {
+    throw new RangeError('newFrameWeight must be above 0 and at most 1');
+  }
+  if (!(settings.timeoutMs > 0)) throw new RangeError('timeoutMs must be a positive number of milliseconds');
+  if (typeof background === 'object') await assertReadablePicture(background.imagePath);
+  // Loaded before ffmpeg starts, so a missing model fails fast and the first frame is not slow.
+  await selfieModel();
+  const info = await probeVideo(settings.inputPath, settings.timeoutMs);
+  const ffmpeg = await runnable('ffmpeg');
+  const { width, height } = info;
+
+  const decoder = spawn(
+    ffmpeg,
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-i',
+      fileInput(settings.inputPath),
+      '-map',
+      `0:${info.streamIndex}`,
+      // A constant rate (the average of a variable one) keeps the frames in step with the audio. The
+      // scale is a no-op for the upright size, and keeps the frames the size this loop reads if a
+      // rotation was reported in a way ffprobe and this ffmpeg disagree about.
+      '-vf',
+      `fps=${info.frameRate},scale=${width}:${height}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const decoding = watch(decoder, ffmpeg);
+  const encoder = spawn(ffmpeg, encoderArguments(settings, info), { stdio: ['pipe', 'ignore', 'pipe'] });
+  const encoding = watch(encoder, ffmpeg);
+  let encoderClosed = false;
+  encoding.exit.then(
+    () => {
+      encoderClosed = true;
+    },
+    () => {
+      encoderClosed = true;
+    },
+  );
+  // A write after the encoder died is an EPIPE; its exit code and stderr say why.
+  encoder.stdin?.on('error', () => undefined);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    decoding.kill();
+    encoding.kill();
+  }, settings.timeoutMs);
+
+  const frameBytes = width * height * 3;
+  let frame = Buffer.allocUnsafe(frameBytes);
+  let filled = 0;
+  let frames = 0;
+  let segmentationMs = 0;
+  let smoothed: Float32Array | undefined;
+
+  const writeFrame = async (rgba: Buffer): Promise<void> => {
+    const stdin = encoder.stdin;
+    if (!stdin || encoderClosed) throw new Error('the encoder stopped');
+    if (!stdin.write(rgba)) await Promise.race([once(stdin, 'drain'), encoding.exit]);
+  };
+  /** The second half of a frame: its mask at full size (sharp, off the main thread), RGBA, written. */
+  const finishFrame = async (rgb: Buffer, probabilities: Probabilities, low: Uint8Array): Promise<void> => {
+    const started = performance.now();
+    const alpha = await upscaleMask(
+      low,
+      probabilities.width,
+      probabilities.height,
+      width,
+      height,
+      mask.featherFraction,
+      mask.edgeChoke,
+    );
+    const colours = await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction);
+    const rgba = rgbaFrame(colours, alpha);
+    segmentationMs += performance.now() - started;
+    await writeFrame(rgba);
+    frames++;
+    settings.onFrame?.(frames);
+  };
+  // Two frames in flight: while one is finished (scaled up by sharp's threads, then written to the
+  // encoder), the next goes through the model on this thread.
+  let finishing: Promise<void> = Promise.resolve();
+  const processFrame = async (rgb: Buffer): Promise<void> => {
+    const started = performance.now();
+    const probabilities = await personProbabilities({ data: rgb, width, height, channels: 3 });
+    smoothed = smoothOverTime(smoothed, probabilities.data, settings.newFrameWeight);
+    const low = rampToMask(smoothed, mask.edgeLow, mask.edgeHigh);
+    segmentationMs += performance.now() - started;
+    // The previous frame is written before this one starts: frames stay in order, two at most are held.
+    await finishing;
+    finishing = finishFrame(rgb, probabilities, low);
+    // Its failure is thrown where it is awaited (the next frame, or the end); not unhandled meanwhile.
+    finishing.catch(() => undefined);
+  };
+
+  let failure: unknown;
+  try {
+    for await (const chunk of decoder.stdout as AsyncIterable<Buffer>) {
+      let offset = 0;
+      while (offset < chunk.length) {
+        const take = Math.min(frameBytes - filled, chunk.length - offset);
+        chunk.copy(frame, filled, offset, offset + take);
+        filled += take;
+        offset += take;
+        if (filled === frameBytes) {
+          await processFrame(frame);
+          // The frame is still being finished: the next one is decoded into a new buffer.
+          frame = Buffer.allocUnsafe(frameBytes);
+          filled = 0;
+        }
+      }
+    }
+    await finishing;
+    encoder.stdin?.end();
+  } catch (error) {
+    failure = error;
+    decoding.kill();
+    encoding.kill();
+  }
+  let decoderCode: number | null;
+  let encoderCode: number | null;
+  try {
+    [decoderCode, encoderCode] = await Promise.all([decoding.exit, encoding.exit]);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (timedOut) {
+    throw new VisionEngineError(
+      VISION_FAILURE.engineUnavailable,
+      `Segmenting ${settings.inputPath} did not finish within ${settings.timeoutMs} ms`,
+    );
+  }
+  if (failure instanceof VisionEngineError) throw failure;
+  // A process this run killed (after the other one failed) exits with a signal: null, not its fault.
+  if (decoderCode !== 0 && decoderCode !== null) {
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `cannot decode ${settings.inputPath}: ${lastLine(decoding.stderr())}`,
+      { cause: failure },
+    );
+  }
+  if (encoderCode !== 0 || failure) {
+    const reason = encoderCode !== 0 && encoderCode !== null ? lastLine(encoding.stderr()) : String(failure);
+    throw new VisionEngineError(
+      VISION_FAILURE.engineUnavailable,
+      `ffmpeg cannot encode ${settings.outputPath}: ${reason}`,
+      { cause: failure },
+    );
+  }
+  if (frames === 0) {
+    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `${settings.inputPath} has no decodable frames`);
+  }
+  const elapsedMs = performance.now() - started;
+  const [numerator, denominator] = info.frameRate.split('/').map(Number) as [number, number];
+  return {
+    outputPath: settings.outputPath,
+    width,
+    height,
+    frames,
+    frameRate: numerator / denominator,
+    hasAudio: info.hasAudio,
+    elapsedMs,
+    processingFps: frames / (elapsedMs / 1000),
+    segmentationMsPerFrame: segmentationMs / frames,
+  };
+}
