@@ -27,3 +27,26 @@ export function renderPortrait(look: StockLook): Promise<Uint8Array> {
 export function renderLookPreview(look: StockLook): Promise<Uint8Array> {
   return rasterizeSvg(lookSvg(look, 'look-preview'));
 }
+
+/**
+ * The look as if photographed: its portrait over a striped, noisy backdrop, flattened to a JPEG. A
+ * picture of a face whose every pixel the project owns, for what needs a photo of a person without a
+ * third-party photo: tests and benchmarks of photo presenters, and the README's frames.
+ */
+export async function renderLookPhoto(look: StockLook): Promise<Buffer> {
+  const { imageWidth: width, imageHeight: height } = look;
+  const backdrop = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const stripe = Math.floor(x / 40) % 2 === 0 ? 40 : 0;
+      const noise = ((x * 7919 + y * 104_729) % 31) - 15;
+      const offset = (y * width + x) * 3;
+      backdrop[offset] = 90 + stripe + noise;
+      backdrop[offset + 1] = 110 + stripe + noise;
+      backdrop[offset + 2] = 100 + noise;
+    }
+  return sharp(backdrop, { raw: { width, height, channels: 3 } })
+    .composite([{ input: Buffer.from(await renderPortrait(look)) }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}

@@ -38,6 +38,7 @@ import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-e
 import { type Viseme, type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
 import { VISION_FAILURE, VisionEngineError } from '../engines/vision/human-runtime.js';
 import { type PhotoPresenterResult, preparePhotoPresenter } from '../engines/vision/photo-presenter.js';
+import { cutOutPerson, NO_PERSON_COVERAGE, type PersonCutOut } from '../engines/vision/segmentation.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
@@ -276,6 +277,8 @@ const PRESENTER_ANIMATION = {
   stockSprites: 'stock_sprites',
   photoLandmarks: 'photo_landmarks',
   still: 'still',
+  /** The person was cut out of the photo (vision/segmentation.ts) and shown on the chosen background. */
+  personCutOut: 'person_cut_out',
 } as const;
 
 /**
@@ -289,10 +292,18 @@ async function photoPresenter(
   file: (name: string) => string,
   blinkSeed: number,
   sceneId: string,
+  options: { cutOutPerson: boolean },
 ): Promise<{ imagePath: string; animation?: PresenterAnimation; animated: string }> {
   let prepared: PhotoPresenterResult;
+  let cutOut: PersonCutOut | undefined;
   try {
-    prepared = await preparePhotoPresenter(await readFile(path));
+    const photo = await readFile(path);
+    prepared = await preparePhotoPresenter(photo);
+    if (options.cutOutPerson) {
+      // The upright photo when there is one: the sprites' boxes are in its pixels.
+      cutOut = await cutOutPerson(prepared.kind === 'animated' ? prepared.image : photo);
+      if (cutOut.coverage < NO_PERSON_COVERAGE) cutOut = undefined;
+    }
   } catch (error) {
     if (error instanceof VisionEngineError && error.failureCode === VISION_FAILURE.invalidMedia)
       throw new JobFailure(
@@ -304,11 +315,19 @@ async function photoPresenter(
       );
     throw error;
   }
-  if (prepared.kind === 'still') {
-    return { imagePath: path, animated: `${PRESENTER_ANIMATION.still} (${prepared.reason})` };
+  const separated = cutOut ? `, ${PRESENTER_ANIMATION.personCutOut}` : '';
+  let imagePath = path;
+  if (cutOut) {
+    imagePath = file('presenter-person.png');
+    await writeFile(imagePath, cutOut.png);
   }
-  const imagePath = file('presenter-upright.png');
-  await writeFile(imagePath, prepared.image);
+  if (prepared.kind === 'still') {
+    return { imagePath, animated: `${PRESENTER_ANIMATION.still} (${prepared.reason})${separated}` };
+  }
+  if (!cutOut) {
+    imagePath = file('presenter-upright.png');
+    await writeFile(imagePath, prepared.image);
+  }
   const mouths: PresenterAnimation['mouths'] = {};
   let blink: PresenterAnimation['blink'];
   await Promise.all(
@@ -322,7 +341,7 @@ async function photoPresenter(
   return {
     imagePath,
     animation: { mouths, ...(blink ? { blink } : {}), visemes, blinkSeed },
-    animated: PRESENTER_ANIMATION.photoLandmarks,
+    animated: `${PRESENTER_ANIMATION.photoLandmarks}${separated}`,
   };
 }
 
@@ -473,7 +492,11 @@ async function compose(
               animation: await stockAnimation(sprites, visemes, file, blinkSeed),
               animated: PRESENTER_ANIMATION.stockSprites,
             }
-          : await photoPresenter(downloaded, visemes, file, blinkSeed, scene.id);
+          : await photoPresenter(downloaded, visemes, file, blinkSeed, scene.id, {
+              // A chosen picture or clip, or a transparent WebM, goes around the person, not the
+              // photo's own backdrop; on a colour, the photo stays whole.
+              cutOutPerson: scene.background.type !== 'color' || scene.background.transparent === true,
+            });
         presenters.add(presenter.animated);
         const path = presenter.imagePath;
         avatar = {

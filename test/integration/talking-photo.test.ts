@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPortrait } from '../../lambdas/catalog/render-portrait.js';
+import { renderLookPhoto } from '../../lambdas/catalog/render-portrait.js';
 import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
 import { engineVoiceOf, findStockVoice } from '../../lambdas/catalog/stock-voices.js';
 import { ffmpegPath, runProcess } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
@@ -38,27 +38,6 @@ afterAll(async () => {
   await api?.stop();
   await rm(scratch, { recursive: true, force: true });
 });
-
-/** The look's portrait over a noisy, striped backdrop, flattened to a JPEG like a photo. */
-async function photoOfAFace(): Promise<Buffer> {
-  if (!look) throw new Error('no stock look maya-office');
-  const width = look.imageWidth;
-  const height = look.imageHeight;
-  const backdrop = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const stripe = Math.floor(x / 40) % 2 === 0 ? 40 : 0;
-      const noise = ((x * 7919 + y * 104_729) % 31) - 15;
-      const offset = (y * width + x) * 3;
-      backdrop[offset] = 90 + stripe + noise;
-      backdrop[offset + 1] = 110 + stripe + noise;
-      backdrop[offset + 2] = 100 + noise;
-    }
-  return sharp(backdrop, { raw: { width, height, channels: 3 } })
-    .composite([{ input: Buffer.from(await renderPortrait(look)) }])
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
 
 /** Frames `numbers` of the video as raw RGB pictures, in the order asked. */
 async function framesOf(
@@ -103,7 +82,11 @@ describe('a photo presenter', () => {
     const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
       body: {
         type: 'image',
-        image: { type: 'base64', media_type: 'image/jpeg', data: (await photoOfAFace()).toString('base64') },
+        image: {
+          type: 'base64',
+          media_type: 'image/jpeg',
+          data: (await renderLookPhoto(look)).toString('base64'),
+        },
         script: SCRIPT,
         voice_id: voiceId,
       },
@@ -159,5 +142,50 @@ describe('a photo presenter', () => {
     );
     expect(measured.open_wide).toBeGreaterThan((measured.rest as number) + 0.05);
     expect(measured.open_wide).toBeGreaterThan((measured.closed as number) + 0.05);
+  }, 120_000);
+
+  it('is cut out of its backdrop in a transparent WebM, and still talks', async () => {
+    if (!look) throw new Error('no stock look');
+    const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
+      body: {
+        type: 'image',
+        image: {
+          type: 'base64',
+          media_type: 'image/jpeg',
+          data: (await renderLookPhoto(look)).toString('base64'),
+        },
+        script: 'Hello there.',
+        voice_id: look.defaultVoiceId,
+        output_format: 'webm',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const videoId = created.body.data.video_id;
+    let video: { status: string; failure_message: string | null; video_url: string | null } | undefined;
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
+      video = (await api.call<{ data: NonNullable<typeof video> }>('GET', `/v3/videos/${videoId}`)).body.data;
+      if (video.status === 'completed' || video.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(video?.failure_message).toBeNull();
+    expect((await getVideo(api.workspaceId, videoId, true))?.engines.presenter).toBe(
+      'photo_landmarks, person_cut_out',
+    );
+    const file = join(scratch, 'photo.webm');
+    await writeFile(file, Buffer.from(await (await fetch(video?.video_url as string)).arrayBuffer()));
+    // libvpx decodes the alpha channel that ffmpeg's own VP9 decoder drops.
+    const frame = join(scratch, 'frame.png');
+    await runProcess(
+      ffmpegPath(),
+      ['-v', 'error', '-c:v', 'libvpx-vp9', '-i', file, '-frames:v', '1', '-pix_fmt', 'rgba', frame],
+      { timeoutMs: 30_000 },
+    );
+    const { data, info } = await sharp(frame).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const alphaAt = (x: number, y: number) => data[(y * info.width + x) * 4 + 3] as number;
+    // The striped backdrop is gone; the face (the middle of the frame, the portrait filling it) is opaque.
+    expect(alphaAt(20, 20)).toBeLessThan(10);
+    expect(alphaAt(info.width - 20, 20)).toBeLessThan(10);
+    expect(alphaAt(Math.round(info.width / 2), Math.round(info.height * 0.45))).toBeGreaterThan(245);
   }, 120_000);
 });
