@@ -39,6 +39,42 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/**
+ * Makes an image video of the look's photo and waits for it: the downloaded video file and how the
+ * render says its presenter was animated.
+ */
+async function renderPhotoVideo(
+  body: Record<string, unknown>,
+  file: string,
+): Promise<{ file: string; presenter: string | null | undefined }> {
+  if (!look) throw new Error('no stock look');
+  const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
+    body: {
+      type: 'image',
+      image: {
+        type: 'base64',
+        media_type: 'image/jpeg',
+        data: (await renderLookPhoto(look)).toString('base64'),
+      },
+      voice_id: look.defaultVoiceId,
+      ...body,
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const videoId = created.body.data.video_id;
+  let video: { status: string; failure_message: string | null; video_url: string | null } | undefined;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    video = (await api.call<{ data: NonNullable<typeof video> }>('GET', `/v3/videos/${videoId}`)).body.data;
+    if (video.status === 'completed' || video.status === 'failed') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(video?.failure_message).toBeNull();
+  expect(video?.status).toBe('completed');
+  await writeFile(file, Buffer.from(await (await fetch(video?.video_url as string)).arrayBuffer()));
+  return { file, presenter: (await getVideo(api.workspaceId, videoId, true))?.engines.presenter };
+}
+
 /** Frames `numbers` of the video as raw RGB pictures, in the order asked. */
 async function framesOf(
   video: string,
@@ -79,32 +115,8 @@ describe('a photo presenter', () => {
   it('opens its mouth on loud vowels and shuts it on m/b/p and in pauses', async () => {
     if (!look) throw new Error('no stock look');
     const voiceId = look.defaultVoiceId;
-    const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
-      body: {
-        type: 'image',
-        image: {
-          type: 'base64',
-          media_type: 'image/jpeg',
-          data: (await renderLookPhoto(look)).toString('base64'),
-        },
-        script: SCRIPT,
-        voice_id: voiceId,
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const videoId = created.body.data.video_id;
-    let video: { status: string; failure_message: string | null; video_url: string | null } | undefined;
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline) {
-      video = (await api.call<{ data: NonNullable<typeof video> }>('GET', `/v3/videos/${videoId}`)).body.data;
-      if (video.status === 'completed' || video.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(video?.failure_message).toBeNull();
-    expect(video?.status).toBe('completed');
-    expect((await getVideo(api.workspaceId, videoId, true))?.engines.presenter).toBe('photo_landmarks');
-    const file = join(scratch, 'photo.mp4');
-    await writeFile(file, Buffer.from(await (await fetch(video?.video_url as string)).arrayBuffer()));
+    const { file, presenter } = await renderPhotoVideo({ script: SCRIPT }, join(scratch, 'photo.mp4'));
+    expect(presenter).toBe('photo_landmarks');
 
     // The same speech the render made (eSpeak is deterministic), and the mouth each frame showed.
     const speaker = createEspeakEngine();
@@ -145,35 +157,11 @@ describe('a photo presenter', () => {
   }, 120_000);
 
   it('is cut out of its backdrop in a transparent WebM, and still talks', async () => {
-    if (!look) throw new Error('no stock look');
-    const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
-      body: {
-        type: 'image',
-        image: {
-          type: 'base64',
-          media_type: 'image/jpeg',
-          data: (await renderLookPhoto(look)).toString('base64'),
-        },
-        script: 'Hello there.',
-        voice_id: look.defaultVoiceId,
-        output_format: 'webm',
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const videoId = created.body.data.video_id;
-    let video: { status: string; failure_message: string | null; video_url: string | null } | undefined;
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline) {
-      video = (await api.call<{ data: NonNullable<typeof video> }>('GET', `/v3/videos/${videoId}`)).body.data;
-      if (video.status === 'completed' || video.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(video?.failure_message).toBeNull();
-    expect((await getVideo(api.workspaceId, videoId, true))?.engines.presenter).toBe(
-      'photo_landmarks, person_cut_out',
+    const { file, presenter } = await renderPhotoVideo(
+      { script: 'Hello there.', output_format: 'webm' },
+      join(scratch, 'photo.webm'),
     );
-    const file = join(scratch, 'photo.webm');
-    await writeFile(file, Buffer.from(await (await fetch(video?.video_url as string)).arrayBuffer()));
+    expect(presenter).toBe('photo_landmarks, person_cut_out');
     // libvpx decodes the alpha channel that ffmpeg's own VP9 decoder drops.
     const frame = join(scratch, 'frame.png');
     await runProcess(
