@@ -37,8 +37,8 @@ import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError, type WordTiming } from '../engines/speech/speech-engine.js';
 import { type Viseme, type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
 import { VISION_FAILURE, VisionEngineError } from '../engines/vision/human-runtime.js';
-import { type PhotoPresenterResult, preparePhotoPresenter } from '../engines/vision/photo-presenter.js';
-import { cutOutPerson, NO_PERSON_COVERAGE, type PersonCutOut } from '../engines/vision/segmentation.js';
+import type { PhotoPresenterResult } from '../engines/vision/photo-presenter.js';
+import type { PersonCutOut } from '../engines/vision/segmentation.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
@@ -297,6 +297,12 @@ async function photoPresenter(
   let prepared: PhotoPresenterResult;
   let cutOut: PersonCutOut | undefined;
   try {
+    // Loaded here, not with the module: sharp and the vision runtime live in the media image, where
+    // Compose runs; the other steps of this module run as zip functions without them.
+    const [{ preparePhotoPresenter }, { cutOutPerson, NO_PERSON_COVERAGE }] = await Promise.all([
+      import('../engines/vision/photo-presenter.js'),
+      import('../engines/vision/segmentation.js'),
+    ]);
     const photo = await readFile(path);
     prepared = await preparePhotoPresenter(photo);
     if (options.cutOutPerson) {

@@ -93,6 +93,7 @@ describe('webhooks end to end', () => {
     expect((await getVideo(workspace.workspaceId, videoId, true))?.engines).toEqual({
       speech: 'test-double',
       composition: 'test-double',
+      presenter: 'stock_sprites',
     });
   }, 120_000);
 

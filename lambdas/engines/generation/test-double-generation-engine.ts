@@ -9,7 +9,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import sharp from 'sharp';
 import { s3Client } from '../../core/aws-clients.js';
 import { TEST_DOUBLE_ENGINE } from '../../core/config.js';
 import { ensureExecutable, ffmpegPath, runProcess } from '../composition/ffmpeg-binaries.js';
@@ -29,6 +28,9 @@ class TestDoubleGenerationEngine implements MediaGenerationEngine {
 
   async generateImage(request: ImageGenerationRequest): Promise<ImageGenerationResult> {
     const { width, height, count } = validateImageRequest(request);
+    // Loaded when used: every bundle that can pick an engine carries this module, and only the media
+    // image has sharp.
+    const { default: sharp } = await import('sharp');
     const png = await sharp({
       create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 } },
     })
