@@ -15,7 +15,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { lookSprites } from '../lambdas/catalog/catalog-media.js';
+import { lookSpriteSheet } from '../lambdas/catalog/catalog-media.js';
 import { renderLookPhoto, renderPortrait } from '../lambdas/catalog/render-portrait.js';
 import { renderSprite } from '../lambdas/catalog/render-sprites.js';
 import { findStockLook } from '../lambdas/catalog/stock-avatars.js';
@@ -94,7 +94,7 @@ try {
   await writeFile(portrait, await renderPortrait(look));
   const mouths: PresenterAnimation['mouths'] = {};
   let blink: PresenterAnimation['blink'];
-  for (const { sprite, box } of lookSprites(look)) {
+  for (const { sprite, box } of lookSpriteSheet(look).sprites) {
     const imagePath = path.join(root, `sprite-${sprite}.png`);
     await writeFile(imagePath, (await renderSprite(look, sprite)).png);
     if (sprite === 'blink') blink = { imagePath, box };

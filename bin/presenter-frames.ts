@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { lookSprites } from '../lambdas/catalog/catalog-media.js';
+import { lookSpriteSheet } from '../lambdas/catalog/catalog-media.js';
 import { renderLookPhoto, renderPortrait } from '../lambdas/catalog/render-portrait.js';
 import { renderSprite } from '../lambdas/catalog/render-sprites.js';
 import { findStockLook } from '../lambdas/catalog/stock-avatars.js';
@@ -60,7 +60,7 @@ try {
 
   const stockMouths: PresenterAnimation['mouths'] = {};
   let stockBlink: PresenterAnimation['blink'];
-  for (const { sprite, box } of lookSprites(look)) {
+  for (const { sprite, box } of lookSpriteSheet(look).sprites) {
     const imagePath = path.join(root, `stock-${sprite}.png`);
     await writeFile(imagePath, (await renderSprite(look, sprite)).png);
     if (sprite === 'blink') stockBlink = { imagePath, box };

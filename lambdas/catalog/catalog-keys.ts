@@ -11,8 +11,11 @@ export const catalogKeys = {
   portrait: (lookId: string) => `${CATALOG_PREFIX}avatars/${lookId}.png`,
   /** The same figure in front of its backdrop, for `preview_image_url` (PNG). */
   lookPreview: (lookId: string) => `${CATALOG_PREFIX}avatars/${lookId}-preview.png`,
-  /** A moving part of the portrait (a viseme's mouth, the blink), cut to its box (PNG, sprite-art.ts). */
-  sprite: (lookId: string, sprite: string) => `${CATALOG_PREFIX}avatars/${lookId}-sprites/${sprite}.png`,
+  /**
+   * The moving parts of the portrait (a mouth per viseme, the blink: sprite-art.ts), each cut to its
+   * box and stacked top to bottom in one PNG (catalog-media.ts, `lookSpriteSheet`).
+   */
+  spriteSheet: (lookId: string) => `${CATALOG_PREFIX}avatars/${lookId}-sprites.png`,
   /** A sentence spoken by the voice, in its language (WAV). */
   voicePreview: (voiceId: string) => `${CATALOG_PREFIX}voices/${voiceId}.wav`,
 } as const;

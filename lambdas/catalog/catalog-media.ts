@@ -29,13 +29,12 @@ export type CatalogMediaItem =
       look: StockLook;
     }
   | {
-      /** A mouth or blink of a look's portrait, which makes the presenter talk (sprite-art.ts). */
-      kind: 'sprite';
+      /** The mouths and blink of a look's portrait, which make the presenter talk (`lookSpriteSheet`). */
+      kind: 'sprite-sheet';
       key: string;
       contentType: 'image/png';
       version: string;
       look: StockLook;
-      sprite: SpriteName;
     }
   | {
       kind: 'voice-preview';
@@ -77,20 +76,40 @@ export function lookSvg(look: StockLook, kind: 'portrait' | 'look-preview'): str
 
 export interface LookSprite {
   sprite: SpriteName;
-  /** Where the PNG is in the media bucket. */
-  key: string;
   /** Where it goes on the look's portrait PNG (its pixels). */
   box: PixelBox;
+  /** The row of the sheet where its pixels start (at column 0, `box.width` × `box.height` of them). */
+  sheetTop: number;
 }
 
-/** The sprites of a look: what a video needs to make its presenter talk and blink. */
-export function lookSprites(look: StockLook): LookSprite[] {
+export interface LookSpriteSheet {
+  /** Where the sheet is in the media bucket. */
+  key: string;
+  width: number;
+  height: number;
+  sprites: LookSprite[];
+}
+
+/**
+ * The sprites of a look in one PNG, stacked top to bottom in `SPRITES` order: what a video needs to
+ * make its presenter talk and blink, in one object (one upload per look when the catalog is
+ * published, one download per render).
+ */
+export function lookSpriteSheet(look: StockLook): LookSpriteSheet {
   const canvas = lookCanvas(look);
-  return SPRITES.map((sprite) => ({
-    sprite,
-    key: catalogKeys.sprite(look.id, sprite),
-    box: spriteBox(canvas, sprite),
-  }));
+  let top = 0;
+  const sprites = SPRITES.map((sprite) => {
+    const box = spriteBox(canvas, sprite);
+    const entry = { sprite, box, sheetTop: top };
+    top += box.height;
+    return entry;
+  });
+  return {
+    key: catalogKeys.spriteSheet(look.id),
+    width: Math.max(...sprites.map((entry) => entry.box.width)),
+    height: top,
+    sprites,
+  };
 }
 
 /**
@@ -108,16 +127,16 @@ export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
       look,
     })),
   );
-  const sprites = STOCK_LOOKS.flatMap((look) =>
-    lookSprites(look).map(({ sprite, key }) => ({
-      kind: 'sprite' as const,
-      key,
-      contentType: 'image/png' as const,
-      version: hash('sprite', spriteSvg(look.appearance, look.gender, lookCanvas(look), sprite)),
-      look,
-      sprite,
-    })),
-  );
+  const spriteSheets = STOCK_LOOKS.map((look) => ({
+    kind: 'sprite-sheet' as const,
+    key: catalogKeys.spriteSheet(look.id),
+    contentType: 'image/png' as const,
+    version: hash(
+      'sprite-sheet',
+      SPRITES.map((sprite) => spriteSvg(look.appearance, look.gender, lookCanvas(look), sprite)),
+    ),
+    look,
+  }));
   const previews = STOCK_VOICES.flatMap((voice) => {
     const engineVoiceId = engineVoiceOf(voice, engineName);
     if (engineVoiceId === undefined) return [];
@@ -139,7 +158,7 @@ export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
     version: hash('sound', soundVersionInputs(sound)),
     sound,
   }));
-  return [...images, ...sprites, ...previews, ...sounds];
+  return [...images, ...spriteSheets, ...previews, ...sounds];
 }
 
 /**

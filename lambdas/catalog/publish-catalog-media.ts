@@ -238,9 +238,9 @@ async function generate(item: CatalogMediaItem, engine: SpeechEngine): Promise<U
     return renderSoundMp3(item.sound);
   }
   // sharp only loads where something has to be drawn (the API functions never import this path).
-  if (item.kind === 'sprite') {
-    const { renderSprite } = await import('./render-sprites.js');
-    return (await renderSprite(item.look, item.sprite)).png;
+  if (item.kind === 'sprite-sheet') {
+    const { renderSpriteSheet } = await import('./render-sprites.js');
+    return renderSpriteSheet(item.look);
   }
   const { rasterizeSvg } = await import('./render-portrait.js');
   return rasterizeSvg(lookSvg(item.look, item.kind));

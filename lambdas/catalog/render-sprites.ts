@@ -4,7 +4,7 @@
  */
 
 import sharp from 'sharp';
-import { lookCanvas } from './catalog-media.js';
+import { lookCanvas, lookSpriteSheet } from './catalog-media.js';
 import type { PixelBox } from './portrait-art.js';
 import { type SpriteName, spriteBox, spriteSvg } from './sprite-art.js';
 import { PREVIEW_SCALE, type StockLook } from './stock-avatars.js';
@@ -38,4 +38,28 @@ export async function renderSprite(look: StockLook, sprite: SpriteName): Promise
     box: spriteBox(canvas, sprite),
     previewBox: spriteBox(canvas, sprite, PREVIEW_SCALE),
   };
+}
+
+/** The look's sprite sheet (catalog-media.ts, `lookSpriteSheet`): every sprite at its row, transparent around them. */
+export async function renderSpriteSheet(look: StockLook): Promise<Uint8Array> {
+  const sheet = lookSpriteSheet(look);
+  const rendered = await Promise.all(sheet.sprites.map(({ sprite }) => renderSprite(look, sprite)));
+  const png = await sharp({
+    create: {
+      width: sheet.width,
+      height: sheet.height,
+      channels: 4,
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    },
+  })
+    .composite(
+      sheet.sprites.map(({ sheetTop }, index) => ({
+        input: Buffer.from((rendered[index] as RenderedSprite).png),
+        left: 0,
+        top: sheetTop,
+      })),
+    )
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
 }

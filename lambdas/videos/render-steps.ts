@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lookSprites } from '../catalog/catalog-media.js';
+import { lookSpriteSheet } from '../catalog/catalog-media.js';
 import { findStockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
@@ -87,7 +87,7 @@ async function resolveScene(
 ): Promise<PreparedScene> {
   let portraitKey: string | null = null;
   let defaultVoiceId: string | null = null;
-  let sprites: PreparedScene['presenter_sprites'];
+  let sprites: PreparedScene['presenter_sprite_sheet'];
   if (scene.presenter?.kind === 'avatar') {
     const look = findStockLook(scene.presenter.avatar_id);
     if (!look) {
@@ -98,14 +98,18 @@ async function resolveScene(
     }
     portraitKey = look.portraitKey;
     defaultVoiceId = look.defaultVoiceId;
-    sprites = lookSprites(look);
+    const sheet = lookSpriteSheet(look);
+    sprites = {
+      key: sheet.key,
+      sprites: sheet.sprites.map(({ sprite, box, sheetTop }) => ({ sprite, box, sheet_top: sheetTop })),
+    };
   } else if (scene.presenter?.kind === 'image') {
     portraitKey = scene.presenter.key;
   }
   const presenter = {
     scene_id: scene.id,
     portrait_key: portraitKey,
-    ...(sprites ? { presenter_sprites: sprites } : {}),
+    ...(sprites ? { presenter_sprite_sheet: sprites } : {}),
   };
   if (scene.speech?.kind !== 'script') {
     return { ...presenter, voice_id: null, engine_voice_id: null };
@@ -403,18 +407,25 @@ async function recordingVisemes(path: string, sceneId: string): Promise<VisemeCu
   }
 }
 
-/** A stock look's sprites, downloaded beside the scene's other files, driven by the speech's visemes. */
+/** A stock look's sprites, cut from its sheet beside the scene's other files, driven by the speech's visemes. */
 async function stockAnimation(
-  sprites: NonNullable<PreparedScene['presenter_sprites']>,
+  sheet: NonNullable<PreparedScene['presenter_sprite_sheet']>,
   visemes: VisemeCue[],
   file: (name: string) => string,
   blinkSeed: number,
 ): Promise<PresenterAnimation> {
+  // sharp lives in the media image, where Compose runs (see photoPresenter).
+  const { default: sharp } = await import('sharp');
+  const sheetPath = await download(sheet.key, file('sprites.png'));
   const mouths: PresenterAnimation['mouths'] = {};
   let blink: PresenterAnimation['blink'];
   await Promise.all(
-    sprites.map(async ({ sprite, key, box }) => {
-      const placed = { imagePath: await download(key, file(`sprite-${sprite}.png`)), box };
+    sheet.sprites.map(async ({ sprite, box, sheet_top }) => {
+      const placed = { imagePath: file(`sprite-${sprite}.png`), box };
+      await sharp(sheetPath)
+        .extract({ left: 0, top: sheet_top, width: box.width, height: box.height })
+        .png()
+        .toFile(placed.imagePath);
       if (sprite === 'blink') blink = placed;
       else mouths[sprite] = placed;
     }),
@@ -491,7 +502,7 @@ async function compose(
       if (resolved?.portrait_key && scene.presenter) {
         const downloaded = await download(resolved.portrait_key, file('presenter'));
         const blinkSeed = blinkSeedOf(video.video_id, scenes.length);
-        const sprites = resolved.presenter_sprites;
+        const sprites = resolved.presenter_sprite_sheet;
         const presenter = sprites
           ? {
               imagePath: downloaded,

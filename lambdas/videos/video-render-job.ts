@@ -37,9 +37,12 @@ const pixelBox = z.object({
 export const preparedScene = z.object({
   scene_id: z.string(),
   portrait_key: z.string().nullable(),
-  /** A stock look's mouth and blink sprites (catalog-media.ts, `lookSprites`): its presenter talks. */
-  presenter_sprites: z
-    .array(z.object({ sprite: z.enum(SPRITES), key: z.string(), box: pixelBox }))
+  /** A stock look's mouth and blink sprites (catalog-media.ts, `lookSpriteSheet`): its presenter talks. */
+  presenter_sprite_sheet: z
+    .object({
+      key: z.string(),
+      sprites: z.array(z.object({ sprite: z.enum(SPRITES), box: pixelBox, sheet_top: z.number().int() })),
+    })
     .optional(),
   voice_id: z.string().nullable(),
   engine_voice_id: z.string().nullable(),

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PREFIX } from '../../../lambdas/catalog/catalog-keys.js';
-import { catalogMediaItems, catalogMediaVersion } from '../../../lambdas/catalog/catalog-media.js';
+import {
+  catalogMediaItems,
+  catalogMediaVersion,
+  lookSpriteSheet,
+} from '../../../lambdas/catalog/catalog-media.js';
 import { CATALOG_SOUNDS } from '../../../lambdas/catalog/sound-catalog.js';
 import { SPRITES } from '../../../lambdas/catalog/sprite-art.js';
 import {
@@ -207,17 +211,24 @@ describe('stock voices', () => {
 describe('catalog media', () => {
   it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, and the sounds', () => {
     const espeak = catalogMediaItems('espeak');
-    const perLook = 2 + SPRITES.length;
+    const perLook = 3;
     expect(espeak.length).toBe(STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length);
     expect(catalogMediaItems('polly').length).toBe(
       STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length,
     );
-    // Every look can open and close its mouth in each viseme, and blink.
+    // Every look can open and close its mouth in each viseme, and blink: one sheet holds them.
     for (const look of STOCK_LOOKS) {
-      const sprites = espeak.filter((item) => item.kind === 'sprite' && item.look.id === look.id);
-      expect(sprites.map((item) => (item.kind === 'sprite' ? item.sprite : '')).sort()).toEqual(
-        [...SPRITES].sort(),
+      expect(espeak.filter((item) => item.kind === 'sprite-sheet' && item.look.id === look.id)).toHaveLength(
+        1,
       );
+      const sheet = lookSpriteSheet(look);
+      expect(sheet.sprites.map((entry) => entry.sprite)).toEqual([...SPRITES]);
+      // Stacked without overlap, inside the sheet.
+      for (const [index, entry] of sheet.sprites.entries()) {
+        const next = sheet.sprites[index + 1];
+        expect(entry.sheetTop + entry.box.height).toBe(next ? next.sheetTop : sheet.height);
+        expect(entry.box.width).toBeLessThanOrEqual(sheet.width);
+      }
     }
     const keys = espeak.map((item) => item.key);
     expect(new Set(keys).size).toBe(keys.length);
