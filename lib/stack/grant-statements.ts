@@ -152,6 +152,13 @@ export function grantAcknowledgements(grants: readonly Grant[], targets: GrantTa
           acknowledge('AwsSolutions-IAM5[Resource::*]', earlier ? `${earlier} ${reason}` : reason);
         }
         break;
+      case GRANTS.generateMedia:
+        if (grantStatements(grant, targets).length > 0)
+          acknowledge(
+            'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:async-invoke/*]',
+            "Amazon Bedrock names each Nova Reel invocation (async-invoke/<id>) when it starts it, so reading its status cannot name it in advance; the wildcard stays inside this account's and region's invocations, and starting one is limited to the configured model.",
+          );
+        break;
       default:
         break;
     }

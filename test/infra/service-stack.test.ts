@@ -69,6 +69,8 @@ function serviceVariant(): SynthesizedService {
       webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/api/0a1b2c3d',
       apiGatewayCloudWatchRole: 'true',
       maxMultipartUploadBytes: '1048576',
+      // A model capability on: its grant and settings reach the function that uses it (Compose).
+      mediaGeneration: { engine: 'bedrock' },
     },
     validateTemplates: false,
   });
@@ -453,9 +455,24 @@ describe('cdk-nag AwsSolutions', () => {
     Annotations.fromStack(service.stack).hasNoWarning('*', Match.anyValue());
   });
 
-  it('stays clean with CORS, destroy, a web ACL and the API Gateway CloudWatch role', () => {
+  it('stays clean with CORS, destroy, a web ACL, the API Gateway CloudWatch role and a video model', () => {
     const variant = serviceVariant();
     Template.fromStack(variant.stack).resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    // The render's Compose step generates cinematic footage: it alone gets the model's settings.
+    const functions = Object.values(
+      Template.fromStack(variant.stack).findResources('AWS::Lambda::Function'),
+    ) as {
+      Properties: {
+        Environment?: { Variables?: Record<string, unknown> };
+        ImageConfig?: { Command?: string[] };
+      };
+    }[];
+    const generating = functions.filter(
+      (fn) => fn.Properties.Environment?.Variables?.MEDIA_GENERATION_ENGINE === 'bedrock',
+    );
+    expect(generating.map((fn) => fn.Properties.ImageConfig?.Command?.[0])).toEqual([
+      'videos/render-steps.Compose',
+    ]);
     const report = new AwsSolutionsChecks().validateScope(variant.app);
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
   });
