@@ -43,7 +43,7 @@ describe('zip-packaged task functions', () => {
     const script = path.join(outdir, 'load.mjs');
     writeFileSync(
       script,
-      'for (const arg of process.argv.slice(2)) { const [file, name] = arg.split("#"); const m = await import(file); console.log(`${name}:${typeof m[name]}`); }',
+      'for (const arg of process.argv.slice(2)) { const [file, name] = arg.split("#"); const m = await import(file); console.log(name + ":" + typeof m[name]); }',
     );
     const { NODE_OPTIONS: _, ...env } = process.env;
     const loaded = promisify(execFile)(
