@@ -140,6 +140,16 @@ function seconds(value: number): string {
 }
 
 /**
+ * A position expression snapped to even pixels. overlay does that itself for 4:2:0 output, but by
+ * truncating towards zero, which puts -2.6 at -2 and 7.4 at 6: the sprites, at the portrait's position
+ * plus an offset, would land 2 pixels off the face whenever the portrait is left of or above the
+ * frame's edge. Snapped once here, every overlay lands exactly where the expression says.
+ */
+function evenPixels(expression: string): string {
+  return `2*floor((${expression})/2)`;
+}
+
+/**
  * The portrait's scaled size (even numbers, like every picture of the graph) and, for `cover`, the crop
  * offset that centres the frame-plus-motion window on it.
  */
@@ -338,10 +348,12 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       // Bottom-centred (`contain`: the rise and fall keeps the bottom edge at or below the frame's
       // bottom), or larger than the frame by the amplitude on each side (`cover`: the motion never
       // uncovers an edge). Numbers, not `w`/`h`, so the sprites' overlays can share the expressions.
-      const [x, y] =
+      const [motionX, motionY] =
         scene.avatar.fit === 'contain'
           ? [`${(width - fit.width) / 2}+${a}*sin(2*PI*t/7)`, `${height - fit.height + a}+${a}*sin(2*PI*t/4)`]
           : [`-${a}+${a}*sin(2*PI*t/7)`, `-${a}+${a}*sin(2*PI*t/4)`];
+      const x = evenPixels(motionX);
+      const y = evenPixels(motionY);
       const crop =
         scene.avatar.fit === 'cover'
           ? [`crop=${width + 2 * a}:${height + 2 * a}:${fit.cropX}:${fit.cropY}`]

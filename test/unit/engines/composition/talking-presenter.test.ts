@@ -189,3 +189,59 @@ describe('a stock presenter speaking a sentence', () => {
     expect(luminance(mouthFrames[frame])).toBeLessThan(luminance(mouthFrames[restFrame]) - 3);
   });
 });
+
+describe('a talking presenter that sways', () => {
+  it('keeps each sprite on its feature wherever the motion puts the portrait', async () => {
+    // The rest mouth pasted on every frame must be invisible: any frame where it lands even 2 pixels
+    // off shows a doubled lip edge. Cover-fit portraits move through negative positions, contain-fit
+    // ones through positive: both are rendered with and without the pasted mouth and compared.
+    const rest = animation.mouths.rest;
+    if (!rest) throw new Error('no rest sprite');
+    const engine = createFfmpegCompositionEngine({ motionAmplitude: 0.04, x264Crf: 8 });
+    const durationMs = 4000;
+    const pasted: PresenterAnimation = {
+      mouths: { open_wide: rest },
+      visemes: [{ startMs: 0, endMs: durationMs, viseme: VISEMES.open_wide }],
+      blinkSeed: 1,
+    };
+    for (const fit of ['cover', 'contain'] as const) {
+      const frames: Buffer[][] = [];
+      for (const [index, withSprite] of [false, true].entries()) {
+        const workDir = path.join(scratch.dir, `sway-${fit}-${index}`);
+        await import('node:fs/promises').then((fs) => fs.mkdir(workDir));
+        const result = await engine.compose({
+          workDir,
+          width: 320,
+          height: 180,
+          fps: FPS,
+          format: 'mp4',
+          captions: [],
+          burnCaptions: true,
+          scenes: [
+            {
+              durationMs,
+              background: { type: 'color', color: '#2a4d6e' },
+              avatar: { imagePath: portraitPath, fit, ...(withSprite ? { animation: pasted } : {}) },
+            },
+          ],
+        });
+        frames.push(
+          await regionFrames(result.videoPath, { left: 0, top: 0, width: 320, height: 180 }, scratch.dir),
+        );
+      }
+      const [plain = [], withMouth = []] = frames;
+      expect(withMouth.length).toBe(plain.length);
+      const worst = Math.max(
+        ...plain.map((frame, index) => {
+          const other = withMouth[index] as Buffer;
+          let off = 0;
+          for (let byte = 0; byte < frame.length; byte++)
+            if (Math.abs((frame[byte] ?? 0) - (other[byte] ?? 0)) > 48) off++;
+          return off;
+        }),
+      );
+      console.log(`${fit}: at most ${worst} channel values differ clearly in a frame`);
+      expect(worst).toBeLessThan(6);
+    }
+  }, 60_000);
+});
