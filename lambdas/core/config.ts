@@ -533,7 +533,11 @@ export interface ModelEnginesConfig {
     videoModel: string;
     /** Wait between GetAsyncInvoke polls (`MEDIA_GENERATION_POLL_INTERVAL_MS`). @default 10000 */
     pollIntervalMs: number;
-    /** Longest wait for a video (`MEDIA_GENERATION_TIMEOUT_MS`). @default 1200000 (20 min) */
+    /**
+     * Longest wait for a video (`MEDIA_GENERATION_TIMEOUT_MS`): under the 15 min of the render's
+     * Compose step that waits for it, so a slow model fails the video with `media_generation_failed`
+     * instead of the function being stopped. @default 780000 (13 min)
+     */
     videoTimeoutMs: number;
   };
   /**
@@ -609,7 +613,7 @@ export function modelEnginesConfig(): ModelEnginesConfig {
       imageModel: process.env.MEDIA_GENERATION_IMAGE_MODEL?.trim() || DEFAULT_NOVA_CANVAS_MODEL,
       videoModel: process.env.MEDIA_GENERATION_VIDEO_MODEL?.trim() ?? DEFAULT_NOVA_REEL_MODEL,
       pollIntervalMs: numberFrom('MEDIA_GENERATION_POLL_INTERVAL_MS', 10_000),
-      videoTimeoutMs: numberFrom('MEDIA_GENERATION_TIMEOUT_MS', 1_200_000),
+      videoTimeoutMs: numberFrom('MEDIA_GENERATION_TIMEOUT_MS', 780_000),
     },
     modelHostsAllowPrivate: booleanFrom('MODEL_HOSTS_ALLOW_PRIVATE'),
     modelHttpRetries: numberFrom('MODEL_HTTP_RETRIES', 2),

@@ -13,10 +13,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lookSpriteSheet } from '../catalog/catalog-media.js';
-import { findStockLook } from '../catalog/stock-avatars.js';
+import { findStockLook, type StockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
+import { ProcessError } from '../engines/composition/ffmpeg-binaries.js';
 import {
   type CaptionCue,
   CompositionError,
@@ -24,6 +25,7 @@ import {
   captionCuesFromWords,
   compositionEngine,
   type PresenterAnimation,
+  type PresenterSprite,
   probeMedia,
   toSrt,
   wordsWithPunctuation,
@@ -98,11 +100,7 @@ async function resolveScene(
     }
     portraitKey = look.portraitKey;
     defaultVoiceId = look.defaultVoiceId;
-    const sheet = lookSpriteSheet(look);
-    sprites = {
-      key: sheet.key,
-      sprites: sheet.sprites.map(({ sprite, box, sheetTop }) => ({ sprite, box, sheet_top: sheetTop })),
-    };
+    sprites = spriteSheetOf(look);
   } else if (scene.presenter?.kind === 'image') {
     portraitKey = scene.presenter.key;
   }
@@ -285,74 +283,119 @@ const PRESENTER_ANIMATION = {
   personCutOut: 'person_cut_out',
 } as const;
 
+/** A presenter as every scene showing it uses it: its picture, its sprites, and how it was animated. */
+interface PreparedPresenter {
+  imagePath: string;
+  sprites?: Pick<PresenterAnimation, 'mouths' | 'blink'>;
+  /** `engines.presenter` of the video (PRESENTER_ANIMATION). */
+  animated: string;
+}
+
+/** Writes sprites as files under `name(sprite)`, keyed as an animation takes them. */
+async function spriteFiles(
+  sprites: readonly {
+    sprite: string;
+    box: PresenterSprite['box'];
+    write: (path: string) => Promise<unknown>;
+  }[],
+  name: (sprite: string) => string,
+): Promise<Pick<PresenterAnimation, 'mouths' | 'blink'>> {
+  const mouths: PresenterAnimation['mouths'] = {};
+  let blink: PresenterAnimation['blink'];
+  await Promise.all(
+    sprites.map(async ({ sprite, box, write }) => {
+      const placed = { imagePath: name(sprite), box };
+      await write(placed.imagePath);
+      if (sprite === 'blink') blink = placed;
+      else mouths[sprite as Viseme] = placed;
+    }),
+  );
+  return { mouths, ...(blink ? { blink } : {}) };
+}
+
+/** A stock look: its portrait and the sprites cut from its sheet. */
+async function stockPresenter(
+  portrait: string,
+  sheet: NonNullable<PreparedScene['presenter_sprite_sheet']>,
+  file: (name: string) => string,
+): Promise<PreparedPresenter> {
+  // sharp lives in the media image, where Compose runs; this module's other steps run as zip
+  // functions without it.
+  const { default: sharp } = await import('sharp');
+  const sheetPath = await download(sheet.key, file('sprites.png'));
+  const sprites = await spriteFiles(
+    sheet.sprites.map(({ sprite, box, sheet_top }) => ({
+      sprite,
+      box,
+      write: (path: string) =>
+        sharp(sheetPath)
+          .extract({ left: 0, top: sheet_top, width: box.width, height: box.height })
+          .toFile(path),
+    })),
+    (sprite) => file(`sprite-${sprite}.png`),
+  );
+  return { imagePath: portrait, sprites, animated: PRESENTER_ANIMATION.stockSprites };
+}
+
 /**
  * An `image` presenter: a photo with one usable face talks with sprites warped from its own mouth and
- * eyes (vision/photo-presenter.ts), shown upright; any other picture stays as it is (still, moving
- * gently), and the record says why.
+ * eyes (vision/photo-presenter.ts), shown upright; with `cutOutPerson`, the person is cut out of its
+ * backdrop (vision/segmentation.ts), unless the picture is cut out already (it has transparency). A
+ * picture the vision engines cannot use (no usable face, unreadable to them, the engines unavailable)
+ * stays as it is, moving gently: ffmpeg still shows it, and the record says why.
  */
 async function photoPresenter(
   path: string,
-  visemes: VisemeCue[],
   file: (name: string) => string,
-  blinkSeed: number,
-  sceneId: string,
   options: { cutOutPerson: boolean },
-): Promise<{ imagePath: string; animation?: PresenterAnimation; animated: string }> {
+): Promise<PreparedPresenter> {
   let prepared: PhotoPresenterResult;
   let cutOut: PersonCutOut | undefined;
   try {
-    // Loaded here, not with the module: sharp and the vision runtime live in the media image, where
-    // Compose runs; the other steps of this module run as zip functions without them.
-    const [{ preparePhotoPresenter }, { cutOutPerson, NO_PERSON_COVERAGE }] = await Promise.all([
-      import('../engines/vision/photo-presenter.js'),
-      import('../engines/vision/segmentation.js'),
-    ]);
+    // Loaded here, not with the module: sharp and the vision runtime live in the media image.
+    const [{ preparePhotoPresenter }, { cutOutPerson, NO_PERSON_COVERAGE }, { default: sharp }] =
+      await Promise.all([
+        import('../engines/vision/photo-presenter.js'),
+        import('../engines/vision/segmentation.js'),
+        import('sharp'),
+      ]);
     const photo = await readFile(path);
     prepared = await preparePhotoPresenter(photo);
-    if (options.cutOutPerson) {
+    const alpha = (await sharp(photo).stats()).channels[3];
+    const cutAlready = alpha !== undefined && alpha.min < 255;
+    if (options.cutOutPerson && !cutAlready) {
       // The upright photo when there is one: the sprites' boxes are in its pixels.
       cutOut = await cutOutPerson(prepared.kind === 'animated' ? prepared.image : photo);
       if (cutOut.coverage < NO_PERSON_COVERAGE) cutOut = undefined;
     }
   } catch (error) {
-    if (error instanceof VisionEngineError && error.failureCode === VISION_FAILURE.invalidMedia)
-      throw new JobFailure(
-        VIDEO_FAILURE.invalidMedia,
-        `The image of ${sceneId} cannot be read as a picture.`,
-        {
-          cause: error,
-        },
-      );
-    throw error;
+    if (!(error instanceof VisionEngineError)) throw error;
+    const reason =
+      error.failureCode === VISION_FAILURE.engineUnavailable ? 'vision_unavailable' : 'unreadable';
+    return { imagePath: path, animated: `${PRESENTER_ANIMATION.still} (${reason})` };
   }
   const separated = cutOut ? `, ${PRESENTER_ANIMATION.personCutOut}` : '';
   let imagePath = path;
   if (cutOut) {
-    imagePath = file('presenter-person.png');
+    imagePath = file('person.png');
     await writeFile(imagePath, cutOut.png);
   }
   if (prepared.kind === 'still') {
     return { imagePath, animated: `${PRESENTER_ANIMATION.still} (${prepared.reason})${separated}` };
   }
   if (!cutOut) {
-    imagePath = file('presenter-upright.png');
+    imagePath = file('upright.png');
     await writeFile(imagePath, prepared.image);
   }
-  const mouths: PresenterAnimation['mouths'] = {};
-  let blink: PresenterAnimation['blink'];
-  await Promise.all(
-    Object.entries(prepared.sprites).map(async ([name, sprite]) => {
-      const placed = { imagePath: file(`sprite-${name}.png`), box: sprite.box };
-      await writeFile(placed.imagePath, sprite.png);
-      if (name === 'blink') blink = placed;
-      else mouths[name as Viseme] = placed;
-    }),
+  const sprites = await spriteFiles(
+    Object.entries(prepared.sprites).map(([sprite, { box, png }]) => ({
+      sprite,
+      box,
+      write: (target: string) => writeFile(target, png),
+    })),
+    (sprite) => file(`sprite-${sprite}.png`),
   );
-  return {
-    imagePath,
-    animation: { mouths, ...(blink ? { blink } : {}), visemes, blinkSeed },
-    animated: `${PRESENTER_ANIMATION.photoLandmarks}${separated}`,
-  };
+  return { imagePath, sprites, animated: `${PRESENTER_ANIMATION.photoLandmarks}${separated}` };
 }
 
 /** Nova Reel makes 6 s, or multiples of 6 s up to 2 minutes: the footage is made long enough and cut. */
@@ -386,6 +429,15 @@ async function generateFootage(
   };
 }
 
+/** Where a stock look's sprites are, as the render steps pass it on. */
+function spriteSheetOf(look: StockLook): NonNullable<PreparedScene['presenter_sprite_sheet']> {
+  const sheet = lookSpriteSheet(look);
+  return {
+    key: sheet.key,
+    sprites: sheet.sprites.map(({ sprite, box, sheetTop }) => ({ sprite, box, sheet_top: sheetTop })),
+  };
+}
+
 /** A repeatable seed per scene, so a video rendered again blinks at the same moments. */
 function blinkSeedOf(videoId: string, sceneIndex: number): number {
   return createHash('sha256').update(`${videoId}#${sceneIndex}`).digest().readInt32BE(0);
@@ -401,36 +453,17 @@ async function recordingVisemes(path: string, sceneId: string): Promise<VisemeCu
       RECORDING_ANALYSIS_RATE,
     );
   } catch (error) {
-    throw new JobFailure(VIDEO_FAILURE.invalidMedia, `The audio of ${sceneId} cannot be decoded.`, {
-      cause: error,
-    });
+    // ffmpeg ran and refused the file: the user's recording; anything else: the engine.
+    if (error instanceof ProcessError && error.reason === 'exit_code')
+      throw new JobFailure(VIDEO_FAILURE.invalidMedia, `The audio of ${sceneId} cannot be decoded.`, {
+        cause: error,
+      });
+    throw new JobFailure(
+      VIDEO_FAILURE.engineUnavailable,
+      `The audio of ${sceneId} could not be measured: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
-}
-
-/** A stock look's sprites, cut from its sheet beside the scene's other files, driven by the speech's visemes. */
-async function stockAnimation(
-  sheet: NonNullable<PreparedScene['presenter_sprite_sheet']>,
-  visemes: VisemeCue[],
-  file: (name: string) => string,
-  blinkSeed: number,
-): Promise<PresenterAnimation> {
-  // sharp lives in the media image, where Compose runs (see photoPresenter).
-  const { default: sharp } = await import('sharp');
-  const sheetPath = await download(sheet.key, file('sprites.png'));
-  const mouths: PresenterAnimation['mouths'] = {};
-  let blink: PresenterAnimation['blink'];
-  await Promise.all(
-    sheet.sprites.map(async ({ sprite, box, sheet_top }) => {
-      const placed = { imagePath: file(`sprite-${sprite}.png`), box };
-      await sharp(sheetPath)
-        .extract({ left: 0, top: sheet_top, width: box.width, height: box.height })
-        .png()
-        .toFile(placed.imagePath);
-      if (sprite === 'blink') blink = placed;
-      else mouths[sprite] = placed;
-    }),
-  );
-  return { mouths, ...(blink ? { blink } : {}), visemes, blinkSeed };
 }
 
 async function compose(
@@ -445,7 +478,35 @@ async function compose(
   try {
     const scenes: CompositionScene[] = [];
     const cues: CaptionCue[] = [];
-    const presenters = new Set<string>();
+    const recorded = new Set<string>();
+    // Scenes showing the same look or photo share its files and its landmarks (found once).
+    const presenters = new Map<string, Promise<PreparedPresenter>>();
+    const presenterOf = (
+      portraitKey: string,
+      preparedSheet: PreparedScene['presenter_sprite_sheet'],
+      presenter: NonNullable<RenderScene['presenter']>,
+      background: RenderScene['background'],
+    ): Promise<PreparedPresenter> => {
+      // A stock look's sheet from Prepare; a render prepared before sheets existed finds it by look.
+      const look = presenter.kind === 'avatar' ? findStockLook(presenter.avatar_id) : undefined;
+      const sheet = preparedSheet ?? (look ? spriteSheetOf(look) : undefined);
+      const cutOutPerson =
+        presenter.kind === 'image' && (background.type !== 'color' || background.transparent === true);
+      const key = `${portraitKey}#${cutOutPerson}`;
+      let prepared = presenters.get(key);
+      if (!prepared) {
+        const file = (name: string) => join(workDir, `presenter-${presenters.size + 1}-${name}`);
+        prepared = download(portraitKey, file('portrait')).then((portrait) =>
+          sheet
+            ? stockPresenter(portrait, sheet, file)
+            : presenter.kind === 'image'
+              ? photoPresenter(portrait, file, { cutOutPerson })
+              : { imagePath: portrait, animated: PRESENTER_ANIMATION.still },
+        );
+        presenters.set(key, prepared);
+      }
+      return prepared;
+    };
     let generation: string | null = null;
     if (video.render.cinematic) {
       const generated = await generateFootage(ref, video.render.cinematic, join(workDir, 'generated.mp4'));
@@ -500,29 +561,28 @@ async function compose(
       }
       let avatar: CompositionScene['avatar'];
       if (resolved?.portrait_key && scene.presenter) {
-        const downloaded = await download(resolved.portrait_key, file('presenter'));
-        const blinkSeed = blinkSeedOf(video.video_id, scenes.length);
-        const sprites = resolved.presenter_sprite_sheet;
-        const presenter = sprites
-          ? {
-              imagePath: downloaded,
-              animation: await stockAnimation(sprites, visemes, file, blinkSeed),
-              animated: PRESENTER_ANIMATION.stockSprites,
-            }
-          : await photoPresenter(downloaded, visemes, file, blinkSeed, scene.id, {
-              // A chosen picture or clip, or a transparent WebM, goes around the person, not the
-              // photo's own backdrop; on a colour, the photo stays whole.
-              cutOutPerson: scene.background.type !== 'color' || scene.background.transparent === true,
-            });
-        presenters.add(presenter.animated);
-        const path = presenter.imagePath;
+        const presenter = await presenterOf(
+          resolved.portrait_key,
+          resolved.presenter_sprite_sheet,
+          scene.presenter,
+          scene.background,
+        );
+        recorded.add(presenter.animated);
         avatar = {
-          imagePath: path,
+          imagePath: presenter.imagePath,
           fit: scene.presenter.fit,
-          ...(presenter.animation ? { animation: presenter.animation } : {}),
+          ...(presenter.sprites
+            ? {
+                animation: {
+                  ...presenter.sprites,
+                  visemes,
+                  blinkSeed: blinkSeedOf(video.video_id, scenes.length),
+                },
+              }
+            : {}),
         };
         if (!presenterSize) {
-          const probe = await probeMedia(path).catch(() => undefined);
+          const probe = await probeMedia(presenter.imagePath).catch(() => undefined);
           const stream = probe?.streams.find((entry) => entry.width && entry.height);
           if (stream?.width && stream.height) presenterSize = { width: stream.width, height: stream.height };
         }
@@ -580,7 +640,7 @@ async function compose(
       engines: {
         ...video.engines,
         composition: engine.name,
-        presenter: presenters.size > 0 ? [...presenters].join(', ') : null,
+        presenter: recorded.size > 0 ? [...recorded].join(', ') : null,
         ...(generation ? { generation } : {}),
       },
     });

@@ -79,7 +79,8 @@ export interface VideoRecord extends JobBilling {
     /**
      * How the presenters were animated: `stock_sprites` (a stock look's drawn mouths and blinks),
      * `photo_landmarks` (a photo's mouth and eyes warped from its face landmarks), `still` (a picture
-     * without a usable face: it moves, its lips do not), with the reason after a colon.
+     * without a usable face: it moves, its lips do not), with the reason in parentheses, e.g.
+     * `still (no_face)`; `person_cut_out` when a photo's person was cut out of its backdrop.
      */
     presenter?: string | null;
     /** The model that generated a `cinematic_avatar` video's footage, e.g. `bedrock (amazon.nova-reel-v1:1)`. */

@@ -251,6 +251,8 @@ export function compositionInputFiles(request: CompositionRequest): string[] {
 
 function checkAnimation(animation: PresenterAnimation, what: string): void {
   if (!Array.isArray(animation.visemes)) throw invalid(`${what} avatar animation visemes must be a list`);
+  if (typeof animation.mouths !== 'object' || animation.mouths === null)
+    throw invalid(`${what} avatar animation mouths must be an object of sprites by viseme`);
   if (!Number.isInteger(animation.blinkSeed))
     throw invalid(`${what} avatar animation blinkSeed must be an integer`);
   let previousEnd = 0;
