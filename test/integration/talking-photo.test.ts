@@ -129,7 +129,7 @@ describe('a photo presenter', () => {
     const framesShowing = (viseme: Viseme) =>
       shown
         .flatMap((value, frame) => (value === viseme && shown[frame - 1] === viseme ? [frame] : []))
-        .slice(0, 6);
+        .slice(0, 4);
     const groups = {
       open_wide: framesShowing(VISEMES.open_wide),
       closed: framesShowing(VISEMES.closed),
