@@ -4,8 +4,9 @@
  * this module and the factory of the engine it configured.
  *
  * A composition is a list of scenes played in order and joined without gaps. Each scene has a background
- * (a colour, a still image or a video clip), optionally a presenter (a still portrait with gentle motion)
- * and optionally narration audio starting at the scene's start. Captions run on the whole video's
+ * (a colour, a still image or a video clip), optionally a presenter (a portrait with gentle motion and,
+ * given its sprites, lips that follow the speech and blinks) and optionally narration audio starting at
+ * the scene's start. Captions run on the whole video's
  * timeline. Every output file is written inside the request's `workDir`.
  *
  * Units: times in integer milliseconds unless a name says otherwise; volumes are linear gains from 0
