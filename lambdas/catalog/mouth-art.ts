@@ -4,24 +4,18 @@
  * compositor overlays on it while the presenter speaks (a mouth per viseme, closed eyes for a blink;
  * `sprite-art.ts`). Pure functions: an appearance in, SVG fragments out.
  */
+
+import { VISEMES as VISEME_SHAPES, type Viseme } from '../engines/speech/visemes.js';
 import { darken, lighten, mix } from './art-colors.js';
 import type { LookAppearance } from './look-appearance.js';
 
 /**
- * The mouth shapes of speech, in the order a viseme track names them: `closed` (m, b, p), `rest`
- * (the portrait's own mouth), `open_small`, `open_wide` (a), `rounded` (o, u, w), `spread` (e, i)
- * and `lip_teeth` (f, v).
+ * The mouth shapes drawn for each look, in the order a viseme track names them (visemes.ts): `closed`
+ * (m, b, p), `rest` (the portrait's own mouth), `open_small`, `open_wide` (a), `rounded` (o, u, w),
+ * `spread` (e, i) and `lip_teeth` (f, v).
  */
-export const VISEMES = [
-  'closed',
-  'rest',
-  'open_small',
-  'open_wide',
-  'rounded',
-  'spread',
-  'lip_teeth',
-] as const;
-export type Viseme = (typeof VISEMES)[number];
+export const VISEMES: readonly Viseme[] = Object.values(VISEME_SHAPES);
+export type { Viseme };
 
 export type EyeState = 'open' | 'closed';
 

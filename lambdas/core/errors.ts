@@ -134,11 +134,13 @@ export const ENGINE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
  * it). A synchronous route turns the failures its caller can fix into its own 4xx (naming the field);
  * one that reaches the envelope unmapped is the service's: 503 `engine_unavailable` with `Retry-After`
  * when the engine cannot run now, else 500 `internal_error` (its message, as every 5xx's, not shown).
+ * An engine's own failures narrow `Code` to its codes: `class TranslationError extends
+ * JobFailure<TranslationFailureCode> {}`.
  */
-export class JobFailure extends ServiceError {
-  readonly failureCode: string;
+export class JobFailure<Code extends string = string> extends ServiceError {
+  readonly failureCode: Code;
 
-  constructor(failureCode: string, message: string, options: { cause?: unknown } = {}) {
+  constructor(failureCode: Code, message: string, options: { cause?: unknown } = {}) {
     const unavailable = failureCode === 'engine_unavailable';
     super(unavailable ? 503 : 500, unavailable ? 'engine_unavailable' : 'internal_error', message, {
       ...options,

@@ -104,13 +104,7 @@ export interface AnalyseOptions {
 }
 
 /** The analysis could not run at all (ffmpeg missing or killed); a bad recording is `usable: false` instead. */
-export class VoiceAnalysisError extends JobFailure {
-  declare readonly failureCode: 'engine_unavailable';
-
-  constructor(failureCode: 'engine_unavailable', message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class VoiceAnalysisError extends JobFailure<'engine_unavailable'> {}
 
 /**
  * Measures the speaker of a recording (any audio or video file ffmpeg decodes; its first audio

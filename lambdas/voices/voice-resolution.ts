@@ -17,13 +17,7 @@ export const VOICE_RESOLUTION_FAILURE = {
 } as const;
 export type VoiceResolutionFailure = (typeof VOICE_RESOLUTION_FAILURE)[keyof typeof VOICE_RESOLUTION_FAILURE];
 
-export class VoiceResolutionError extends JobFailure {
-  declare readonly failureCode: VoiceResolutionFailure;
-
-  constructor(failureCode: VoiceResolutionFailure, message: string) {
-    super(failureCode, message);
-  }
-}
+export class VoiceResolutionError extends JobFailure<VoiceResolutionFailure> {}
 
 export interface ResolvedVoice {
   voiceId: string;

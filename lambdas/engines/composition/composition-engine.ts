@@ -187,13 +187,7 @@ export interface CompositionResult {
  */
 export type CompositionFailureCode = 'invalid_media' | 'engine_unavailable' | 'composition_failed';
 
-export class CompositionError extends JobFailure {
-  declare readonly failureCode: CompositionFailureCode;
-
-  constructor(failureCode: CompositionFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class CompositionError extends JobFailure<CompositionFailureCode> {}
 
 export function isCompositionError(error: unknown): error is CompositionError {
   return error instanceof CompositionError;

@@ -84,13 +84,7 @@ export const MEDIA_GENERATION_FAILURE_CODES = {
 export type MediaGenerationFailureCode =
   (typeof MEDIA_GENERATION_FAILURE_CODES)[keyof typeof MEDIA_GENERATION_FAILURE_CODES];
 
-export class MediaGenerationError extends JobFailure {
-  declare readonly failureCode: MediaGenerationFailureCode;
-
-  constructor(failureCode: MediaGenerationFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class MediaGenerationError extends JobFailure<MediaGenerationFailureCode> {}
 
 export const DEFAULT_IMAGE_WIDTH = 1280;
 export const DEFAULT_IMAGE_HEIGHT = 720;

@@ -82,13 +82,7 @@ export const RECOGNITION_FAILURE_CODES = {
 export type RecognitionFailureCode =
   (typeof RECOGNITION_FAILURE_CODES)[keyof typeof RECOGNITION_FAILURE_CODES];
 
-export class SpeechRecognitionError extends JobFailure {
-  declare readonly failureCode: RecognitionFailureCode;
-
-  constructor(failureCode: RecognitionFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class SpeechRecognitionError extends JobFailure<RecognitionFailureCode> {}
 
 /** Words in time order, rounded to whole milliseconds, each ending no earlier than it starts and no later than the next starts. */
 export function orderedWords(words: readonly RecognizedWord[]): RecognizedWord[] {

@@ -98,13 +98,7 @@ export type SpeechFailureCode =
   | 'engine_unavailable'
   | 'synthesis_failed';
 
-export class SpeechEngineError extends JobFailure {
-  declare readonly failureCode: SpeechFailureCode;
-
-  constructor(failureCode: SpeechFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class SpeechEngineError extends JobFailure<SpeechFailureCode> {}
 
 export function isSpeechEngineError(error: unknown): error is SpeechEngineError {
   return error instanceof SpeechEngineError;

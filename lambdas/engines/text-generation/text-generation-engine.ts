@@ -76,13 +76,7 @@ export const TEXT_GENERATION_FAILURE_CODES = {
 export type TextGenerationFailureCode =
   (typeof TEXT_GENERATION_FAILURE_CODES)[keyof typeof TEXT_GENERATION_FAILURE_CODES];
 
-export class TextGenerationError extends JobFailure {
-  declare readonly failureCode: TextGenerationFailureCode;
-
-  constructor(failureCode: TextGenerationFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class TextGenerationError extends JobFailure<TextGenerationFailureCode> {}
 
 export const DEFAULT_GENERATION_TOKENS = 1024;
 export const MAX_GENERATION_TOKENS = 32_768;

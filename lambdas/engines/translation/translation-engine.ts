@@ -91,13 +91,7 @@ export const TRANSLATION_FAILURE_CODES = {
 export type TranslationFailureCode =
   (typeof TRANSLATION_FAILURE_CODES)[keyof typeof TRANSLATION_FAILURE_CODES];
 
-export class TranslationError extends JobFailure {
-  declare readonly failureCode: TranslationFailureCode;
-
-  constructor(failureCode: TranslationFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class TranslationError extends JobFailure<TranslationFailureCode> {}
 
 export const MAX_TRANSLATION_SEGMENTS = 1000;
 /** Amazon Translate's limit per request (10,000 bytes) bounds what every engine takes, so engines agree. */

@@ -39,13 +39,7 @@ export const VISION_FAILURE = {
 } as const;
 export type VisionFailureCode = (typeof VISION_FAILURE)[keyof typeof VISION_FAILURE];
 
-export class VisionEngineError extends JobFailure {
-  declare readonly failureCode: VisionFailureCode;
-
-  constructor(failureCode: VisionFailureCode, message: string, options?: { cause?: unknown }) {
-    super(failureCode, message, options);
-  }
-}
+export class VisionEngineError extends JobFailure<VisionFailureCode> {}
 
 /**
  * The directory of the vendored models: `VISION_MODELS_DIR` when set (the media image, whose bundled

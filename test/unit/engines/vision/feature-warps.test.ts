@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { VISEMES } from '../../../../lambdas/engines/speech/visemes.js';
 import {
   eyeOpening,
   type FaceLandmarks,
@@ -268,15 +269,7 @@ describe('warps of a drawn face', () => {
   });
 
   it('gives every mouth sprite one box, and rest covers all the others with the photo itself', () => {
-    const mouthNames = [
-      'closed',
-      'rest',
-      'open_small',
-      'open_wide',
-      'rounded',
-      'spread',
-      'lip_teeth',
-    ] as const;
+    const mouthNames = Object.values(VISEMES);
     for (const name of mouthNames) expect(sprites[name].box).toEqual(sprites.rest.box);
     const rest = sprites.rest.rgba;
     for (let at = 0; at < rest.length; at += 4) {
