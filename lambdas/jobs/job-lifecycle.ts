@@ -82,7 +82,9 @@ export async function finishJob<RefSchema extends JobRefSchema, Rec>(
   const outcome = job.record.outcome(record);
   if (outcome === JOB_OUTCOME.running) return;
   const succeeded = outcome === JOB_OUTCOME.succeeded;
-  // Credits first: a client that sees the terminal status finds its balance already right.
+  // Credits first: a client told of the outcome (the event, its webhook) finds its balance already
+  // right. The terminal status itself is written just before this runs, so a client polling the job
+  // may see it a moment before the settlement or refund lands (test/integration/videos.test.ts waits).
   const reservation = job.billing?.reservation(record);
   if (job.billing && reservation?.billing_state === BILLING_STATE.reserved) {
     const ref = job.refOf(record);
