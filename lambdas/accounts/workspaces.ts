@@ -76,6 +76,11 @@ export interface Workspace {
   /** Videos made on the free plan's trial (failed ones are given back). @default 0 */
   trial_videos_used?: number;
   rate_limits?: RateLimitOverrides;
+  /**
+   * Whitelisted for `POST /v3/avatars/{group_id}/consent` (an Enterprise feature, switched on per
+   * account by an administrator: `admin workspace update <id> --consent-api on`). @default false
+   */
+  consent_api?: boolean;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -188,6 +193,7 @@ export type WorkspaceChanges = Partial<
     | 'wallet_currency'
     | 'usage_limit_credits'
     | 'rate_limits'
+    | 'consent_api'
   >
 >;
 

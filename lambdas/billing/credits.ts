@@ -46,17 +46,17 @@ function balanceOf(workspace: Workspace): Balance {
  * user should hear them: a usage limit is not lifted by buying credits, the trial's end is not
  * lifted by credits either, then the balance.
  */
-function refusal(workspace: Workspace, credits: number): PaymentRequiredError | undefined {
+function refusal(workspace: Workspace, credits: number, trialVideo = true): PaymentRequiredError | undefined {
   const used = workspace.used_credits ?? 0;
   const limit = workspace.usage_limit_credits;
   if (typeof limit === 'number' && used + credits > limit) {
     return new PaymentRequiredError(
-      `This workspace has used ${used} of its ${limit}-credit usage limit and this video needs ${credits}; more credits do not lift the limit, raise the workspace's usage limit.`,
+      `This workspace has used ${used} of its ${limit}-credit usage limit and this job needs ${credits}; more credits do not lift the limit, raise the workspace's usage limit.`,
       'usage_limit_reached',
     );
   }
   const trialLimit = PLAN_ENTITLEMENTS[workspace.plan].trialVideoLimit;
-  if (trialLimit !== null && (workspace.trial_videos_used ?? 0) >= trialLimit) {
+  if (trialVideo && trialLimit !== null && (workspace.trial_videos_used ?? 0) >= trialLimit) {
     return new PaymentRequiredError(
       `The free trial's ${trialLimit} videos are used up; choose a plan to make more.`,
       'trial_limit_exceeded',
@@ -83,8 +83,8 @@ function refusal(workspace: Workspace, credits: number): PaymentRequiredError | 
  * Refuses early, before any media is fetched or stored, a workspace that cannot pay even the
  * smallest job of this kind (`credits`); the reservation checks the real amount again.
  */
-export function assertCanPay(workspace: Workspace, credits: number): void {
-  const refused = refusal(workspace, credits);
+export function assertCanPay(workspace: Workspace, credits: number, trialVideo = true): void {
+  const refused = refusal(workspace, credits, trialVideo);
   if (refused) throw refused;
 }
 
@@ -102,15 +102,20 @@ export async function createJobWithReservation(
      * accepted) and is replaced. @default false
      */
     replacesPlaceholder?: boolean;
+    /**
+     * The job makes a video, which counts against the free trial's video limit. Other paid jobs
+     * (avatars) spend credits only. @default true
+     */
+    trialVideo?: boolean;
   } = {},
 ): Promise<JobBilling> {
   let current: Workspace | undefined = workspace;
   // A concurrent spend can change the balance between the read and the write: re-read and retry.
   for (let attempt = 0; attempt < 3 && current; attempt += 1) {
-    const refused = refusal(current, credits);
+    const refused = refusal(current, credits, options.trialVideo);
     if (refused) throw refused;
     const balance = balanceOf(current);
-    const trial = PLAN_ENTITLEMENTS[current.plan].trialVideoLimit;
+    const trial = (options.trialVideo ?? true) ? PLAN_ENTITLEMENTS[current.plan].trialVideoLimit : null;
     const billing: JobBilling = {
       billing_state: BILLING_STATE.reserved,
       credits_reserved: credits,
@@ -162,7 +167,7 @@ export async function createJobWithReservation(
     }
   }
   throw new PaymentRequiredError(
-    'The workspace balance changed while this video was being created; try again.',
+    'The workspace balance changed while this job was being created; try again.',
     'insufficient_credit',
   );
 }

@@ -47,3 +47,20 @@ export function videoCredits(durationSeconds: number, resolution: Resolution): n
   const minutes = Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
   return minutes * CREDITS_PER_MINUTE[resolution];
 }
+
+/** Credits of one avatar look, by how it is made (a look pack costs this per look). */
+export const AVATAR_LOOK_CREDITS = { photo: 1, prompt: 1, look_pack: 1, digital_twin: 5 } as const;
+
+/** Avatar groups (characters) a workspace of each plan may own; digital twins need a paid plan. */
+export const AVATAR_GROUP_LIMITS: Readonly<Record<Plan, { groups: number; digitalTwins: boolean }>> = {
+  free: { groups: 3, digitalTwins: false },
+  starter: { groups: 10, digitalTwins: true },
+  creator: { groups: 25, digitalTwins: true },
+  pro: { groups: 50, digitalTwins: true },
+  team: { groups: 100, digitalTwins: true },
+  enterprise: { groups: 500, digitalTwins: true },
+  business_plus: { groups: 500, digitalTwins: true },
+};
+
+/** Looks one avatar group may hold. */
+export const MAX_LOOKS_PER_GROUP = 20;

@@ -29,6 +29,10 @@ export const keys = {
 /** Sort-key prefixes of workspace-owned resource types. */
 export const RESOURCE_TYPES = {
   asset: 'ASSET',
+  /** An avatar group (character) of the workspace: photo avatars, prompt avatars, a digital twin. */
+  avatarGroup: 'AVATAR_GROUP',
+  /** A look of one of the workspace's avatar groups: its id is a video's `avatar_id`. */
+  avatarLook: 'AVATAR_LOOK',
   batch: 'BATCH',
   folder: 'FOLDER',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */

@@ -1,7 +1,9 @@
 /**
  * Every event type of the contract. `GET /v3/webhooks/event-types` serves this list, endpoint
  * subscriptions are validated against it, and producers may only emit names from it. The payloads of
- * the types emitted today (`avatar_video.*`, `batch.completed`, `voice_clone.*`, `audio_voice.*`) are
+ * the types emitted today (`avatar_video.*`, `batch.completed`, `voice_clone.*`, `audio_voice.*`,
+ * the avatar look events `photo_avatar_train.*`, `photo_avatar_generation.*`, `photo_avatar_look.*`,
+ * `instant_avatar.*`) are
  * documented in docs/webhooks.md; the others come with their routes.
  */
 export const EVENT_TYPES = {
@@ -27,12 +29,22 @@ export const EVENT_TYPES = {
   'filler_word_removal.fail': 'A filler-word removal failed.',
   'background_removal.success': 'A background removal completed.',
   'background_removal.fail': 'A background removal failed.',
-  'instant_avatar.success': 'A digital twin finished training.',
-  'instant_avatar.fail': 'A digital twin failed to train.',
-  'photo_avatar_generation.success': 'A photo avatar was generated.',
-  'photo_avatar_generation.fail': 'A photo avatar failed to generate.',
-  'photo_avatar_look.success': 'Generated looks are completed and usable in videos.',
-  'photo_avatar_look.fail': 'Look generation failed.',
+  'instant_avatar.success':
+    'A digital twin finished training (its videos still need approved consent). `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'instant_avatar.fail':
+    'A digital twin failed to train; its credits were returned. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'photo_avatar_train.success':
+    'A photo avatar look is ready for videos. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'photo_avatar_train.fail':
+    'A photo avatar look failed (no usable face, an unreadable picture); its credits were returned. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'photo_avatar_generation.success':
+    'A prompt avatar was generated and is ready for videos. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'photo_avatar_generation.fail':
+    'A prompt avatar failed to generate; its credits were returned. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'photo_avatar_look.success':
+    'A generated look (look pack) is completed and usable in videos; one event per look. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
+  'photo_avatar_look.fail':
+    'A generated look failed; its credits were returned. `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
   'voice_clone.success':
     'A voice clone is complete. `event_data`: `voice_clone_id`, `voice_id`, `name`, `language`, `gender`.',
   'voice_clone.fail':

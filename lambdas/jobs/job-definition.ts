@@ -56,8 +56,22 @@ export interface JobFailureWording {
 }
 
 export interface JobOutcomeEvent<Rec> {
-  type: EventType;
+  /**
+   * The event type; a job whose records are of kinds with event types of their own (avatar looks: photo,
+   * prompt, digital twin) picks the record's (`byRecord`) out of those it names (`all`).
+   */
+  type: EventType | { byRecord(record: Rec): EventType; all: readonly EventType[] };
   data(record: Rec): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+/** The type of the outcome event of `record`. */
+export function outcomeEventType<Rec>(event: JobOutcomeEvent<Rec>, record: Rec): EventType {
+  return typeof event.type === 'string' ? event.type : event.type.byRecord(record);
+}
+
+/** Every type an outcome event may have. */
+export function outcomeEventTypes<Rec>(event: JobOutcomeEvent<Rec>): readonly EventType[] {
+  return typeof event.type === 'string' ? [event.type] : event.type.all;
 }
 
 export interface JobEvents<Rec> {
@@ -102,7 +116,8 @@ export interface JobDefinition<
   steps: Steps;
   record: JobRecordAccess<z.infer<RefSchema>, Rec>;
   wording: JobFailureWording;
-  events: JobEvents<Rec>;
+  /** The outcome events; a job without any (a consent review: the avatar group's status says it) has none. */
+  events?: JobEvents<Rec>;
   billing?: JobCharging<Rec>;
   /** The batch a job is an item of, counted when it ends. */
   batchItem?(record: Rec): { batchId: string; itemId: string } | undefined;

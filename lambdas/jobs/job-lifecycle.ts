@@ -17,8 +17,10 @@ import { publishEvent } from '../events/domain-events.js';
 import {
   JOB_OUTCOME,
   type JobDefinition,
+  type JobEvents,
   type JobRefSchema,
   type JobStepContract,
+  outcomeEventType,
 } from './job-definition.js';
 
 /**
@@ -100,16 +102,7 @@ export async function finishJob<RefSchema extends JobRefSchema, Rec>(
     }
   }
   await job.release?.(record);
-  const event = succeeded ? job.events.success : job.events.failure;
-  const callback = job.events.callback?.(record);
-  await publishEvent({
-    event_id: `${event.type}:${(job.events.runId ?? job.events.entityId)(record)}`,
-    event_type: event.type,
-    workspace_id: job.refOf(record).workspace_id,
-    entity_id: job.events.entityId(record),
-    ...(callback ? { callback } : {}),
-    event_data: await event.data(record),
-  });
+  if (job.events) await publishOutcomeEvent(job, job.events, record, succeeded);
   const batchItem = job.batchItem?.(record);
   if (batchItem) {
     await recordBatchItemOutcome(
@@ -141,4 +134,23 @@ export async function failJob<RefSchema extends JobRefSchema, Rec>(
       : record;
   if (!ended) await job.cleanUpGone?.(ref);
   else await finishJob(job, ended);
+}
+
+async function publishOutcomeEvent<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  events: JobEvents<Rec>,
+  record: Rec,
+  succeeded: boolean,
+): Promise<void> {
+  const event = succeeded ? events.success : events.failure;
+  const eventType = outcomeEventType(event, record);
+  const callback = events.callback?.(record);
+  await publishEvent({
+    event_id: `${eventType}:${(events.runId ?? events.entityId)(record)}`,
+    event_type: eventType,
+    workspace_id: job.refOf(record).workspace_id,
+    entity_id: events.entityId(record),
+    ...(callback ? { callback } : {}),
+    event_data: await event.data(record),
+  });
 }

@@ -11,6 +11,11 @@ export const mediaKeys = {
   asset: (workspaceId: string, assetId: string) => `workspaces/${workspaceId}/assets/${assetId}`,
   /** Media a create received as a URL or inline base64 (not an asset), stored for its job. */
   input: (workspaceId: string, inputId: string) => `workspaces/${workspaceId}/inputs/${inputId}`,
+  /** Everything a look of the workspace's avatars is made of (picture, sprites, footage, preview). */
+  avatarLook: (workspaceId: string, lookId: string) => `workspaces/${workspaceId}/avatars/${lookId}/`,
+  /** A consent video of an avatar group. */
+  avatarConsent: (workspaceId: string, groupId: string, reviewId: string) =>
+    `workspaces/${workspaceId}/avatar-consent/${groupId}/${reviewId}`,
   pendingUpload: (workspaceId: string, assetId: string) =>
     `${PENDING_UPLOADS_PREFIX}${workspaceId}/${assetId}`,
 } as const;

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { resolveLookPresenter } from '../avatars/look-presenters.js';
 import { lookSpriteSheet } from '../catalog/catalog-media.js';
 import { findStockLook, type StockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
@@ -90,17 +91,26 @@ async function resolveScene(
   let portraitKey: string | null = null;
   let defaultVoiceId: string | null = null;
   let sprites: PreparedScene['presenter_sprite_sheet'];
+  let footage = false;
+  let cutOutKey: string | null = null;
   if (scene.presenter?.kind === 'avatar') {
-    const look = findStockLook(scene.presenter.avatar_id);
-    if (!look) {
+    // Stock looks and the workspace's own, looked up now: one deleted since the video was created (or a
+    // twin whose consent was withdrawn) fails the video with the reason.
+    const look = await resolveLookPresenter(workspaceId, scene.presenter.avatar_id);
+    if (!look.usable) {
       throw new JobFailure(
         VIDEO_FAILURE.avatarNotFound,
-        `Avatar ${scene.presenter.avatar_id} (${scene.id}) does not exist or was deleted; pick a look from GET /v3/avatars/looks.`,
+        look.message.replace(
+          `Avatar ${scene.presenter.avatar_id} `,
+          `Avatar ${scene.presenter.avatar_id} (${scene.id}) `,
+        ),
       );
     }
-    portraitKey = look.portraitKey;
-    defaultVoiceId = look.defaultVoiceId;
-    sprites = spriteSheetOf(look);
+    portraitKey = look.media.portraitKey;
+    defaultVoiceId = look.media.defaultVoiceId;
+    sprites = look.media.spriteSheet;
+    footage = look.media.footage;
+    cutOutKey = look.media.cutOutKey;
   } else if (scene.presenter?.kind === 'image') {
     portraitKey = scene.presenter.key;
   }
@@ -108,6 +118,8 @@ async function resolveScene(
     scene_id: scene.id,
     portrait_key: portraitKey,
     ...(sprites ? { presenter_sprite_sheet: sprites } : {}),
+    ...(footage ? { presenter_footage: true } : {}),
+    ...(cutOutKey ? { presenter_cut_out_key: cutOutKey } : {}),
   };
   if (scene.speech?.kind !== 'script') {
     return { ...presenter, voice_id: null, engine_voice_id: null };
@@ -277,6 +289,10 @@ async function probeSeconds(path: string, what: string): Promise<number> {
 /** How a video's presenters were animated (`engines.presenter`, videos.ts). */
 const PRESENTER_ANIMATION = {
   stockSprites: 'stock_sprites',
+  /** A look of the workspace's own (photo, prompt, look pack): its sprites were made when it trained. */
+  lookSprites: 'look_sprites',
+  /** A digital twin: its footage loops under sprites made from its first frame. */
+  twinFootage: 'twin_footage',
   photoLandmarks: 'photo_landmarks',
   still: 'still',
   /** The person was cut out of the photo (vision/segmentation.ts) and shown on the chosen background. */
@@ -285,7 +301,9 @@ const PRESENTER_ANIMATION = {
 
 /** A presenter as every scene showing it uses it: its picture, its sprites, and how it was animated. */
 interface PreparedPresenter {
+  /** The picture, or with `footage` the MP4 loop. */
   imagePath: string;
+  footage?: boolean;
   sprites?: Pick<PresenterAnimation, 'mouths' | 'blink'>;
   /** `engines.presenter` of the video (PRESENTER_ANIMATION). */
   animated: string;
@@ -313,11 +331,13 @@ async function spriteFiles(
   return { mouths, ...(blink ? { blink } : {}) };
 }
 
-/** A stock look: its portrait and the sprites cut from its sheet. */
-async function stockPresenter(
+/** A look (stock or own): its picture or footage, and the sprites cut from its sheet. */
+async function sheetPresenter(
   portrait: string,
   sheet: NonNullable<PreparedScene['presenter_sprite_sheet']>,
   file: (name: string) => string,
+  animated: string,
+  footage: boolean,
 ): Promise<PreparedPresenter> {
   // sharp lives in the media image, where Compose runs; this module's other steps run as zip
   // functions without it.
@@ -334,7 +354,7 @@ async function stockPresenter(
     })),
     (sprite) => file(`sprite-${sprite}.png`),
   );
-  return { imagePath: portrait, sprites, animated: PRESENTER_ANIMATION.stockSprites };
+  return { imagePath: portrait, sprites, animated, ...(footage ? { footage: true } : {}) };
 }
 
 /**
@@ -482,26 +502,36 @@ async function compose(
     // Scenes showing the same look or photo share its files and its landmarks (found once).
     const presenters = new Map<string, Promise<PreparedPresenter>>();
     const presenterOf = (
-      portraitKey: string,
-      preparedSheet: PreparedScene['presenter_sprite_sheet'],
+      resolved: PreparedScene & { portrait_key: string },
       presenter: NonNullable<RenderScene['presenter']>,
       background: RenderScene['background'],
     ): Promise<PreparedPresenter> => {
       // A stock look's sheet from Prepare; a render prepared before sheets existed finds it by look.
-      const look = presenter.kind === 'avatar' ? findStockLook(presenter.avatar_id) : undefined;
-      const sheet = preparedSheet ?? (look ? spriteSheetOf(look) : undefined);
-      const cutOutPerson =
-        presenter.kind === 'image' && (background.type !== 'color' || background.transparent === true);
-      const key = `${portraitKey}#${cutOutPerson}`;
+      const stock = presenter.kind === 'avatar' ? findStockLook(presenter.avatar_id) : undefined;
+      const sheet = resolved.presenter_sprite_sheet ?? (stock ? spriteSheetOf(stock) : undefined);
+      // Over a picture or clip of the request's own (or nothing), the person is shown without their backdrop.
+      const ownBackground = background.type !== 'color' || background.transparent === true;
+      const cutOutPerson = presenter.kind === 'image' && ownBackground;
+      const cutOutKey = ownBackground ? resolved.presenter_cut_out_key : undefined;
+      const pictureKey = cutOutKey ?? resolved.portrait_key;
+      const key = `${pictureKey}#${cutOutPerson}`;
       let prepared = presenters.get(key);
       if (!prepared) {
         const file = (name: string) => join(workDir, `presenter-${presenters.size + 1}-${name}`);
-        prepared = download(portraitKey, file('portrait')).then((portrait) =>
-          sheet
-            ? stockPresenter(portrait, sheet, file)
-            : presenter.kind === 'image'
-              ? photoPresenter(portrait, file, { cutOutPerson })
-              : { imagePath: portrait, animated: PRESENTER_ANIMATION.still },
+        const animated = stock
+          ? PRESENTER_ANIMATION.stockSprites
+          : resolved.presenter_footage
+            ? PRESENTER_ANIMATION.twinFootage
+            : cutOutKey
+              ? `${PRESENTER_ANIMATION.lookSprites}, ${PRESENTER_ANIMATION.personCutOut}`
+              : PRESENTER_ANIMATION.lookSprites;
+        prepared = download(pictureKey, file(resolved.presenter_footage ? 'footage.mp4' : 'portrait')).then(
+          (picture) =>
+            sheet
+              ? sheetPresenter(picture, sheet, file, animated, resolved.presenter_footage === true)
+              : presenter.kind === 'image'
+                ? photoPresenter(picture, file, { cutOutPerson })
+                : { imagePath: picture, animated: PRESENTER_ANIMATION.still },
         );
         presenters.set(key, prepared);
       }
@@ -562,8 +592,7 @@ async function compose(
       let avatar: CompositionScene['avatar'];
       if (resolved?.portrait_key && scene.presenter) {
         const presenter = await presenterOf(
-          resolved.portrait_key,
-          resolved.presenter_sprite_sheet,
+          { ...resolved, portrait_key: resolved.portrait_key },
           scene.presenter,
           scene.background,
         );

@@ -37,13 +37,17 @@ const pixelBox = z.object({
 export const preparedScene = z.object({
   scene_id: z.string(),
   portrait_key: z.string().nullable(),
-  /** A stock look's mouth and blink sprites (catalog-media.ts, `lookSpriteSheet`): its presenter talks. */
+  /** A look's mouth and blink sprites (stock: catalog-media.ts `lookSpriteSheet`; own: avatar-records.ts): its presenter talks. */
   presenter_sprite_sheet: z
     .object({
       key: z.string(),
       sprites: z.array(z.object({ sprite: z.enum(SPRITES), box: pixelBox, sheet_top: z.number().int() })),
     })
     .optional(),
+  /** A digital twin: `portrait_key` is its footage (an MP4 loop), not a picture. */
+  presenter_footage: z.boolean().optional(),
+  /** The person alone, cut out of a photo or drawn look: shown over the scene's image or video background. */
+  presenter_cut_out_key: z.string().optional(),
   voice_id: z.string().nullable(),
   engine_voice_id: z.string().nullable(),
   /** The voice's own speed and pitch (designed and cloned voices); the scene's settings apply on top. */

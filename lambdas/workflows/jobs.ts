@@ -3,9 +3,17 @@
  * functions (`task-functions.ts`), the ARN variable the functions that start it read, and its restart
  * after a local crash; adding a job type = its definition here + its ASL file.
  */
+import { consentReviewJob } from '../avatars/avatar-consent-job.js';
+import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
 import { voiceCloneJob } from '../voices/voice-clone-job.js';
 
-export const JOBS: readonly AnyJobDefinition[] = [videoRenderJob, voiceCloneJob, voiceTrainingJob];
+export const JOBS: readonly AnyJobDefinition[] = [
+  videoRenderJob,
+  voiceCloneJob,
+  voiceTrainingJob,
+  avatarTrainingJob,
+  consentReviewJob,
+];

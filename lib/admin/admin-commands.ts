@@ -38,6 +38,7 @@ Workspaces
   workspace update <workspace_id> [--name <n>] [--plan <plan>] [--billing-type <type>]
                    [--credits <n>] [--remaining-credits <n>] [--wallet-balance <n>]
                    [--usage-limit <n>|none] [--status active|deleted] [--rate-limit <class>=<n>]...
+                   [--consent-api on|off]   whitelist an Enterprise account for the avatar consent API
 API keys
   key create <workspace_id> --name <name> [--scope-mode full|read_only|custom]
              [--scopes <scope,scope>] [--expires-in-days <n>]
@@ -128,6 +129,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       'usage-limit': { type: 'string' },
       status: { type: 'string' },
       'rate-limit': { type: 'string', multiple: true },
+      'consent-api': { type: 'string' },
       username: { type: 'string' },
       email: { type: 'string' },
       'scope-mode': { type: 'string' },
@@ -195,6 +197,8 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
           values.status,
           'status',
         );
+      if (values['consent-api'])
+        changes.consent_api = parse(z.enum(['on', 'off']), values['consent-api'], 'consent-api') === 'on';
       const limits = rateLimits(values['rate-limit']);
       if (limits) changes.rate_limits = { ...workspace.rate_limits, ...limits };
       if (Object.keys(changes).length === 0)

@@ -115,6 +115,19 @@ export function lambdaHandlerFor(route: RouteDefinition): ApiLambdaHandler | Str
   return pipeline(route, served, false) as ApiLambdaHandler;
 }
 
+/**
+ * The URL the caller used to reach the API: API Gateway's default domain carries the stage in the path
+ * (`/prod`); a custom domain maps it away, and the local server has none.
+ */
+function baseUrlOf(event: APIGatewayProxyEvent): string {
+  const headers = lowerCaseHeaders(event.headers);
+  const host = headers.host ?? event.requestContext?.domainName ?? 'localhost';
+  const protocol = headers['x-forwarded-proto'] ?? 'http';
+  const stage = event.requestContext?.stage;
+  const stageInPath = host.includes('.execute-api.') && stage ? `/${stage}` : '';
+  return `${protocol}://${host}${stageInPath}`;
+}
+
 function pipeline(
   route: RouteDefinition,
   served: Endpoint,
@@ -132,6 +145,7 @@ function pipeline(
       rawBody: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'),
       requestId: context.awsRequestId,
       sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+      baseUrl: baseUrlOf(event),
     } as ApiRequest;
     const key = route.idempotent ? idempotencyKeyOf(request.headers) : undefined;
     const response = key

@@ -13,6 +13,11 @@ export interface ApiRequest<Body = unknown, Query = unknown, Path = unknown> {
   rawBody: Buffer;
   requestId: string;
   sourceIp: string;
+  /**
+   * The API's own URL as the caller reached it (`https://<host>[/<stage>]`), for answers that link
+   * back to the service (a consent page).
+   */
+  baseUrl: string;
 }
 
 export interface ApiResponse {

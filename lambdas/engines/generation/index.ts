@@ -65,6 +65,13 @@ export function videoGenerationConfigured(): boolean {
   return settings.engine === 'bedrock' && settings.videoModel !== '';
 }
 
+/** Whether this deployment can generate an image: an engine is configured and its image model is set. */
+export function imageGenerationConfigured(): boolean {
+  const settings = modelEnginesConfig().mediaGeneration;
+  if (settings.engine === 'test-double') return true;
+  return settings.engine === 'bedrock' && settings.imageModel !== '';
+}
+
 /** Forgets the process's engine (tests, and the local stack after it changes settings). */
 export function resetGenerationEngine(): void {
   shared = undefined;

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, isEventType } from '../../../lambdas/events/event-types.js';
+import { outcomeEventTypes } from '../../../lambdas/jobs/job-definition.js';
 import { JOBS } from '../../../lambdas/workflows/jobs.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -19,6 +20,14 @@ const EMITTED = [
   'voice_clone.fail',
   'audio_voice.success',
   'audio_voice.fail',
+  'photo_avatar_train.success',
+  'photo_avatar_train.fail',
+  'photo_avatar_generation.success',
+  'photo_avatar_generation.fail',
+  'photo_avatar_look.success',
+  'photo_avatar_look.fail',
+  'instant_avatar.success',
+  'instant_avatar.fail',
 ] as const;
 
 function sources(directory: string): string[] {
@@ -46,9 +55,10 @@ describe('the event catalog', () => {
       }
     }
     // Job types name their outcome events in their definitions; the framework publishes them.
-    for (const job of JOBS) {
-      named.add(job.events.success.type);
-      named.add(job.events.failure.type);
+    for (const { events } of JOBS) {
+      if (!events) continue;
+      for (const type of outcomeEventTypes(events.success)) named.add(type);
+      for (const type of outcomeEventTypes(events.failure)) named.add(type);
     }
     expect([...named].sort()).toEqual([...EMITTED].sort());
     for (const type of named) expect(isEventType(type), type).toBe(true);
