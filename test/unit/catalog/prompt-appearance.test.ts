@@ -38,7 +38,7 @@ const is = {
     return Math.max(r, g, b) - Math.min(r, g, b) < 20 && luma(hex) > 90;
   },
   blonde: (hex: string) => {
-    const [r, g, b] = rgb(hex);
+    const [r, , b] = rgb(hex);
     return r > b + 60 && luma(hex) > 140;
   },
   dark: (hex: string) => luma(hex) < 60,
