@@ -11,6 +11,7 @@ import {
   GARMENT_PALETTE,
   NAMED_COLOURS,
   SETTINGS,
+  spelled,
   USUAL_OUTFITS,
 } from './prompt-appearance.js';
 import { PORTRAIT_SIZES } from './stock-avatars.js';
@@ -43,7 +44,6 @@ const STYLE_NAMES: Readonly<Record<OutfitStyle, string>> = {
   shirt: 'shirt',
   labcoat: 'lab coat',
 };
-const COLOUR_NAMES: Readonly<Record<string, string>> = { forestgreen: 'forest green' };
 const LABCOAT_PALETTE = ['white', 'cream', 'mint', 'skyblue', 'lavender'] as const;
 
 function channels(hex: string): number[] {
@@ -51,20 +51,25 @@ function channels(hex: string): number[] {
   return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
 }
 
+/** How far apart two colours are (RGB, 0..441). */
+function distance(a: string, b: string): number {
+  const [r, g, bl] = channels(a) as [number, number, number];
+  const [r2, g2, b2] = channels(b) as [number, number, number];
+  return Math.sqrt((r - r2) ** 2 + (g - g2) ** 2 + (bl - b2) ** 2);
+}
+
 /** The name of the named colour nearest to `hex`. */
 export function colourName(hex: string): string {
-  const [r, g, b] = channels(hex) as [number, number, number];
   let best = 'grey';
-  let distance = Number.POSITIVE_INFINITY;
+  let nearest = Number.POSITIVE_INFINITY;
   for (const [name, value] of Object.entries(NAMED_COLOURS)) {
-    const [r2, g2, b2] = channels(value) as [number, number, number];
-    const d = (r - r2) ** 2 + (g - g2) ** 2 + (b - b2) ** 2;
-    if (d < distance) {
-      distance = d;
+    const d = distance(hex, value);
+    if (d < nearest) {
+      nearest = d;
       best = name;
     }
   }
-  return COLOUR_NAMES[best] ?? (best === 'skyblue' ? 'sky blue' : best);
+  return spelled(best);
 }
 
 /** Rotates `list` to start at a position chosen by `seed`: each look gets its own order. */
@@ -102,7 +107,8 @@ export function drawnLookVariations(look: DrawnLook, count: number): NamedDrawnL
   });
 
   const colours = rotated(outfit.style === 'labcoat' ? LABCOAT_PALETTE : GARMENT_PALETTE, unit('colours'))
-    .filter((name) => NAMED_COLOURS[name] !== outfit.color)
+    // Another colour, not a shade of the same one (rust is no variation of red).
+    .filter((name) => distance(NAMED_COLOURS[name] as string, outfit.color) > 90)
     .map((name) => {
       const color = NAMED_COLOURS[name] as string;
       const dressed = dressOutfit(outfit.style, color, {
@@ -115,10 +121,7 @@ export function drawnLookVariations(look: DrawnLook, count: number): NamedDrawnL
               : undefined,
         tie: outfit.style === 'suit' ? outfit.accent : undefined,
       });
-      return with_(
-        { outfit: dressed },
-        `${COLOUR_NAMES[name] ?? (name === 'skyblue' ? 'sky blue' : name)} ${STYLE_NAMES[outfit.style]}`,
-      );
+      return with_({ outfit: dressed }, `${spelled(name)} ${STYLE_NAMES[outfit.style]}`);
     });
   const styles = rotated([...new Set(USUAL_OUTFITS[look.gender])], unit('styles'))
     .filter((style) => style !== outfit.style)

@@ -43,6 +43,8 @@ export interface LookAppearance {
   glasses?: string;
   earrings?: string;
   beard?: 'stubble' | 'full';
+  /** Lines of age on the face (forehead, eyes, mouth); a smooth face when absent. */
+  age?: 'middle' | 'older';
   /** Lipstick colour; natural lips when absent. */
   lips?: string;
   /** The preview's background: a diagonal gradient with soft light spots of `accent`. */

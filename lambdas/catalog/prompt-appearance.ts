@@ -553,7 +553,8 @@ const SPELLED: Readonly<Record<string, string>> = {
   topknot: 'top knot',
   instagramstory: 'instagram story',
 };
-const spelled = (phrase: string) =>
+/** A phrase of parser words as people write them ("forestgreen" → "forest green"). */
+export const spelled = (phrase: string) =>
   phrase
     .split(' ')
     .map((word) => SPELLED[word] ?? word)
@@ -1126,6 +1127,8 @@ export function appearanceFromPrompt(prompt: string): PromptAppearance {
     outfit,
     backdrop: { from: '#eef0f4', to: '#b9c2d3', accent: '#ffffff' },
   };
+
+  if (age === 'middle' || age === 'older') appearance.age = age;
 
   // Accessories: named, or now and then.
   const glasses =

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import '../../support/property-seed.js';
 import { drawnLookFromPrompt, drawnLookVariations } from '../../../lambdas/catalog/drawn-looks.js';
 import type { DrawnLook } from '../../../lambdas/catalog/look-appearance.js';
-import { assertAppearance } from '../../../lambdas/catalog/portrait-art.js';
+import { assertAppearance, portraitSvg } from '../../../lambdas/catalog/portrait-art.js';
 import { appearanceFromPrompt, SETTINGS } from '../../../lambdas/catalog/prompt-appearance.js';
 import { PORTRAIT_SIZES } from '../../../lambdas/catalog/stock-avatars.js';
 
@@ -204,6 +204,23 @@ describe('appearanceFromPrompt', () => {
     expectation(result);
   });
 
+  it('draws age: lines for middle-aged and older faces, greying hair unless its colour is named', () => {
+    const older = appearanceFromPrompt('an elderly man in a sweater');
+    expect(older.appearance.age).toBe('older');
+    expect(is.grey(older.appearance.hair.color) || is.light(older.appearance.hair.color)).toBe(true);
+    expect(appearanceFromPrompt('a middle-aged woman').appearance.age).toBe('middle');
+    expect(appearanceFromPrompt('a 68 year old man with black hair').appearance).toMatchObject({
+      age: 'older',
+      hair: { color: '#15120f' },
+    });
+    expect(appearanceFromPrompt('a young woman').appearance.age).toBeUndefined();
+    const canvas = { width: 1920, height: 1080, orientation: 'landscape' } as const;
+    const { age: _, ...smooth } = older.appearance;
+    const lined = portraitSvg(older.appearance, 'male', canvas);
+    expect(lined).not.toBe(portraitSvg(smooth, 'male', canvas));
+    expect(lined).not.toBe(portraitSvg({ ...older.appearance, age: 'middle' }, 'male', canvas));
+  });
+
   it('reads gender words and pronouns, whatever else the prompt says', () => {
     for (const word of ['woman', 'female', 'girl', 'lady', 'she']) {
       expect(appearanceFromPrompt(`${word} presenting the weather`).gender, word).toBe('female');
@@ -329,6 +346,13 @@ describe('drawn looks', () => {
     expect(names.some((name) => name.endsWith(' backdrop'))).toBe(true);
     expect(names).toContain('portrait 9:16');
     expect(pack.some((variation) => variation.appearance.outfit.style !== 'blazer')).toBe(true);
+    // Garment colours that differ from the look's (not a shade of it).
+    for (const variation of pack.filter((entry) => entry.appearance.outfit.style === 'blazer')) {
+      if (variation.appearance.outfit.color === look.appearance.outfit.color) continue;
+      const [r, g, b] = rgb(variation.appearance.outfit.color);
+      const [r2, g2, b2] = rgb(look.appearance.outfit.color);
+      expect(Math.hypot(r - r2, g - g2, b - b2)).toBeGreaterThan(90);
+    }
     const framed = pack.find((variation) => variation.name === 'portrait 9:16');
     expect(framed).toMatchObject({ preferredOrientation: 'portrait', imageWidth: 1080, imageHeight: 1920 });
     expect(framed?.appearance).toEqual(look.appearance);
