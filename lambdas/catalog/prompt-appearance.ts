@@ -54,6 +54,7 @@ export const NAMED_COLOURS: Readonly<Record<string, string>> = {
   cream: '#f1e8d6',
   ivory: '#f3eddc',
   tan: '#c19a6b',
+  tweed: '#7a6a52',
   camel: '#b9875a',
   khaki: '#b5a77a',
   brown: '#6b4226',
@@ -774,12 +775,26 @@ interface Found {
   beard?: { value: 'stubble' | 'full' | null; word: string };
   lips?: { value: string | null; word: string };
   setting?: { value: string; word: string };
+  /** A dress, a skirt, a blouse: a hint of the gender when no word says it. */
+  feminineGarment?: boolean;
   /** "at night", "at sunset": the light over another setting. */
   light?: { value: 'night' | 'sunset'; word: string };
   backdropColour?: { value: string; word: string };
   orientation?: { value: PromptOrientation; word: string };
 }
 
+const PERSON_WORDS = new Set([
+  ...FEMALE_WORDS,
+  ...MALE_WORDS,
+  'person',
+  'presenter',
+  'people',
+  'teen',
+  'teenager',
+  'kid',
+  'child',
+  'adult',
+]);
 const NEGATIONS = new Set(['no', 'without', 'not', 'never']);
 const ORIENTATION_WORDS: Readonly<Record<string, PromptOrientation>> = {
   vertical: 'portrait',
@@ -956,6 +971,17 @@ function scan(tokens: readonly string[]): Found {
         if (colour) found.outfitColour = { value: colour, word: phrase };
       }
     }
+    if (['dress', 'skirt', 'blouse', 'gown', 'makeup'].includes(word)) found.feminineGarment = true;
+    // "a Black woman", "a white man": the skin (a colour before a person is not their clothes).
+    if (
+      (word === 'black' || word === 'brown' || word === 'white') &&
+      PERSON_WORDS.has(tokens[index + 1] ?? '') &&
+      !found.skin
+    )
+      found.skin = {
+        value: word === 'white' ? '#f3cfb3' : word === 'brown' ? '#a86b47' : '#6b4128',
+        word: `${word} ${tokens[index + 1]}`,
+      };
     const role = ROLE_OUTFITS[word];
     if (role && !found.role) found.role = { value: role, word };
     // Accessories named without a target word.
@@ -1057,11 +1083,13 @@ export function appearanceFromPrompt(prompt: string): PromptAppearance {
     if (entry && !recognised.includes(entry.word)) recognised.push(entry.word);
   };
 
-  const beardHint = found.beard?.value ? 'male' : undefined;
-  const gender: PromptGender =
-    found.gender?.value ??
-    beardHint ??
-    (found.lips?.value ? 'female' : unit('gender') < 0.5 ? 'female' : 'male');
+  // No gender word: what the person wears may say it (a beard, a dress, lipstick), else the hash.
+  const hint: PromptGender | undefined = found.beard?.value
+    ? 'male'
+    : found.lips?.value || found.earrings?.value || found.feminineGarment
+      ? 'female'
+      : undefined;
+  const gender: PromptGender = found.gender?.value ?? hint ?? (unit('gender') < 0.5 ? 'female' : 'male');
   use(found.gender);
   use(found.age);
   const age = found.age?.value;

@@ -197,6 +197,26 @@ describe('appearanceFromPrompt', () => {
         expect(is.light(appearance.outfit.color)).toBe(true);
       },
     ],
+    [
+      'a redhead in a green dress',
+      ({ gender, appearance }) => {
+        // No gender word: the dress says it.
+        expect(gender).toBe('female');
+        expect(is.red(appearance.hair.color)).toBe(true);
+        expect(appearance.outfit.style).toBe('blouse');
+        expect(is.green(appearance.outfit.color)).toBe(true);
+      },
+    ],
+    [
+      'a Black woman with braids and hoop earrings, dressed in white',
+      ({ gender, appearance }) => {
+        expect(gender).toBe('female');
+        expect(luma(appearance.skin)).toBeLessThan(100);
+        expect(appearance.hair.style).toBe('long');
+        expect(appearance.earrings).toBeDefined();
+        expect(is.light(appearance.outfit.color)).toBe(true);
+      },
+    ],
   ];
   it.each(cases)('reads %j', (prompt, expectation) => {
     const result = appearanceFromPrompt(prompt);
