@@ -28,6 +28,11 @@ export interface PromptAppearance {
 // ---------------------------------------------------------------------------------------------------
 // Vocabulary
 
+/** A table's own entry for a word of the prompt (never `Object.prototype`'s: "constructor" is a word). */
+function entry<T>(table: Readonly<Record<string, T>>, word: string): T | undefined {
+  return Object.hasOwn(table, word) ? table[word] : undefined;
+}
+
 /** Named colours for garments, backdrops and accessories (`#rrggbb`). */
 export const NAMED_COLOURS: Readonly<Record<string, string>> = {
   red: '#c0392b',
@@ -558,7 +563,7 @@ const SPELLED: Readonly<Record<string, string>> = {
 export const spelled = (phrase: string) =>
   phrase
     .split(' ')
-    .map((word) => SPELLED[word] ?? word)
+    .map((word) => entry(SPELLED, word) ?? word)
     .join(' ');
 
 /** The prompt as the hash sees it: lower case, words and numbers only, single spaces. */
@@ -719,10 +724,10 @@ const TARGET_WORDS: Readonly<Record<string, Target>> = {
 };
 
 const isColourWord = (word: string) =>
-  word in NAMED_COLOURS ||
-  word in HAIR_COLOURS ||
-  word in EYE_COLOURS ||
-  word in SKIN_WORDS ||
+  entry(NAMED_COLOURS, word) !== undefined ||
+  entry(HAIR_COLOURS, word) !== undefined ||
+  entry(EYE_COLOURS, word) !== undefined ||
+  entry(SKIN_WORDS, word) !== undefined ||
   word === 'dark';
 
 /** The colour `word` gives `target`, adjusted by a "dark"/"light"/"pale" before it. */
@@ -731,19 +736,21 @@ function colourFor(target: Target, word: string, modifier: string | undefined): 
   switch (target) {
     case 'hair':
       colour =
-        HAIR_COLOURS[word] ??
-        NAMED_COLOURS[word] ??
+        entry(HAIR_COLOURS, word) ??
+        entry(NAMED_COLOURS, word) ??
         (word === 'dark' ? '#2a1d16' : word === 'light' || word === 'fair' ? '#b08a5a' : undefined);
       break;
     case 'eyes':
-      colour = EYE_COLOURS[word] ?? NAMED_COLOURS[word] ?? (word === 'light' ? '#6f9fc8' : undefined);
+      colour =
+        entry(EYE_COLOURS, word) ?? entry(NAMED_COLOURS, word) ?? (word === 'light' ? '#6f9fc8' : undefined);
       break;
     case 'skin':
-      colour = SKIN_WORDS[word] ?? (word === 'black' ? '#5a3522' : word === 'white' ? '#f3cfb3' : undefined);
+      colour =
+        entry(SKIN_WORDS, word) ?? (word === 'black' ? '#5a3522' : word === 'white' ? '#f3cfb3' : undefined);
       return colour;
     default:
       colour =
-        NAMED_COLOURS[word] ??
+        entry(NAMED_COLOURS, word) ??
         (word === 'dark' ? '#2b2d33' : word === 'light' || word === 'pale' ? '#dfe3e8' : undefined);
   }
   if (colour === undefined) return undefined;
@@ -879,9 +886,9 @@ function scan(tokens: readonly string[]): Found {
       found.age = { value, word: `${word} ${tokens[index + 1]}` };
     }
     const age =
-      word === 'old' && /^(years?|yrs?)$/.test(tokens[index - 1] ?? '') ? undefined : AGE_WORDS[word];
+      word === 'old' && /^(years?|yrs?)$/.test(tokens[index - 1] ?? '') ? undefined : entry(AGE_WORDS, word);
     if (age && !found.age) found.age = { value: age, word };
-    const hairStyle = HAIR_STYLE_WORDS[word];
+    const hairStyle = entry(HAIR_STYLE_WORDS, word);
     if (hairStyle) {
       // "short" of "short sleeves" is not hair; "long" is hair unless it is clearly something else.
       const next = tokens[index + 1] ?? '';
@@ -902,7 +909,7 @@ function scan(tokens: readonly string[]): Found {
           found.hairStyle = { value: hairStyle, word };
       }
     }
-    const target = TARGET_WORDS[word];
+    const target = entry(TARGET_WORDS, word);
     if (target) {
       const before = colourBefore(index);
       const afterWord = colourAfter(index);
@@ -955,7 +962,7 @@ function scan(tokens: readonly string[]): Found {
           break;
       }
     }
-    const garment = GARMENT_WORDS[word];
+    const garment = entry(GARMENT_WORDS, word);
     if (garment) {
       const before = colourBefore(index);
       const colour = before ? colourFor('outfit', before.word, before.modifier) : undefined;
@@ -982,7 +989,7 @@ function scan(tokens: readonly string[]): Found {
         value: word === 'white' ? '#f3cfb3' : word === 'brown' ? '#a86b47' : '#6b4128',
         word: `${word} ${tokens[index + 1]}`,
       };
-    const role = ROLE_OUTFITS[word];
+    const role = entry(ROLE_OUTFITS, word);
     if (role && !found.role) found.role = { value: role, word };
     // Accessories named without a target word.
     if ((word === 'bespectacled' || word === 'nerdy') && !found.glasses)
@@ -992,10 +999,10 @@ function scan(tokens: readonly string[]): Found {
     if (['stubble', 'stubbly', 'unshaven', 'scruffy'].includes(word) && !found.beard)
       found.beard = { value: 'stubble', word };
     if (word === 'cleanshaven' && !found.beard) found.beard = { value: null, word: 'clean-shaven' };
-    const setting = SETTINGS[word] ? word : SETTING_WORDS[word];
+    const setting = entry(SETTINGS, word) ? word : entry(SETTING_WORDS, word);
     if ((setting === 'night' || setting === 'sunset') && !found.light) found.light = { value: setting, word };
     else if (setting && !found.setting) found.setting = { value: setting, word };
-    const orientation = ORIENTATION_WORDS[word];
+    const orientation = entry(ORIENTATION_WORDS, word);
     if (orientation && !found.orientation) found.orientation = { value: orientation, word };
     if (word === 'portrait' && !found.orientation) {
       const next = tokens[index + 1];
@@ -1018,22 +1025,22 @@ function scan(tokens: readonly string[]): Found {
     if (usedColours.has(index)) return;
     const next = tokens[index + 1];
     if (HAIR_ONLY.includes(word) && !found.hairColour) {
-      found.hairColour = { value: HAIR_COLOURS[word] as string, word };
+      found.hairColour = { value: entry(HAIR_COLOURS, word) as string, word };
       return;
     }
     if (SKIN_ALONE.includes(word) && !found.skin) {
-      found.skin = { value: SKIN_WORDS[word] as string, word };
+      found.skin = { value: entry(SKIN_WORDS, word) as string, word };
       return;
     }
     // "a man in red", "wearing navy", "dressed in black".
     const previous = tokens[index - 1];
     if (
-      word in NAMED_COLOURS &&
+      entry(NAMED_COLOURS, word) !== undefined &&
       !found.outfitColour &&
       (previous === 'in' || previous === 'wearing' || previous === 'dressed' || previous === 'all') &&
-      !(next && (next in TARGET_WORDS || next in GARMENT_WORDS))
+      !(next && (entry(TARGET_WORDS, next) !== undefined || entry(GARMENT_WORDS, next) !== undefined))
     )
-      found.outfitColour = { value: NAMED_COLOURS[word] as string, word: `${previous} ${word}` };
+      found.outfitColour = { value: entry(NAMED_COLOURS, word) as string, word: `${previous} ${word}` };
   });
   return found;
 }

@@ -317,6 +317,9 @@ describe('appearanceFromPrompt', () => {
       'short',
       'lipstick',
       'background',
+      'constructor',
+      'prototype',
+      '__proto__',
     );
     fc.assert(
       fc.property(fc.array(word, { maxLength: 30 }), (words) => {
@@ -324,6 +327,10 @@ describe('appearanceFromPrompt', () => {
       }),
       { numRuns: 500 },
     );
+    // Words that are names of Object.prototype are words like any other.
+    expect(
+      appearanceFromPrompt('constructor hair in a constructor, constructor background').recognised,
+    ).toEqual([]);
     const started = performance.now();
     for (let index = 0; index < 1000; index++)
       appearanceFromPrompt(`a young woman with long red hair in a navy blazer in an office ${index}`);
