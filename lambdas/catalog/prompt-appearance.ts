@@ -1128,7 +1128,8 @@ export function appearanceFromPrompt(prompt: string): PromptAppearance {
     style = pick(usual ?? USUAL_OUTFITS[gender], 'outfit-style');
   }
   if (style === 'blouse' && gender === 'male' && !outer && found.inner?.value !== 'blouse') style = 'shirt';
-  if (style === 'suit' && gender === 'female' && found.role?.value === 'suit' && !outer) style = 'blazer';
+  // A suit and tie for a woman only when the prompt says so.
+  if (style === 'suit' && gender === 'female' && !outer) style = 'blazer';
   use(outer ?? found.inner ?? (found.role ? found.role : undefined));
   if (outer && found.inner) use(found.inner);
 
@@ -1146,7 +1147,7 @@ export function appearanceFromPrompt(prompt: string): PromptAppearance {
     inner: innerColour,
     tie: found.tieColour?.value,
   });
-  use(found.tieColour);
+  if (style === 'suit') use(found.tieColour);
 
   // Face.
   const skin = found.skin?.value ?? pick(SKIN_TONES, 'skin');
