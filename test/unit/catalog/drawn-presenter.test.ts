@@ -80,6 +80,33 @@ describe.each([
       expect(sprites.alphaAt(0, sheetTop), sprite).toBe(0);
     }
   });
+
+  it('has sprites that line up with the portrait: the resting mouth and the open eyes change nothing', async () => {
+    const rest = rendered.sheet.sprites.find((entry) => entry.sprite === 'rest');
+    if (!rest) throw new Error('no rest sprite');
+    const { box, sheetTop } = rest;
+    const sprite = await sharp(rendered.spriteSheet)
+      .extract({ left: 0, top: sheetTop, width: box.width, height: box.height })
+      .png()
+      .toBuffer();
+    const region = (png: Uint8Array | Buffer) =>
+      sharp(png)
+        .extract({ left: box.x, top: box.y, width: box.width, height: box.height })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+    const before = await region(rendered.portrait);
+    const pasted = await sharp(rendered.portrait)
+      .composite([{ input: sprite, left: box.x, top: box.y }])
+      .png()
+      .toBuffer();
+    const after = await region(pasted);
+    let total = 0;
+    for (let index = 0; index < before.length; index++)
+      total += Math.abs((before[index] ?? 0) - (after[index] ?? 0));
+    // The portrait is a 256-colour palette, the sprite true colour: a few levels apart at most.
+    expect(total / before.length).toBeLessThan(2);
+  });
 });
 
 describe('stock looks', () => {
