@@ -81,7 +81,7 @@ describe.each([
     }
   });
 
-  it('has sprites that line up with the portrait: the resting mouth and the open eyes change nothing', async () => {
+  it('has sprites that line up with the portrait: its resting mouth pasted on it changes nothing', async () => {
     const rest = rendered.sheet.sprites.find((entry) => entry.sprite === 'rest');
     if (!rest) throw new Error('no rest sprite');
     const { box, sheetTop } = rest;
