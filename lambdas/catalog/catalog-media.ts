@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogKeys } from './catalog-keys.js';
+import type { DrawnLook } from './look-appearance.js';
 import { type PixelBox, type PortraitCanvas, portraitSvg } from './portrait-art.js';
 import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from './sound-catalog.js';
 import { SPRITES, type SpriteName, spriteBox, spriteSvg } from './sprite-art.js';
@@ -60,12 +61,12 @@ const hash = (...parts: readonly unknown[]) =>
     .digest('hex')
     .slice(0, 24);
 
-export function lookCanvas(look: StockLook): PortraitCanvas {
+export function lookCanvas(look: DrawnLook): PortraitCanvas {
   return { width: look.imageWidth, height: look.imageHeight, orientation: look.preferredOrientation };
 }
 
 /** The SVG of a look's portrait (transparent) or preview (with its backdrop, at `PREVIEW_SCALE`). */
-export function lookSvg(look: StockLook, kind: 'portrait' | 'look-preview'): string {
+export function lookSvg(look: DrawnLook, kind: 'portrait' | 'look-preview'): string {
   return portraitSvg(
     look.appearance,
     look.gender,
@@ -82,20 +83,24 @@ export interface LookSprite {
   sheetTop: number;
 }
 
-export interface LookSpriteSheet {
-  /** Where the sheet is in the media bucket. */
-  key: string;
+/** Where a look's sprites are on its sheet, and the sheet's size: the same for any look of a canvas. */
+export interface SpriteSheetLayout {
   width: number;
   height: number;
   sprites: LookSprite[];
 }
 
+export interface LookSpriteSheet extends SpriteSheetLayout {
+  /** Where the sheet is in the media bucket. */
+  key: string;
+}
+
 /**
  * The sprites of a look in one PNG, stacked top to bottom in `SPRITES` order: what a video needs to
  * make its presenter talk and blink, in one object (one upload per look when the catalog is
- * published, one download per render).
+ * published, one download per render). Only the canvas decides it: any drawn look has one.
  */
-export function lookSpriteSheet(look: StockLook): LookSpriteSheet {
+export function spriteSheetLayout(look: DrawnLook): SpriteSheetLayout {
   const canvas = lookCanvas(look);
   let top = 0;
   const sprites = SPRITES.map((sprite) => {
@@ -104,12 +109,12 @@ export function lookSpriteSheet(look: StockLook): LookSpriteSheet {
     top += box.height;
     return entry;
   });
-  return {
-    key: catalogKeys.spriteSheet(look.id),
-    width: Math.max(...sprites.map((entry) => entry.box.width)),
-    height: top,
-    sprites,
-  };
+  return { width: Math.max(...sprites.map((entry) => entry.box.width)), height: top, sprites };
+}
+
+/** A stock look's sprite sheet (`spriteSheetLayout`) and where the catalog stores it. */
+export function lookSpriteSheet(look: StockLook): LookSpriteSheet {
+  return { key: catalogKeys.spriteSheet(look.id), ...spriteSheetLayout(look) };
 }
 
 /**

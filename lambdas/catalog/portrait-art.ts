@@ -41,6 +41,8 @@ export function assertAppearance(appearance: LookAppearance): void {
   for (const color of colors) {
     if (color !== undefined && !HEX_COLOR.test(color)) throw new Error(`Not a #rrggbb colour: ${color}`);
   }
+  if (appearance.age !== undefined && !['middle', 'older'].includes(appearance.age))
+    throw new Error(`Unknown age ${appearance.age}`);
   if (!HAIR_STYLES.includes(appearance.hair.style)) throw new Error(`Unknown hair ${appearance.hair.style}`);
   if (!OUTFIT_STYLES.includes(appearance.outfit.style))
     throw new Error(`Unknown outfit ${appearance.outfit.style}`);
@@ -136,6 +138,25 @@ function hairFront(style: HairStyle, color: string): string {
   }
 }
 
+/** The lines of an older face: the forehead, the outer corners of the eyes, under them, cheek to mouth. */
+function ageLines(age: NonNullable<LookAppearance['age']>, line: string): string {
+  const older = age === 'older';
+  const opacity = older ? 0.4 : 0.24;
+  const forehead = older
+    ? 'M 448 286 Q 500 278 552 286 M 456 300 Q 500 293 544 300'
+    : 'M 456 294 Q 500 287 544 294';
+  const eyeCorner = (x: number, side: 1 | -1) =>
+    older
+      ? `M ${x} 356 l ${side * 12} -6 M ${x} 363 l ${side * 13} 0 M ${x} 370 l ${side * 12} 6`
+      : `M ${x} 360 l ${side * 11} -3 M ${x} 366 l ${side * 11} 3`;
+  const underEyes = older ? 'M 436 386 Q 452 393 468 386 M 532 386 Q 548 393 564 386' : '';
+  const folds = older ? 'M 470 424 Q 446 446 450 482 M 530 424 Q 554 446 550 482' : '';
+  return (
+    `<path d="${forehead} ${eyeCorner(422, -1)} ${eyeCorner(578, 1)} ${underEyes} ${folds}" stroke="${line}" ` +
+    `stroke-width="${older ? 2.5 : 2}" fill="none" stroke-linecap="round" opacity="${opacity}"/>`
+  );
+}
+
 /** The features a portrait can show in place of its still ones (the sprites of `sprite-art.ts`). */
 export interface FaceState {
   /** @default 'rest' */
@@ -166,6 +187,7 @@ function face(appearance: LookAppearance, feminine: boolean, state: FaceState): 
     nose +
     cheeks +
     smileLines +
+    (appearance.age ? ageLines(appearance.age, line) : '') +
     mouthArt(appearance, feminine, state.mouth ?? 'rest')
   );
 }

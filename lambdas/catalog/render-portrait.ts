@@ -1,10 +1,10 @@
 /**
- * Rasterizes the stock looks' SVG with sharp (librsvg). Only catalog publishing imports this module:
+ * Rasterizes the looks' SVG (stock or drawn) with sharp (librsvg). Only catalog publishing imports this module:
  * API functions never load sharp.
  */
 import sharp from 'sharp';
 import { lookSvg } from './catalog-media.js';
-import type { StockLook } from './stock-avatars.js';
+import type { DrawnLook } from './look-appearance.js';
 
 /**
  * A PNG of the SVG at its own size, transparency kept. Flat-shaded art fits a 256-colour palette
@@ -19,12 +19,12 @@ export async function rasterizeSvg(svg: string): Promise<Uint8Array> {
 }
 
 /** The presenter: an RGBA PNG of `imageWidth` × `imageHeight`, transparent around the figure. */
-export function renderPortrait(look: StockLook): Promise<Uint8Array> {
+export function renderPortrait(look: DrawnLook): Promise<Uint8Array> {
   return rasterizeSvg(lookSvg(look, 'portrait'));
 }
 
 /** The preview: an opaque PNG of the figure in front of its backdrop, at `PREVIEW_SCALE` of the size. */
-export function renderLookPreview(look: StockLook): Promise<Uint8Array> {
+export function renderLookPreview(look: DrawnLook): Promise<Uint8Array> {
   return rasterizeSvg(lookSvg(look, 'look-preview'));
 }
 
@@ -33,7 +33,7 @@ export function renderLookPreview(look: StockLook): Promise<Uint8Array> {
  * picture of a face whose every pixel the project owns, for what needs a photo of a person without a
  * third-party photo: tests and benchmarks of photo presenters, and the README's frames.
  */
-export async function renderLookPhoto(look: StockLook): Promise<Buffer> {
+export async function renderLookPhoto(look: DrawnLook): Promise<Buffer> {
   const { imageWidth: width, imageHeight: height } = look;
   const backdrop = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++)

@@ -1,13 +1,14 @@
 /**
- * Rasterizes a stock look's sprites (`sprite-art.ts`) with sharp: a transparent PNG per sprite and
+ * Rasterizes a look's sprites (`sprite-art.ts`) with sharp: a transparent PNG per sprite and
  * its box on the portrait. Like `render-portrait.ts`, only catalog tooling imports this module.
  */
 
 import sharp from 'sharp';
-import { lookCanvas, lookSpriteSheet } from './catalog-media.js';
+import { lookCanvas, spriteSheetLayout } from './catalog-media.js';
+import type { DrawnLook } from './look-appearance.js';
 import type { PixelBox } from './portrait-art.js';
 import { type SpriteName, spriteBox, spriteSvg } from './sprite-art.js';
-import { PREVIEW_SCALE, type StockLook } from './stock-avatars.js';
+import { PREVIEW_SCALE } from './stock-avatars.js';
 
 export interface RenderedSprite {
   sprite: SpriteName;
@@ -30,7 +31,7 @@ async function rasterizeSprite(svg: string): Promise<Uint8Array> {
 }
 
 /** One sprite of a look, at the portrait's size. */
-export async function renderSprite(look: StockLook, sprite: SpriteName): Promise<RenderedSprite> {
+export async function renderSprite(look: DrawnLook, sprite: SpriteName): Promise<RenderedSprite> {
   const canvas = lookCanvas(look);
   return {
     sprite,
@@ -40,9 +41,9 @@ export async function renderSprite(look: StockLook, sprite: SpriteName): Promise
   };
 }
 
-/** The look's sprite sheet (catalog-media.ts, `lookSpriteSheet`): every sprite at its row, transparent around them. */
-export async function renderSpriteSheet(look: StockLook): Promise<Uint8Array> {
-  const sheet = lookSpriteSheet(look);
+/** The look's sprite sheet (catalog-media.ts, `spriteSheetLayout`): every sprite at its row, transparent around them. */
+export async function renderSpriteSheet(look: DrawnLook): Promise<Uint8Array> {
+  const sheet = spriteSheetLayout(look);
   const rendered = await Promise.all(sheet.sprites.map(({ sprite }) => renderSprite(look, sprite)));
   const png = await sharp({
     create: {
