@@ -237,22 +237,37 @@ export async function preparePhotoPresenter(photo: Uint8Array): Promise<PhotoPre
   const still = stillReason(faces, upright.width, upright.height);
   if (still) return { kind: 'still', ...still };
   const face = faces[0] as FaceLandmarks;
-  const sprites = presenterSprites(upright, face);
-  const [image, ...encoded] = await Promise.all([
+  const [image, sprites] = await Promise.all([
     sharp(upright.data, { raw: { width: upright.width, height: upright.height, channels: 4 } })
       .png({ compressionLevel: 6 })
       .toBuffer(),
-    ...Object.entries(sprites).map(async ([name, sprite]) => {
-      const png = await spritePng(sprite.rgba, sprite.box);
-      return [name, { png, box: sprite.box }] as const;
-    }),
+    encodedPresenterSprites(upright, face),
   ]);
   return {
     kind: 'animated',
     image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength),
     width: upright.width,
     height: upright.height,
-    sprites: Object.fromEntries(encoded) as Record<PresenterSpriteName, PresenterSprite>,
+    sprites,
     face: { box: face.box, score: face.score },
   };
+}
+
+/**
+ * The sprites of one face as PNGs with their boxes (`presenterSprites`, encoded): what photo
+ * presenters and twin footage (`twin-footage.ts`, on the footage's reference frame) both hand to the
+ * composition engine. `rest` is the picture's own mouth over the area every other mouth changes.
+ */
+export async function encodedPresenterSprites(
+  picture: RgbaImage,
+  face: FaceLandmarks,
+): Promise<Record<PresenterSpriteName, PresenterSprite>> {
+  const sprites = presenterSprites(picture, face);
+  const encoded = await Promise.all(
+    Object.entries(sprites).map(async ([name, sprite]) => {
+      const png = await spritePng(sprite.rgba, sprite.box);
+      return [name, { png, box: sprite.box }] as const;
+    }),
+  );
+  return Object.fromEntries(encoded) as Record<PresenterSpriteName, PresenterSprite>;
 }
