@@ -11,7 +11,7 @@
  *    (`stillReason`: one face, large enough, mouth and eyes inside the picture);
  * 2. every window of `windowMs` (shorter when the usable part is shorter, never under `minWindowMs`)
  *    over consecutive usable samples is scored: mean face motion from one sample to the next (the
- *    centre of the eye corners and nose moving, in inter-ocular distances, plus the change of that
+ *    centre of the eye corners and nose bridge moving, in inter-ocular distances, plus the change of that
  *    distance's logarithm) + `mouthWeight` × the mean mouth opening + `startMouthWeight` × the mouth
  *    opening at the window's start (the reference frame the sprites are made from should be closed);
  *    the lowest score wins, refused when its motion is above `maxMotion`;
@@ -147,7 +147,8 @@ export type FootageSample =
   | { usable: false; reason: StillReason };
 
 const EYE_CORNERS = [33, 133, 263, 362] as const;
-const NOSE_POINTS = [1, 2, 6, 168] as const;
+/** The nose bridge between the eyes: the mouth opening moves the tip and base in the mesh, not these. */
+const NOSE_POINTS = [6, 168] as const;
 
 function failureOfStill(reason: StillReason): TwinFailureCode {
   return reason === STILL_REASONS.severalFaces ? TWIN_FAILURE.multipleFaces : reason;
@@ -187,7 +188,7 @@ export function scaleFace(face: FaceLandmarks, factor: number): FaceLandmarks {
   };
 }
 
-/** A sample's measures: where the face is (eye corners and nose), how large (inter-ocular), the mouth. */
+/** A sample's measures: where the face is (eye corners and nose bridge), how large (inter-ocular), the mouth. */
 export function sampleOf(faces: readonly FaceLandmarks[], width: number, height: number): FootageSample {
   const still = stillReason(faces, width, height);
   if (still) return { usable: false, reason: still.reason };
@@ -383,7 +384,8 @@ async function streamFrames(
       '-map',
       '0:v:0',
       '-vf',
-      `fps=${fps},scale=${size.width}:${size.height}`,
+      // round=up: sample k is the source's frame at k / fps exactly (the default takes a later one).
+      `fps=${fps}:round=up,scale=${size.width}:${size.height}`,
       '-f',
       'rawvideo',
       '-pix_fmt',
@@ -576,7 +578,7 @@ export async function prepareTwinFootage(
   const still = stillReason(faces, reference.width, reference.height);
   if (still) throw new TwinFootageError(failureOfStill(still.reason), still.message);
   const face = faces[0] as FaceLandmarks;
-  const sprites = await encodedPresenterSprites(reference, face);
+  const sprites = await encodedPresenterSprites(reference, face, { coverMouth: true });
   const loopInfo = await probeMedia(loopPath, { timeoutMs: 30_000 });
 
   return {

@@ -1,15 +1,10 @@
 /**
- * Twin footage with the real face model and ffmpeg. The source "recording" is our own stock look as a
- * photo (`renderLookPhoto`), cropped by ffmpeg at a moving offset (a shaky camera for its first
- * 2.5 s, then steady) and with its drawn open mouth pasted on and off (talking), 480×270, 7 s.
+ * Twin footage with the real face model and ffmpeg. The source "recording" is our own stock look
+ * talking (`talking-clip.ts`): a shaky camera for its first 2.5 s, then steady, 480×270, 7 s.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderLookPhoto } from '../../../../lambdas/catalog/render-portrait.js';
-import { renderSprite } from '../../../../lambdas/catalog/render-sprites.js';
-import { findStockLook } from '../../../../lambdas/catalog/stock-avatars.js';
 import { findFaces } from '../../../../lambdas/engines/vision/face-landmarks.js';
 import {
   chooseWindow,
@@ -21,41 +16,19 @@ import {
   TwinFootageError,
 } from '../../../../lambdas/engines/vision/twin-footage.js';
 import { ffmpeg, frameAt, meanDifference, scratchDir } from '../composition/media-fixtures.js';
+import { talkingClipMaker } from './talking-clip.js';
 
 const SHAKY_UNTIL_S = 2.5;
-const look = findStockLook('maya-office');
-if (!look) throw new Error('the stock look maya-office is missing');
-
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
-let photoPath: string;
-let mouthPath: string;
-let mouthBox: { x: number; y: number };
+let makeClip: Awaited<ReturnType<typeof talkingClipMaker>>;
 
-/**
- * A 480×270 25 fps clip of the look's face (a 960×540 crop of the 1920×1080 photo around the face),
- * shaking (`shakeUntil` seconds, sine offsets of up to 40 px) and talking (mouth open 0.25 s in 0.6 s).
- */
-async function talkingClip(file: string, seconds: number, shakeUntil: number): Promise<string> {
-  const shake = (amplitude: number, hertz: number) =>
-    `if(lt(t,${shakeUntil}),${amplitude}*sin(2*PI*t*${hertz}),0)`;
-  await ffmpeg([
-    ...['-loop', '1', '-framerate', '25', '-t', String(seconds), '-i', photoPath, '-i', mouthPath],
-    '-filter_complex',
-    `[1]format=rgba[m];[0][m]overlay=x=${mouthBox.x}:y=${mouthBox.y}:enable='lt(mod(t,0.6),0.25)'[o];` +
-      `[o]crop=960:540:x='475+${shake(40, 2.3)}':y='213+${shake(30, 3.1)}',scale=480:270,format=yuv420p[v]`,
-    ...['-map', '[v]', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', file],
-  ]);
-  return file;
+function talkingClip(file: string, seconds: number, shakeUntil: number): Promise<string> {
+  return makeClip(file, { seconds, shakeUntil });
 }
 
 beforeAll(async () => {
   scratch = await scratchDir('twin');
-  photoPath = path.join(scratch.dir, 'photo.jpg');
-  await writeFile(photoPath, await renderLookPhoto(look));
-  const mouth = await renderSprite(look, 'open_wide');
-  mouthPath = path.join(scratch.dir, 'open.png');
-  await writeFile(mouthPath, mouth.png);
-  mouthBox = mouth.box;
+  makeClip = await talkingClipMaker(scratch.dir);
 }, 60_000);
 
 afterAll(async () => {
