@@ -4,8 +4,8 @@
  * this module and the factory of the engine it configured.
  *
  * A composition is a list of scenes played in order and joined without gaps. Each scene has a background
- * (a colour, a still image or a video clip), optionally a presenter (a portrait with gentle motion and,
- * given its sprites, lips that follow the speech and blinks) and optionally narration audio starting at
+ * (a colour, a still image or a video clip), optionally a presenter (a portrait with gentle motion, or
+ * looped footage of a person, and, given its sprites, lips that follow the speech and blinks) and optionally narration audio starting at
  * the scene's start. Captions run on the whole video's
  * timeline. Every output file is written inside the request's `workDir`.
  *
@@ -119,8 +119,22 @@ export interface CompositionScene {
    * - `contain`: the whole portrait, as large as fits, bottom-centred (head-and-shoulders portraits are
    *   cut at the bottom edge, so they sit on the frame's bottom).
    * - `cover`: the portrait fills the frame (cropped), hiding the background.
+   *
+   * Footage presenters (a digital twin, `engines/vision/twin-footage.ts`): with `videoPath`, the
+   * presenter is that video (no audio used), read looped for the whole scene (`-stream_loop -1`, so it
+   * should loop seamlessly), every frame scaled and placed by the same `portraitFit` as a portrait but
+   * without the sway (the footage moves by itself). `imagePath` is then the footage's first frame (the
+   * reference its sprites were made on): checked and probed, not shown. Sprite boxes are in the
+   * footage's pixels and placed exactly as on a portrait; the `rest` mouth, when given, is pasted on
+   * every frame no other mouth is (on a portrait nothing is pasted then, since `rest` is the portrait's
+   * own mouth; on footage it hides the recorded mouth, which moves).
    */
-  avatar?: { imagePath: string; fit: 'contain' | 'cover'; animation?: PresenterAnimation };
+  avatar?: {
+    imagePath: string;
+    videoPath?: string;
+    fit: 'contain' | 'cover';
+    animation?: PresenterAnimation;
+  };
   /**
    * Speech over the scene (WAV or any audio ffmpeg reads), starting at the scene's start; cut at the
    * scene's end. `volume` 0 to 1.
@@ -238,6 +252,7 @@ export function compositionInputFiles(request: CompositionRequest): string[] {
   for (const scene of request.scenes) {
     if (scene.background.type !== 'color') files.add(scene.background.path);
     if (scene.avatar) files.add(scene.avatar.imagePath);
+    if (scene.avatar?.videoPath) files.add(scene.avatar.videoPath);
     for (const sprite of presenterSprites(scene)) files.add(sprite.imagePath);
     if (scene.narration) files.add(scene.narration.path);
   }
@@ -330,6 +345,7 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
     }
     if (scene.avatar !== undefined) {
       checkPath(scene.avatar.imagePath, `${what} avatar image`);
+      if (scene.avatar.videoPath !== undefined) checkPath(scene.avatar.videoPath, `${what} avatar video`);
       if (scene.avatar.fit !== 'cover' && scene.avatar.fit !== 'contain') {
         throw invalid(`${what} avatar fit must be cover or contain`);
       }

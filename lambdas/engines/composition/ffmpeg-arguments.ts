@@ -8,7 +8,8 @@
  *   background → [bg_i]: a `color` source, a still image scaled once and repeated by reference (`loop`),
  *     or a clip converted to the frame rate, scaled, padded with its last frame and cut (`tpad` + `trim`);
  *   [bg_i] + avatar → [v_i]: the portrait is scaled once and `overlay` moves it with sin() of time, which
- *     costs a blend per frame instead of a rescale per frame (`zoompan` or animated `scale`);
+ *     costs a blend per frame instead of a rescale per frame (`zoompan` or animated `scale`); footage
+ *     (`avatar.videoPath`) is read looped, scaled per frame by the same fit and laid still;
  *   narration (+ the clip's sound) → [a_i]: resampled, gained, padded with silence and cut to the
  *     scene's exact sample count, so picture and sound stay in step across joins;
  * then `concat` joins the scenes; `split` feeds the main encode, the captioned encode (libass over a
@@ -195,6 +196,11 @@ interface AnimationOverlays {
   /** Prefix of this scene's labels. */
   label: string;
   inputOf: (file: string) => number;
+  /**
+   * Paste the `rest` mouth (when there is one) on every frame no other mouth is pasted on: footage,
+   * whose own mouth moves. Portraits leave it out (`rest` is the portrait's own mouth).
+   */
+  pasteRest?: boolean;
 }
 
 /**
@@ -206,9 +212,15 @@ interface AnimationOverlays {
 function animationOverlays(options: AnimationOverlays): string[] {
   const { animation, frames, fps, label } = options;
   const layers: { sprite: PresenterSprite; ranges: FrameRanges }[] = [];
+  const restRanges: FrameRanges = [];
   for (const [viseme, ranges] of rangesByViseme(frameVisemes(animation.visemes, frames, fps))) {
     const sprite = animation.mouths[viseme];
     if (viseme !== VISEMES.rest && sprite) layers.push({ sprite, ranges });
+    else restRanges.push(...ranges);
+  }
+  if (options.pasteRest && animation.mouths.rest && restRanges.length > 0) {
+    restRanges.sort((a, b) => a[0] - b[0]);
+    layers.unshift({ sprite: animation.mouths.rest, ranges: restRanges });
   }
   if (animation.blink) {
     const ranges = blinkFrames(animation.blinkSeed, frames, fps);
@@ -339,7 +351,49 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       }
     }
 
-    if (scene.avatar) {
+    if (scene.avatar?.videoPath !== undefined) {
+      // Footage: read looped for the scene, each frame fitted like a portrait, no sway.
+      const input = addInput(scene.avatar.videoPath, ['-stream_loop', '-1', '-t', seconds(durationSeconds)]);
+      const size = planned.avatarSize;
+      if (!size) throw new Error(`scene ${index + 1}: the presenter's footage size was not probed`);
+      const fit = portraitFit(scene.avatar.fit, size, width, height, 0);
+      const x = scene.avatar.fit === 'contain' ? String(2 * Math.floor((width - fit.width) / 4)) : '0';
+      const y = scene.avatar.fit === 'contain' ? String(height - fit.height) : '0';
+      const crop = scene.avatar.fit === 'cover' ? [`crop=${width}:${height}:${fit.cropX}:${fit.cropY}`] : [];
+      graph.push(
+        [
+          `[${input}:v:0]setpts=PTS-STARTPTS`,
+          `fps=${fps}`,
+          `scale=w=${fit.width}:h=${fit.height}:flags=lanczos`,
+          'format=rgba',
+          ...crop,
+          'setsar=1',
+          'tpad=stop_mode=clone:stop=-1',
+          `trim=end_frame=${frames}`,
+          `setpts=N/${fps}/TB[av${index}]`,
+        ].join(','),
+      );
+      const animation = scene.avatar.animation;
+      const footageLabel = animation ? `vp${index}` : `v${index}`;
+      graph.push(`[${bgLabel}][av${index}]overlay=x=${x}:y=${y}:format=yuv420[${footageLabel}]`);
+      if (animation) {
+        graph.push(
+          ...animationOverlays({
+            animation,
+            portrait: size,
+            fit,
+            frames,
+            fps,
+            position: { x, y },
+            from: footageLabel,
+            to: `v${index}`,
+            label: `s${index}`,
+            inputOf: addSharedInput,
+            pasteRest: true,
+          }),
+        );
+      }
+    } else if (scene.avatar) {
       const input = addInput(scene.avatar.imagePath);
       const size = planned.avatarSize;
       if (!size) throw new Error(`scene ${index + 1}: the presenter's size was not probed`);

@@ -271,6 +271,19 @@ class FfmpegEngine implements FfmpegCompositionEngine {
           avatarOrientation >= 5
             ? { width: picture.height, height: picture.width }
             : { width: picture.width, height: picture.height };
+        if (scene.avatar.videoPath !== undefined) {
+          // Footage: its own frames' size is what the sprites' boxes and the fit refer to.
+          const footage = (media.get(scene.avatar.videoPath) as MediaInfo).streams.find(
+            (stream) => stream.type === 'video' && !stream.attachedPicture && stream.width && stream.height,
+          );
+          if (!footage?.width || !footage.height) {
+            throw new CompositionError(
+              'invalid_media',
+              `${what} avatar video ${scene.avatar.videoPath} has no picture`,
+            );
+          }
+          avatarSize = { width: footage.width, height: footage.height };
+        }
         for (const sprite of presenterSprites(scene)) {
           const spriteInfo = media.get(sprite.imagePath) as MediaInfo;
           if (!spriteInfo.streams.some((stream) => stream.type === 'video')) {

@@ -56,6 +56,11 @@ export interface FaceLandmarks {
   jaw: Point[];
   /** Where the nose meets the upper lip: the mouth's warps stay below it. */
   noseBottom: Point;
+  /**
+   * All `MESH_POINTS` points of the mesh (x, y in the picture's pixels; z dropped), in MediaPipe's
+   * order: what face comparison (`face-similarity.ts`) aligns.
+   */
+  mesh: Point[];
 }
 
 /**
@@ -126,6 +131,7 @@ export function faceFromMesh(
     },
     jaw: contour(MESH_INDICES.jaw),
     noseBottom: point(MESH_INDICES.noseBottom[0]),
+    mesh: Array.from({ length: MESH_POINTS }, (_, index) => point(index)),
   };
 }
 

@@ -13,14 +13,18 @@ import { VISEMES, type Viseme } from '../speech/visemes.js';
 import { type FaceLandmarks, findFaces, type PixelBox, type Point } from './face-landmarks.js';
 import {
   areaBox,
+  areaWeight,
   eyeArea,
   eyeGeometry,
+  type FeatureArea,
   MOUTH_SHAPES,
+  type MouthGeometry,
   mouthArea,
   mouthGeometry,
   type RgbaImage,
   renderBlinkSprite,
   renderMouthSprite,
+  toLocal,
 } from './feature-warps.js';
 import { VISION_FAILURE, VisionEngineError } from './human-runtime.js';
 
@@ -166,13 +170,47 @@ function crop(rgba: Uint8Array, from: PixelBox, to: PixelBox): Uint8Array {
   return out;
 }
 
-/** `rest`: the photo itself wherever any other mouth sprite shows something, so it covers them all. */
-function restSprite(photo: RgbaImage, others: readonly Uint8Array[], box: PixelBox): Uint8Array {
+/**
+ * Where a recorded mouth moves, in the mouth's axes: the lips from a tenth of the mouth's width above
+ * the upper lip to `FOOTAGE_MOUTH_DROP` of it below the lower lip (an open jaw), a little wider than
+ * the corners. Footage's `rest` sprite covers it opaquely.
+ */
+export const FOOTAGE_MOUTH_DROP = 0.45;
+
+function footageMouthArea(face: FaceLandmarks, mouth: MouthGeometry): FeatureArea {
+  const local = [...face.lips.upperOuter, ...face.lips.lowerOuter].map((point) =>
+    toLocal(mouth.frame, point),
+  );
+  const top = Math.min(...local.map((point) => point.t)) - 0.1 * mouth.width;
+  const bottom = Math.max(...local.map((point) => point.t)) + FOOTAGE_MOUTH_DROP * mouth.width;
+  const middle = (mouth.innerStart + mouth.innerEnd) / 2;
+  return {
+    frame: mouth.frame,
+    centre: { s: middle, t: (top + bottom) / 2 },
+    halfAcross: 0.65 * mouth.width,
+    halfDown: (bottom - top) / 2,
+  };
+}
+
+/**
+ * `rest`: the photo itself wherever any other mouth sprite shows something, so it covers them all;
+ * with `cover`, also opaquely over that area (footage, whose own mouth moves under it).
+ */
+function restSprite(
+  photo: RgbaImage,
+  others: readonly Uint8Array[],
+  box: PixelBox,
+  cover?: FeatureArea,
+): Uint8Array {
   const out = new Uint8Array(box.width * box.height * 4);
   for (let row = 0; row < box.height; row++) {
     for (let column = 0; column < box.width; column++) {
       const at = (row * box.width + column) * 4;
-      let alpha = 0;
+      let alpha = cover
+        ? Math.round(
+            255 * areaWeight(cover, toLocal(cover.frame, { x: box.x + column + 0.5, y: box.y + row + 0.5 })),
+          )
+        : 0;
       for (const other of others) alpha = Math.max(alpha, other[at + 3] as number);
       if (alpha === 0) continue;
       const from = ((box.y + row) * photo.width + box.x + column) * 4;
@@ -185,14 +223,24 @@ function restSprite(photo: RgbaImage, others: readonly Uint8Array[], box: PixelB
   return out;
 }
 
+export interface PresenterSpriteOptions {
+  /**
+   * Make `rest` cover the whole mouth opaquely (`footageMouthArea`), not only where the other mouths
+   * change the picture: for footage, whose recorded mouth moves under it. @default false
+   */
+  coverMouth?: boolean;
+}
+
 /** The photo's mouth and blink sprites for one face (raw RGBA, before encoding). */
 export function presenterSprites(
   photo: RgbaImage,
   face: FaceLandmarks,
+  options: PresenterSpriteOptions = {},
 ): Record<PresenterSpriteName, { rgba: Uint8Array; box: PixelBox }> {
   const mouth = mouthGeometry(face, photo);
   const area = mouthArea(mouth);
-  const mouthBox = areaBox([area], photo.width, photo.height);
+  const cover = options.coverMouth ? footageMouthArea(face, mouth) : undefined;
+  const mouthBox = areaBox(cover ? [area, cover] : [area], photo.width, photo.height);
   const shaped = Object.entries(MOUTH_SHAPES).map(
     ([viseme, shape]) => [viseme, renderMouthSprite(photo, mouth, area, shape, mouthBox)] as const,
   );
@@ -200,6 +248,7 @@ export function presenterSprites(
     photo,
     shaped.map(([, rgba]) => rgba),
     mouthBox,
+    cover,
   );
   const mouthSprites = [...shaped, [VISEMES.rest, rest] as const];
   const usedMouth = trimmedBox(
@@ -237,22 +286,38 @@ export async function preparePhotoPresenter(photo: Uint8Array): Promise<PhotoPre
   const still = stillReason(faces, upright.width, upright.height);
   if (still) return { kind: 'still', ...still };
   const face = faces[0] as FaceLandmarks;
-  const sprites = presenterSprites(upright, face);
-  const [image, ...encoded] = await Promise.all([
+  const [image, sprites] = await Promise.all([
     sharp(upright.data, { raw: { width: upright.width, height: upright.height, channels: 4 } })
       .png({ compressionLevel: 6 })
       .toBuffer(),
-    ...Object.entries(sprites).map(async ([name, sprite]) => {
-      const png = await spritePng(sprite.rgba, sprite.box);
-      return [name, { png, box: sprite.box }] as const;
-    }),
+    encodedPresenterSprites(upright, face),
   ]);
   return {
     kind: 'animated',
     image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength),
     width: upright.width,
     height: upright.height,
-    sprites: Object.fromEntries(encoded) as Record<PresenterSpriteName, PresenterSprite>,
+    sprites,
     face: { box: face.box, score: face.score },
   };
+}
+
+/**
+ * The sprites of one face as PNGs with their boxes (`presenterSprites`, encoded): what photo
+ * presenters and twin footage (`twin-footage.ts`, on the footage's reference frame) both hand to the
+ * composition engine. `rest` is the picture's own mouth over the area every other mouth changes.
+ */
+export async function encodedPresenterSprites(
+  picture: RgbaImage,
+  face: FaceLandmarks,
+  options: PresenterSpriteOptions = {},
+): Promise<Record<PresenterSpriteName, PresenterSprite>> {
+  const sprites = presenterSprites(picture, face, options);
+  const encoded = await Promise.all(
+    Object.entries(sprites).map(async ([name, sprite]) => {
+      const png = await spritePng(sprite.rgba, sprite.box);
+      return [name, { png, box: sprite.box }] as const;
+    }),
+  );
+  return Object.fromEntries(encoded) as Record<PresenterSpriteName, PresenterSprite>;
 }
