@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
-import { compareFaceWithVideo } from '../engines/vision/face-similarity.js';
+import { bestFaceInVideo, SAME_FACE_THRESHOLD } from '../engines/vision/face-similarity.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { analyseRecording } from '../voices/voice-analysis.js';
@@ -41,11 +41,15 @@ async function review(ref: ReviewRef): Promise<null> {
         `Nobody can be heard giving consent in the video: ${speech.reason ?? 'no speech'} Record the person saying the consent statement aloud.`,
       );
     }
-    const match = await compareFaceWithVideo(await readMediaBytes(twin.preview_key), videoPath);
+    const match = await bestFaceInVideo(videoPath, await readMediaBytes(twin.preview_key));
     if (!match.sameFace) {
+      const why =
+        match.reason?.picture === 'a'
+          ? `${match.reason.code === 'no_face' ? 'no face' : 'several faces'} in its frames`
+          : `face similarity ${match.similarity.toFixed(2)}, below ${SAME_FACE_THRESHOLD}`;
       throw new JobFailure(
         CONSENT_FAILURE.faceMismatch,
-        `The consent video does not show the person of the digital twin (${match.reason ?? `face similarity ${match.similarity.toFixed(2)}`}). The person in the twin's footage must record the consent.`,
+        `The consent video does not show the person of the digital twin (${why}). The person in the twin's footage must record the consent.`,
       );
     }
   } finally {

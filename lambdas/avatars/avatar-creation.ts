@@ -160,6 +160,7 @@ function pendingLook(
     reference_look_id: null,
     variation: null,
     presenter: null,
+    drawn: null,
     preview_key: null,
     preview_video_key: null,
     image_width: null,

@@ -12,6 +12,7 @@
  * disagree with them.
  */
 import type { JobBilling } from '../billing/credits.js';
+import type { DrawnLook } from '../catalog/look-appearance.js';
 import {
   deleteExistingItem,
   getItem,
@@ -84,8 +85,8 @@ export interface LookVariation {
   framing?: 'close_up' | 'portrait_9_16' | null;
   /** Backdrop colours behind the cut-out person (photo looks), or the drawn look's appearance. */
   backdrop?: { from: string; to: string } | null;
-  /** A drawn look's whole appearance (prompt looks). */
-  drawn?: Record<string, unknown> | null;
+  /** A drawn look's whole appearance, size and framing (variations of drawn looks). */
+  drawn?: DrawnLook | null;
 }
 
 export interface AvatarLookRecord extends Partial<JobBilling> {
@@ -109,6 +110,8 @@ export interface AvatarLookRecord extends Partial<JobBilling> {
   reference_look_id: string | null;
   variation: LookVariation | null;
   presenter: LookPresenter | null;
+  /** Drawn looks: how they are drawn (what their look packs vary). */
+  drawn: DrawnLook | null;
   preview_key: string | null;
   preview_video_key: string | null;
   image_width: number | null;
@@ -270,7 +273,14 @@ export async function completeLookRecord(
   look: AvatarLookRecord,
   fields: Pick<
     AvatarLookRecord,
-    'presenter' | 'preview_key' | 'preview_video_key' | 'image_width' | 'image_height' | 'engine' | 'gender'
+    | 'presenter'
+    | 'drawn'
+    | 'preview_key'
+    | 'preview_video_key'
+    | 'image_width'
+    | 'image_height'
+    | 'engine'
+    | 'gender'
   >,
 ): Promise<AvatarLookRecord | undefined> {
   const item = await updateExistingItem<LookItem>(

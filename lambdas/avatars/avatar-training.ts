@@ -19,9 +19,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { DrawnLook } from '../catalog/catalog-media.js';
-import { appearanceFromPrompt } from '../catalog/prompt-appearance.js';
-import { renderDrawnPresenter } from '../catalog/render-portrait.js';
+import { drawnLookFromPrompt } from '../catalog/drawn-looks.js';
+import type { DrawnLook } from '../catalog/look-appearance.js';
+import { renderDrawnPresenter } from '../catalog/render-drawn.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { generationEngine, imageGenerationConfigured } from '../engines/generation/index.js';
@@ -111,10 +111,10 @@ async function photoLook(look: AvatarLookRecord, picture: Uint8Array, engine: st
     image_key: imageKey,
     sprite_sheet: { key: sheetKey, sprites: sheet.sprites },
     cut_out_key: cutOutKey,
-    transparent: false,
   };
   return {
     presenter,
+    drawn: null,
     preview_key: previewKey,
     preview_video_key: null,
     image_width: prepared.width,
@@ -124,18 +124,23 @@ async function photoLook(look: AvatarLookRecord, picture: Uint8Array, engine: st
   };
 }
 
-/** A presenter drawn by the project's portrait generator (a prompt look without an image model). */
+/**
+ * A presenter drawn by the project's portrait generator. Like a photo look, its picture is the figure in
+ * front of its backdrop (what videos on a colour show) and its cut-out is the figure alone (shown over a
+ * video's own picture or clip).
+ */
 async function drawnLook(look: AvatarLookRecord, drawn: DrawnLook, engine: string): Promise<MadeLook> {
   const rendered = await renderDrawnPresenter(drawn);
   const ws = look.workspace_id;
-  const [imageKey, sheetKey, previewKey] = await Promise.all([
+  const picture = await sharp(Buffer.from(backdropSvg(drawn)))
+    .composite([{ input: Buffer.from(rendered.portrait) }])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  const [imageKey, figureKey, sheetKey, previewKey] = await Promise.all([
+    storeLookFile(ws, look.look_id, 'image.jpg', picture),
     storeLookFile(ws, look.look_id, 'figure.png', rendered.portrait),
     storeLookFile(ws, look.look_id, 'sprites.png', rendered.spriteSheet),
-    sharp(rendered.preview)
-      .flatten({ background: drawn.appearance.backdrop.from })
-      .jpeg({ quality: 88 })
-      .toBuffer()
-      .then((jpeg) => storeLookFile(ws, look.look_id, 'preview.jpg', jpeg)),
+    previewJpeg(picture).then((jpeg) => storeLookFile(ws, look.look_id, 'preview.jpg', jpeg)),
   ]);
   return {
     presenter: {
@@ -149,9 +154,9 @@ async function drawnLook(look: AvatarLookRecord, drawn: DrawnLook, engine: strin
           sheet_top: sheetTop,
         })),
       },
-      cut_out_key: null,
-      transparent: true,
+      cut_out_key: figureKey,
     },
+    drawn,
     preview_key: previewKey,
     preview_video_key: null,
     image_width: drawn.imageWidth,
@@ -161,14 +166,84 @@ async function drawnLook(look: AvatarLookRecord, drawn: DrawnLook, engine: strin
   };
 }
 
+/** The drawn look's backdrop at its full size: its gradient, lighter behind the head. */
+function backdropSvg(drawn: DrawnLook): string {
+  const { from, to } = drawn.appearance.backdrop;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${drawn.imageWidth}" height="${drawn.imageHeight}"><defs><radialGradient id="g" cx="0.5" cy="0.35" r="0.85"><stop offset="0" stop-color="${to}"/><stop offset="1" stop-color="${from}"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
+}
+
+/** The most common colour of a picture, `#rrggbb` (sharp's histogram of its pixels). */
+async function dominantColour(key: string): Promise<string> {
+  const { dominant } = await sharp(await readMediaBytes(key)).stats();
+  return `#${[dominant.r, dominant.g, dominant.b].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The drawn look of a prompt avatar. With a drawn reference look, the person stays (face, skin, hair,
+ * gender) and the prompt dresses and places them; reference pictures colour the garment (the first) and
+ * the backdrop (the second).
+ */
+async function drawnFromPrompt(
+  look: AvatarLookRecord,
+  reference: AvatarLookRecord | undefined,
+): Promise<DrawnLook> {
+  const { recognised: _recognised, ...described } = drawnLookFromPrompt(look.prompt ?? '');
+  let drawn: DrawnLook = described;
+  if (reference?.drawn) {
+    const person = reference.drawn;
+    drawn = {
+      ...described,
+      gender: person.gender,
+      appearance: {
+        ...person.appearance,
+        outfit: described.appearance.outfit,
+        backdrop: described.appearance.backdrop,
+      },
+    };
+  }
+  const [garment, backdrop] = await Promise.all(
+    look.reference_keys.slice(0, 2).map((key) => dominantColour(key)),
+  );
+  if (garment)
+    drawn = {
+      ...drawn,
+      appearance: { ...drawn.appearance, outfit: { ...drawn.appearance.outfit, color: garment } },
+    };
+  if (backdrop) {
+    drawn = {
+      ...drawn,
+      appearance: { ...drawn.appearance, backdrop: { ...drawn.appearance.backdrop, from: backdrop } },
+    };
+  }
+  return drawn;
+}
+
 /** A repeatable seed per prompt: the same prompt asks the image model for the same picture. */
 const promptSeed = (prompt: string) =>
   createHash('sha256').update(prompt).digest().readUInt32BE(0) % 2_147_483_646;
 
-/** A prompt look: a generated photo with an image model, a drawn presenter without one. */
+/**
+ * A prompt look: a generated photo with an image model, a drawn presenter without one. A photo look as
+ * the reference (`avatar_id`) is varied instead: the person cut out onto the backdrop of the prompt's
+ * setting, trained as a photo again.
+ */
 async function promptLook(look: AvatarLookRecord): Promise<MadeLook> {
   const prompt = look.prompt ?? '';
-  if (imageGenerationConfigured()) {
+  const reference = look.reference_look_id
+    ? await getLookRecord(look.workspace_id, look.reference_look_id, true)
+    : undefined;
+  if (look.reference_look_id && reference?.status !== LOOK_STATUS.completed) {
+    throw new JobFailure(
+      AVATAR_FAILURE.referenceUnavailable,
+      `The reference look ${look.reference_look_id} was deleted or is not completed; create the avatar again with a completed look.`,
+    );
+  }
+  if (reference && !reference.drawn) {
+    const { backdrop } = drawnLookFromPrompt(prompt).appearance;
+    const picture = await variationImage(reference, { label: 'prompt', backdrop });
+    return photoLook(look, picture, 'photo_landmarks (prompt backdrop)');
+  }
+  if (imageGenerationConfigured() && !reference) {
     const generated = await generationEngine().generateImage({
       prompt: `Photo portrait of ${prompt}. One person, head and shoulders, facing the camera, mouth closed, eyes open, even light.`,
       negativePrompt: 'several people, profile view, sunglasses, hands over the face, text, watermark',
@@ -181,8 +256,7 @@ async function promptLook(look: AvatarLookRecord): Promise<MadeLook> {
       throw new JobFailure(AVATAR_FAILURE.engineUnavailable, 'The image model returned no picture.');
     return photoLook(look, image, `${generated.engine} (${generated.model})`);
   }
-  const described = appearanceFromPrompt(prompt);
-  return drawnLook(look, described.look, 'drawn_from_prompt');
+  return drawnLook(look, await drawnFromPrompt(look, reference), 'drawn_from_prompt');
 }
 
 /** A digital twin: the steadiest stretch of the footage, looped, with sprites from its first frame. */
@@ -212,6 +286,7 @@ async function twinLook(look: AvatarLookRecord, sourceKey: string): Promise<Made
         footage_key: footageKey,
         sprite_sheet: { key: sheetKey, sprites: sheet.sprites },
       },
+      drawn: null,
       preview_key: previewKey,
       preview_video_key: footageKey,
       image_width: footage.width,
@@ -235,9 +310,7 @@ async function lookPackLook(look: AvatarLookRecord): Promise<MadeLook> {
       `The look ${look.reference_look_id} this look varies was deleted or is not completed; generate the looks again from a completed look.`,
     );
   }
-  if (look.variation.drawn) {
-    return drawnLook(look, look.variation.drawn as unknown as DrawnLook, 'drawn_variation');
-  }
+  if (look.variation.drawn) return drawnLook(look, look.variation.drawn, 'drawn_variation');
   const picture = await variationImage(reference, look.variation);
   return photoLook(look, picture, `photo_landmarks (${look.variation.label})`);
 }

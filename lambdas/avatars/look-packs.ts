@@ -11,7 +11,9 @@
  * `aspect_ratio: '9:16'` frames every look for vertical video: a 9:16 crop around the face.
  * `type: 'template'` makes one look from a named look template (`LOOK_TEMPLATES`).
  */
-import { drawnLookVariations } from '../catalog/prompt-appearance.js';
+import { drawnLookVariations } from '../catalog/drawn-looks.js';
+import type { DrawnLook } from '../catalog/look-appearance.js';
+import { PORTRAIT_SIZES } from '../catalog/stock-avatars.js';
 import type { AvatarLookRecord, LookVariation } from './avatar-records.js';
 
 /** Backdrops of look templates and look packs, `from` (edges) to `to` (behind the head). */
@@ -28,10 +30,20 @@ export const LOOK_TEMPLATE_IDS = Object.keys(LOOK_TEMPLATES) as LookTemplateId[]
 /** Looks of one look pack. */
 export const LOOK_PACK_SIZE = 4;
 
+/** A variation framed for vertical video: a photo cropped to 9:16 around the face, a drawn look drawn 9:16. */
 function vertical(variation: LookVariation, aspectRatio: '9:16' | undefined): LookVariation {
   if (aspectRatio !== '9:16') return variation;
-  return { ...variation, label: `${variation.label}, 9:16`, framing: 'portrait_9_16' };
+  const label = `${variation.label}, 9:16`;
+  if (variation.drawn) return { ...variation, label, drawn: portraitFraming(variation.drawn) };
+  return { ...variation, label, framing: 'portrait_9_16' };
 }
+
+const portraitFraming = (look: DrawnLook): DrawnLook => ({
+  ...look,
+  imageWidth: PORTRAIT_SIZES.portrait.width,
+  imageHeight: PORTRAIT_SIZES.portrait.height,
+  preferredOrientation: 'portrait',
+});
 
 /** The variations of a look pack of `reference` (a completed portrait look). */
 export function lookPackVariations(
@@ -39,11 +51,8 @@ export function lookPackVariations(
   aspectRatio: '9:16' | undefined,
 ): LookVariation[] {
   if (reference.drawn) {
-    return drawnLookVariations(reference.drawn, LOOK_PACK_SIZE).map(({ label, look }) =>
-      vertical(
-        { label, drawn: aspectRatio === '9:16' ? { ...look, ...portraitSize(look) } : look },
-        undefined,
-      ),
+    return drawnLookVariations(reference.drawn, LOOK_PACK_SIZE).map(({ name, ...look }) =>
+      vertical({ label: name, drawn: look }, aspectRatio),
     );
   }
   const pack: LookTemplateId[] =

@@ -18,7 +18,7 @@ import { findStockLook, type StockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
-import { ProcessError } from '../engines/composition/ffmpeg-binaries.js';
+import { ffmpegPath, ProcessError, runProcess } from '../engines/composition/ffmpeg-binaries.js';
 import {
   type CaptionCue,
   CompositionError,
@@ -31,6 +31,7 @@ import {
   toSrt,
   wordsWithPunctuation,
 } from '../engines/composition/index.js';
+import { fileInput } from '../engines/composition/probe.js';
 import {
   generationEngine,
   MEDIA_GENERATION_NOT_CONFIGURED,
@@ -301,9 +302,10 @@ const PRESENTER_ANIMATION = {
 
 /** A presenter as every scene showing it uses it: its picture, its sprites, and how it was animated. */
 interface PreparedPresenter {
-  /** The picture, or with `footage` the MP4 loop. */
+  /** The picture; for footage, its first frame (what its sprites were made on). */
   imagePath: string;
-  footage?: boolean;
+  /** A digital twin's footage loop. */
+  videoPath?: string;
   sprites?: Pick<PresenterAnimation, 'mouths' | 'blink'>;
   /** `engines.presenter` of the video (PRESENTER_ANIMATION). */
   animated: string;
@@ -354,7 +356,16 @@ async function sheetPresenter(
     })),
     (sprite) => file(`sprite-${sprite}.png`),
   );
-  return { imagePath: portrait, sprites, animated, ...(footage ? { footage: true } : {}) };
+  if (!footage) return { imagePath: portrait, sprites, animated };
+  const firstFrame = file('first-frame.png');
+  await runProcess(
+    ffmpegPath(),
+    ['-v', 'error', '-i', fileInput(portrait), '-frames:v', '1', fileInput(firstFrame)],
+    {
+      timeoutMs: 60_000,
+    },
+  );
+  return { imagePath: firstFrame, videoPath: portrait, sprites, animated };
 }
 
 /**
@@ -599,6 +610,7 @@ async function compose(
         recorded.add(presenter.animated);
         avatar = {
           imagePath: presenter.imagePath,
+          ...(presenter.videoPath ? { videoPath: presenter.videoPath } : {}),
           fit: scene.presenter.fit,
           ...(presenter.sprites
             ? {
