@@ -10,6 +10,7 @@ import {
   chooseWindow,
   type FootageSample,
   fillDropouts,
+  patchShift,
   prepareTwinFootage,
   TWIN_FAILURE,
   type TwinFootage,
@@ -165,4 +166,21 @@ describe('footage that cannot become a twin', () => {
     const shaky = await talkingClip(path.join(scratch.dir, 'shaky.mp4'), 4, 10);
     expect(await failureCode(shaky, 'shaky')).toBe(TWIN_FAILURE.tooMuchMotion);
   }, 60_000);
+});
+
+describe('patchShift', () => {
+  it('finds how far a textured patch moved, and 0 for a still one', () => {
+    const width = 64;
+    const height = 48;
+    const texture = (dx: number, dy: number) => {
+      const grey = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++)
+          grey[y * width + x] = ((x - dx) * 37 + (y - dy) * 91 + (((x - dx) * (y - dy)) % 13)) & 255;
+      return grey;
+    };
+    const patch = { x: 16, y: 12, width: 32, height: 24 };
+    expect(patchShift(texture(0, 0), texture(3, -2), width, patch, 5)).toEqual({ x: 3, y: -2 });
+    expect(patchShift(texture(0, 0), texture(0, 0), width, patch, 5)).toEqual({ x: 0, y: 0 });
+  });
 });
