@@ -20,9 +20,12 @@
  *    frame is the first, so a loop never jumps (replayed, the first frame shows for two frames);
  * 4. the loop's first frame (as encoded) is the reference: its face, its PNG, its sprites.
  *
- * Limits: the sprites are pasted where the face is on the reference frame, so a head that moves in the
- * footage leaves its mouth sprite behind by that much (the window with the least motion is chosen for
- * this, and `maxMotion` refuses shaky footage); the recorded eyes keep their own blinks.
+ * 5. the face is followed through the loop (`FaceTrack`: each frame's eyes and nose block-matched
+ *    against the reference's), and the composition engine moves the sprites by it.
+ *
+ * Limits: the track is a translation in whole pixels, so a head that turns or leans shows the sprites'
+ * edges as faint seams (the window with the least motion is chosen for this, and `maxMotion` refuses
+ * shaky footage); the recorded eyes keep their own blinks.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
