@@ -18,8 +18,8 @@
  * 3. ffmpeg cuts the window at `loopFps`, scales it to at most `loopMaxSide` on the long side (even
  *    sides), and plays it forward then backward (ping-pong, the turning frame not repeated): the last
  *    frame is the first, so a loop never jumps (replayed, the first frame shows for two frames);
- * 4. the loop's first frame (as encoded) is the reference: its face, its PNG, its sprites.
- *
+ * 4. the loop's first frame (as encoded) is the reference: its face, its PNG, its sprites (`rest`
+ *    covering the whole recorded mouth, which moves);
  * 5. the face is followed through the loop (`FaceTrack`: each frame's eyes and nose block-matched
  *    against the reference's), and the composition engine moves the sprites by it.
  *
