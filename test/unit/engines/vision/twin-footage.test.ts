@@ -5,6 +5,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeMedia } from '../../../../lambdas/engines/composition/probe.js';
 import { findFaces } from '../../../../lambdas/engines/vision/face-landmarks.js';
 import {
   chooseWindow,
@@ -130,6 +131,25 @@ describe('prepareTwinFootage', () => {
     const mouth = twin.sprites.open_wide.box;
     expect(mouth.y).toBeGreaterThan(twin.faceBox.y + twin.faceBox.height / 2);
   });
+});
+
+describe('a WebM recording with sound', () => {
+  it('becomes a silent mp4 loop', async () => {
+    const clip = await talkingClip(path.join(scratch.dir, 'webm-source.mp4'), 3, 0);
+    const webm = path.join(scratch.dir, 'recording.webm');
+    await ffmpeg([
+      ...['-i', clip, '-f', 'lavfi', '-i', 'sine=frequency=300:duration=3'],
+      ...['-map', '0:v', '-map', '1:a', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'],
+      ...['-b:v', '0', '-crf', '36', '-c:a', 'libopus', webm],
+    ]);
+    const twin = await prepareTwinFootage(webm, path.join(scratch.dir, 'webm-twin'), { windowMs: 2000 });
+    expect(twin.segment.endMs - twin.segment.startMs).toBe(2000);
+    const info = await probeMedia(twin.loopPath);
+    expect(info.streams.map((stream) => stream.type)).toEqual(['video']);
+    expect(info.streams[0]?.codec).toBe('h264');
+    expect(twin.durationMs).toBeGreaterThanOrEqual(3900);
+    expect(twin.durationMs).toBeLessThanOrEqual(4000);
+  }, 60_000);
 });
 
 describe('footage that cannot become a twin', () => {
