@@ -134,6 +134,12 @@ export interface CompositionScene {
     videoPath?: string;
     fit: 'contain' | 'cover';
     animation?: PresenterAnimation;
+    /**
+     * Footage only: where the face is on each of the footage's frames relative to the reference frame
+     * (footage pixels, `offsets[k]` for frame `k` at `fps`, repeating as the footage loops); the
+     * sprites move with it (scaled, snapped to even pixels). Without it they stay put.
+     */
+    track?: FootageTrack;
   };
   /**
    * Speech over the scene (WAV or any audio ffmpeg reads), starting at the scene's start; cut at the
@@ -157,6 +163,11 @@ export interface PresenterAnimation {
   visemes: readonly VisemeCue[];
   /** Seed of the blink moments: the same seed blinks at the same frames. */
   blinkSeed: number;
+}
+
+export interface FootageTrack {
+  fps: number;
+  offsets: readonly { x: number; y: number }[];
 }
 
 export interface PresenterSprite {
@@ -350,6 +361,17 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
         throw invalid(`${what} avatar fit must be cover or contain`);
       }
       if (scene.avatar.animation !== undefined) checkAnimation(scene.avatar.animation, what);
+      const track = scene.avatar.track;
+      if (track !== undefined) {
+        if (scene.avatar.videoPath === undefined) throw invalid(`${what} avatar track needs a videoPath`);
+        if (
+          !isNumberIn(track.fps, 1, MAX_FPS) ||
+          !Array.isArray(track.offsets) ||
+          track.offsets.length === 0 ||
+          !track.offsets.every((offset) => Number.isInteger(offset?.x) && Number.isInteger(offset?.y))
+        )
+          throw invalid(`${what} avatar track must have an fps and whole-pixel offsets`);
+      }
     }
     if (scene.narration !== undefined) {
       checkPath(scene.narration.path, `${what} narration`);

@@ -256,6 +256,36 @@ function animationOverlays(options: AnimationOverlays): string[] {
   return graph;
 }
 
+/**
+ * Overlay expressions of a footage track: the offset of the footage frame shown at time `t` (the
+ * footage's frame `round(t × fps)`, repeating every `offsets.length` frames), scaled by the footage's
+ * scale and snapped to even pixels, as a sum of `between(frame, first, last) * offset` over the runs
+ * of equal offsets (0 runs left out).
+ */
+export function trackExpressions(
+  track: { fps: number; offsets: readonly { x: number; y: number }[] },
+  scale: number,
+): { x: string; y: string } {
+  const frame = `mod(floor(t*${track.fps}+0.5),${track.offsets.length})`;
+  const axis = (key: 'x' | 'y') => {
+    const values = track.offsets.map((offset) => 2 * Math.round((offset[key] * scale) / 2));
+    const terms: string[] = [];
+    let start = 0;
+    for (let index = 1; index <= values.length; index++) {
+      if (index < values.length && values[index] === values[start]) continue;
+      const value = values[start] as number;
+      if (value !== 0) {
+        const when =
+          start === index - 1 ? `eq(${frame},${start})` : `between(${frame},${start},${index - 1})`;
+        terms.push(`${when}*(${value})`);
+      }
+      start = index;
+    }
+    return terms.length > 0 ? `(${terms.join('+')})` : '0';
+  };
+  return { x: axis('x'), y: axis('y') };
+}
+
 /** The file, relative to the working directory, that holds the filter graph (`-filter_complex_script`). */
 export const FILTER_GRAPH_FILE = 'filter-graph.txt';
 
@@ -359,6 +389,9 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       const fit = portraitFit(scene.avatar.fit, size, width, height, 0);
       const x = scene.avatar.fit === 'contain' ? String(2 * Math.floor((width - fit.width) / 4)) : '0';
       const y = scene.avatar.fit === 'contain' ? String(height - fit.height) : '0';
+      const track = scene.avatar.track
+        ? trackExpressions(scene.avatar.track, fit.width / size.width)
+        : undefined;
       const crop = scene.avatar.fit === 'cover' ? [`crop=${width}:${height}:${fit.cropX}:${fit.cropY}`] : [];
       graph.push(
         [
@@ -384,7 +417,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
             fit,
             frames,
             fps,
-            position: { x, y },
+            position: track ? { x: `${x}+${track.x}`, y: `${y}+${track.y}` } : { x, y },
             from: footageLabel,
             to: `v${index}`,
             label: `s${index}`,

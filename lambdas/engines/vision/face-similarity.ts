@@ -23,7 +23,7 @@
  */
 import { spawn } from 'node:child_process';
 import sharp from 'sharp';
-import { ffmpegPath } from '../composition/ffmpeg-binaries.js';
+import { ensureExecutable, ffmpegPath } from '../composition/ffmpeg-binaries.js';
 import { fileInput, probeMedia } from '../composition/probe.js';
 import { type FaceLandmarks, findFaces, type Point } from './face-landmarks.js';
 import { type RawImage, VISION_FAILURE, VisionEngineError } from './human-runtime.js';
@@ -261,6 +261,17 @@ export async function bestFaceInVideo(
   const referenceSignature = 'shape' in reference ? reference : await faceSignature(reference);
   if ('code' in referenceSignature) {
     return { similarity: 0, sameFace: false, reason: { picture: 'b', code: referenceSignature.code } };
+  }
+  try {
+    await ensureExecutable(ffmpegPath());
+  } catch (error) {
+    throw new VisionEngineError(
+      VISION_FAILURE.engineUnavailable,
+      `ffmpeg is not available: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   let duration: number;
   try {

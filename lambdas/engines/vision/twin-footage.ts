@@ -18,11 +18,14 @@
  * 3. ffmpeg cuts the window at `loopFps`, scales it to at most `loopMaxSide` on the long side (even
  *    sides), and plays it forward then backward (ping-pong, the turning frame not repeated): the last
  *    frame is the first, so a loop never jumps (replayed, the first frame shows for two frames);
- * 4. the loop's first frame (as encoded) is the reference: its face, its PNG, its sprites.
+ * 4. the loop's first frame (as encoded) is the reference: its face, its PNG, its sprites (`rest`
+ *    covering the whole recorded mouth, which moves);
+ * 5. the face is followed through the loop (`FaceTrack`: each frame's eyes and nose block-matched
+ *    against the reference's), and the composition engine moves the sprites by it.
  *
- * Limits: the sprites are pasted where the face is on the reference frame, so a head that moves in the
- * footage leaves its mouth sprite behind by that much (the window with the least motion is chosen for
- * this, and `maxMotion` refuses shaky footage); the recorded eyes keep their own blinks.
+ * Limits: the track is a translation in whole pixels, so a head that turns or leans shows the sprites'
+ * edges as faint seams (the window with the least motion is chosen for this, and `maxMotion` refuses
+ * shaky footage); the recorded eyes keep their own blinks.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -137,6 +140,11 @@ export interface TwinFootage {
   sprites: Record<PresenterSpriteName, PresenterSprite>;
   /** The face on the reference frame, loop pixels. */
   faceBox: PixelBox;
+  /**
+   * Where the face is on each loop frame relative to the reference: the composition engine moves the
+   * sprites by it (`CompositionScene.avatar.track`), so they stay on a head that moves.
+   */
+  track: FaceTrack;
   /** What was measured on the chosen window (for logs and tests). */
   measures: { motion: number; mouthOpening: number; samples: number };
 }
@@ -366,10 +374,11 @@ async function rgbaOf(png: Uint8Array | Buffer): Promise<RgbaImage> {
  */
 async function streamFrames(
   sourcePath: string,
-  fps: number,
+  fps: number | undefined,
   size: { width: number; height: number },
   timeoutMs: number,
-  onFrame: (rgb: Buffer) => Promise<void>,
+  onFrame: (pixels: Buffer) => Promise<void>,
+  pixelFormat: 'rgb24' | 'gray' = 'rgb24',
 ): Promise<number> {
   const command = await ffmpegCommand();
   const child = spawn(
@@ -385,11 +394,11 @@ async function streamFrames(
       '0:v:0',
       '-vf',
       // round=up: sample k is the source's frame at k / fps exactly (the default takes a later one).
-      `fps=${fps}:round=up,scale=${size.width}:${size.height}`,
+      `${fps ? `fps=${fps}:round=up,` : ''}scale=${size.width}:${size.height}`,
       '-f',
       'rawvideo',
       '-pix_fmt',
-      'rgb24',
+      pixelFormat,
       'pipe:1',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -405,7 +414,7 @@ async function streamFrames(
   });
   exit.catch(() => undefined);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const frameBytes = size.width * size.height * 3;
+  const frameBytes = size.width * size.height * (pixelFormat === 'gray' ? 1 : 3);
   let frame = Buffer.allocUnsafe(frameBytes);
   let filled = 0;
   let frames = 0;
@@ -440,6 +449,93 @@ async function streamFrames(
   }
   return frames;
 }
+
+/** Where the face is on each frame of the loop, relative to the reference (its first frame). */
+export interface FaceTrack {
+  /** The loop's frame rate: offset `k` is the loop's frame `k`. */
+  fps: number;
+  /** Whole loop pixels; the first is `{ x: 0, y: 0 }`. */
+  offsets: { x: number; y: number }[];
+}
+
+/**
+ * The shift (whole pixels, each way up to `radius`) that best lays `frame`'s `patch` on the
+ * reference's (least mean absolute difference of grey levels, every second pixel).
+ */
+export function patchShift(
+  reference: Uint8Array,
+  frame: Uint8Array,
+  width: number,
+  patch: PixelBox,
+  radius: number,
+): { x: number; y: number } {
+  let best = { x: 0, y: 0 };
+  let bestCost = Number.POSITIVE_INFINITY;
+  for (let dy = -radius; dy <= radius; dy++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      let cost = 0;
+      let complete = true;
+      for (let y = patch.y; y < patch.y + patch.height; y += 2) {
+        const from = y * width;
+        const to = (y + dy) * width + dx;
+        for (let x = patch.x; x < patch.x + patch.width; x += 2) {
+          cost += Math.abs((reference[from + x] as number) - (frame[to + x] as number));
+        }
+        if (cost > bestCost) {
+          complete = false;
+          break;
+        }
+      }
+      if (!complete) continue;
+      // Ties go to the smaller shift: a still frame stays at 0.
+      if (cost < bestCost || Math.hypot(dx, dy) < Math.hypot(best.x, best.y)) {
+        bestCost = cost;
+        best = { x: dx, y: dy };
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Follows the face through the loop: each frame's upper face (eyes and nose, never the mouth) matched
+ * against the reference's by block matching, so the sprites can move with the recorded head.
+ */
+async function trackFace(
+  loopPath: string,
+  size: { width: number; height: number },
+  face: FaceLandmarks,
+  fps: number,
+  timeoutMs: number,
+): Promise<FaceTrack> {
+  const radius = Math.max(4, Math.round(TRACK_RADIUS_SHARE * face.box.width));
+  const left = Math.max(radius, Math.round(face.box.x + 0.15 * face.box.width));
+  const right = Math.min(size.width - radius, Math.round(face.box.x + 0.85 * face.box.width));
+  const top = Math.max(radius, Math.round(face.box.y + 0.15 * face.box.height));
+  const bottom = Math.min(size.height - radius, Math.round(face.noseBottom.y));
+  const patch = { x: left, y: top, width: Math.max(2, right - left), height: Math.max(2, bottom - top) };
+  let reference: Uint8Array | undefined;
+  const offsets: FaceTrack['offsets'] = [];
+  await streamFrames(
+    loopPath,
+    undefined,
+    size,
+    timeoutMs,
+    async (grey) => {
+      if (!reference) {
+        reference = new Uint8Array(grey);
+        offsets.push({ x: 0, y: 0 });
+        return;
+      }
+      offsets.push(patchShift(reference, grey, size.width, patch, radius));
+    },
+    'gray',
+  );
+  return { fps, offsets };
+}
+
+/** How far the face is searched for from one loop frame to the reference: a share of its width. */
+export const TRACK_RADIUS_SHARE = 0.08;
 
 /**
  * Turns a video of one person (any container and codec ffmpeg reads, with or without sound) into a
@@ -578,8 +674,11 @@ export async function prepareTwinFootage(
   const still = stillReason(faces, reference.width, reference.height);
   if (still) throw new TwinFootageError(failureOfStill(still.reason), still.message);
   const face = faces[0] as FaceLandmarks;
-  const sprites = await encodedPresenterSprites(reference, face, { coverMouth: true });
-  const loopInfo = await probeMedia(loopPath, { timeoutMs: 30_000 });
+  const [sprites, track, loopInfo] = await Promise.all([
+    encodedPresenterSprites(reference, face, { coverMouth: true }),
+    trackFace(loopPath, loopSize, face, settings.loopFps, settings.timeoutMs),
+    probeMedia(loopPath, { timeoutMs: 30_000 }),
+  ]);
 
   return {
     loopPath,
@@ -595,6 +694,7 @@ export async function prepareTwinFootage(
       width: Math.round(face.box.width),
       height: Math.round(face.box.height),
     },
+    track,
     measures: { motion: chosen.motion, mouthOpening: chosen.mouth, samples: samples.length },
   };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../../support/property-seed.js';
-import { portraitFit } from '../../../../lambdas/engines/composition/ffmpeg-arguments.js';
+import { portraitFit, trackExpressions } from '../../../../lambdas/engines/composition/ffmpeg-arguments.js';
 import {
   blinkFrames,
   DEFAULT_BLINK_TIMING,
@@ -136,5 +136,25 @@ describe('scaledSpritePlacement', () => {
         },
       ),
     );
+  });
+});
+
+describe('trackExpressions', () => {
+  it('turns a footage track into overlay offsets: runs of equal even offsets, scaled', () => {
+    const track = {
+      fps: 25,
+      offsets: [
+        { x: 0, y: 0 },
+        { x: 1, y: 0 },
+        { x: 1, y: -2 },
+        { x: 3, y: -2 },
+      ],
+    };
+    const frame = 'mod(floor(t*25+0.5),4)';
+    expect(trackExpressions(track, 2)).toEqual({
+      x: `(between(${frame},1,2)*(2)+eq(${frame},3)*(6))`,
+      y: `(between(${frame},2,3)*(-4))`,
+    });
+    expect(trackExpressions({ fps: 25, offsets: [{ x: 0, y: 0 }] }, 1)).toEqual({ x: '0', y: '0' });
   });
 });

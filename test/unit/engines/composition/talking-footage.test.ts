@@ -122,7 +122,7 @@ describe('a footage presenter', () => {
 
   beforeAll(async () => {
     talking = await compose('talking', {
-      avatar: { imagePath, videoPath: twin.loopPath, fit: 'contain', animation },
+      avatar: { imagePath, videoPath: twin.loopPath, fit: 'contain', animation, track: twin.track },
     });
     recorded = await compose('recorded', { avatar: { imagePath, videoPath: twin.loopPath, fit: 'contain' } });
   }, 120_000);
@@ -142,9 +142,24 @@ describe('a footage presenter', () => {
     expect(own.filter((value) => value > 0.15).length).toBeGreaterThanOrEqual(3);
     // ...which the rest sprite hides.
     expect(Math.max(...rest)).toBeLessThan(0.15);
-    expect(median(rest)).toBeLessThan(0.08);
-    expect(median(open)).toBeGreaterThan(0.15);
+    expect(median(rest)).toBeLessThan(0.11);
+    expect(median(open)).toBeGreaterThan(0.18);
+    expect(median(open)).toBeGreaterThan(2 * median(rest));
   }, 120_000);
+
+  it('follows the swaying head: the track moves by a few pixels', () => {
+    const xs = twin.track.offsets.map((offset) => offset.x);
+    const ys = twin.track.offsets.map((offset) => offset.y);
+    const range = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    console.log(
+      `track: ${twin.track.offsets.length} frames, x ${Math.min(...xs)}..${Math.max(...xs)}, y ${Math.min(...ys)}..${Math.max(...ys)}`,
+    );
+    expect(twin.track.offsets).toHaveLength(199);
+    expect(twin.track.offsets[0]).toEqual({ x: 0, y: 0 });
+    // The sway is 8 px of the 1920 px photo's 960 px crop: 4 px of the 480 px footage, each way.
+    expect(range).toBeGreaterThanOrEqual(4);
+    expect(range).toBeLessThanOrEqual(10);
+  });
 
   it('moves: the recording plays (frames differ away from the mouth)', async () => {
     // The top of the frame (backdrop stripes and hair), far above the mouth.

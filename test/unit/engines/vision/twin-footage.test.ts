@@ -5,11 +5,13 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeMedia } from '../../../../lambdas/engines/composition/probe.js';
 import { findFaces } from '../../../../lambdas/engines/vision/face-landmarks.js';
 import {
   chooseWindow,
   type FootageSample,
   fillDropouts,
+  patchShift,
   prepareTwinFootage,
   TWIN_FAILURE,
   type TwinFootage,
@@ -131,6 +133,25 @@ describe('prepareTwinFootage', () => {
   });
 });
 
+describe('a WebM recording with sound', () => {
+  it('becomes a silent mp4 loop', async () => {
+    const clip = await talkingClip(path.join(scratch.dir, 'webm-source.mp4'), 3, 0);
+    const webm = path.join(scratch.dir, 'recording.webm');
+    await ffmpeg([
+      ...['-i', clip, '-f', 'lavfi', '-i', 'sine=frequency=300:duration=3'],
+      ...['-map', '0:v', '-map', '1:a', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'],
+      ...['-b:v', '0', '-crf', '36', '-c:a', 'libopus', webm],
+    ]);
+    const twin = await prepareTwinFootage(webm, path.join(scratch.dir, 'webm-twin'), { windowMs: 2000 });
+    expect(twin.segment.endMs - twin.segment.startMs).toBe(2000);
+    const info = await probeMedia(twin.loopPath);
+    expect(info.streams.map((stream) => stream.type)).toEqual(['video']);
+    expect(info.streams[0]?.codec).toBe('h264');
+    expect(twin.durationMs).toBeGreaterThanOrEqual(3900);
+    expect(twin.durationMs).toBeLessThanOrEqual(4000);
+  }, 60_000);
+});
+
 describe('footage that cannot become a twin', () => {
   async function failureCode(source: string, workDir: string): Promise<string> {
     try {
@@ -165,4 +186,21 @@ describe('footage that cannot become a twin', () => {
     const shaky = await talkingClip(path.join(scratch.dir, 'shaky.mp4'), 4, 10);
     expect(await failureCode(shaky, 'shaky')).toBe(TWIN_FAILURE.tooMuchMotion);
   }, 60_000);
+});
+
+describe('patchShift', () => {
+  it('finds how far a textured patch moved, and 0 for a still one', () => {
+    const width = 64;
+    const height = 48;
+    const texture = (dx: number, dy: number) => {
+      const grey = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++)
+          grey[y * width + x] = ((x - dx) * 37 + (y - dy) * 91 + (((x - dx) * (y - dy)) % 13)) & 255;
+      return grey;
+    };
+    const patch = { x: 16, y: 12, width: 32, height: 24 };
+    expect(patchShift(texture(0, 0), texture(3, -2), width, patch, 5)).toEqual({ x: 3, y: -2 });
+    expect(patchShift(texture(0, 0), texture(0, 0), width, patch, 5)).toEqual({ x: 0, y: 0 });
+  });
 });
