@@ -14,19 +14,19 @@ import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { analyseRecording } from '../voices/voice-analysis.js';
 import { CONSENT_FAILURE, consentReviewJob, endReview, type ReviewRef } from './avatar-consent-job.js';
-import { CONSENT_STATUS, LOOK_STATUS, looksOfGroup } from './avatar-records.js';
+import { CONSENT_STATUS, getLookRecord } from './avatar-records.js';
 import { readMediaBytes } from './look-media.js';
 
 async function review(ref: ReviewRef): Promise<null> {
   const group = await resumeJob(consentReviewJob, ref);
   if (!group?.consent_video_key) return null;
-  const twin = (await looksOfGroup(ref.workspace_id, ref.group_id)).find(
-    (look) => look.status === LOOK_STATUS.completed && look.preview_key !== null,
-  );
+  const twin = group.consent_reference_look_id
+    ? await getLookRecord(ref.workspace_id, group.consent_reference_look_id, true)
+    : undefined;
   if (!twin?.preview_key) {
     throw new JobFailure(
       CONSENT_FAILURE.faceMismatch,
-      'The digital twin has no completed look to compare the consent video with; submit the consent once the twin has trained.',
+      'The look of the digital twin to compare the consent video with was deleted; submit the consent again.',
     );
   }
   await mkdir(config().mediaWorkDir, { recursive: true });

@@ -16,7 +16,7 @@ import type { Plan } from '../accounts/workspaces.js';
 import { getWorkspace } from '../accounts/workspaces.js';
 import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
 import { findStockAvatarGroup } from '../catalog/stock-avatars.js';
-import { ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
+import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { getItem, putItem } from '../core/repository.js';
 import { startJob } from '../jobs/job-lifecycle.js';
@@ -27,6 +27,8 @@ import {
   type AvatarGroupRecord,
   CONSENT_STATUS,
   getGroupRecord,
+  LOOK_STATUS,
+  looksOfGroup,
   updateGroupRecord,
 } from './avatar-records.js';
 
@@ -80,6 +82,17 @@ export async function submitConsentVideo(
   group: AvatarGroupRecord,
   video: Pick<ResolvedMedia, 'objectKey' | 'mimeType' | 'source'>,
 ): Promise<AvatarGroupRecord> {
+  // The face to compare with: the twin's first trained look (the review reads it by key).
+  const reference = (await looksOfGroup(group.workspace_id, group.group_id))
+    .reverse()
+    .find((look) => look.status === LOOK_STATUS.completed && look.preview_key !== null);
+  if (!reference) {
+    throw new ConflictError(
+      `The digital twin of group ${group.group_id} has not finished training; submit the consent once GET /v3/avatars/${group.group_id} no longer says processing.`,
+      'resource_not_ready',
+      { param: 'group_id' },
+    );
+  }
   const reviewId = newId();
   // Kept under the group (deleted with it), whatever the video came as: the evidence of consent.
   const kept = mediaKeys.avatarConsent(group.workspace_id, group.group_id, reviewId);
@@ -90,6 +103,7 @@ export async function submitConsentVideo(
     consent_reason: null,
     consent_review_id: reviewId,
     consent_video_key: kept,
+    consent_reference_look_id: reference.look_id,
     consent_submitted_at: nowSeconds(),
     consent_reviewed_at: null,
   });

@@ -136,6 +136,7 @@ async function newGroup(
     consent_token: null,
     consent_review_id: null,
     consent_video_key: null,
+    consent_reference_look_id: null,
     consent_submitted_at: null,
     consent_reviewed_at: null,
   };

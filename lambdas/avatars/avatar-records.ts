@@ -76,7 +76,13 @@ export type LookPresenter =
       sprite_sheet: SpriteSheetRecord;
       cut_out_key: string | null;
     }
-  | { kind: 'footage'; footage_key: string; sprite_sheet: SpriteSheetRecord };
+  | {
+      kind: 'footage';
+      footage_key: string;
+      sprite_sheet: SpriteSheetRecord;
+      /** Where the head is on each frame of the loop, relative to its first: the sprites follow it. */
+      track: { fps: number; offsets: { x: number; y: number }[] };
+    };
 
 /** What a look-pack look varies of its reference look (look-packs.ts). */
 export interface LookVariation {
@@ -140,6 +146,8 @@ export interface AvatarGroupRecord {
   /** One per submitted video: names the review's execution; a newer submission supersedes a review. */
   consent_review_id: string | null;
   consent_video_key: string | null;
+  /** The trained look of the twin the consent video's face is compared with (chosen when it was submitted). */
+  consent_reference_look_id?: string | null;
   consent_submitted_at: number | null;
   consent_reviewed_at: number | null;
 }

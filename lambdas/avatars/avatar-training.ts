@@ -285,6 +285,7 @@ async function twinLook(look: AvatarLookRecord, sourceKey: string): Promise<Made
         kind: 'footage',
         footage_key: footageKey,
         sprite_sheet: { key: sheetKey, sprites: sheet.sprites },
+        track: footage.track,
       },
       drawn: null,
       preview_key: previewKey,

@@ -21,6 +21,8 @@ export interface LookPresenterMedia {
   /** The picture (stock: transparent PNG; photo and drawn looks: opaque JPEG) or, with `footage`, the MP4 loop. */
   portraitKey: string;
   footage: boolean;
+  /** Footage only: the head's offset on each frame of the loop, which the sprites follow. */
+  track: { fps: number; offsets: { x: number; y: number }[] } | null;
   spriteSheet: SpriteSheetRecord;
   /** The person cut out of the picture, shown over a video's own image or video background. */
   cutOutKey: string | null;
@@ -58,6 +60,7 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
       media: {
         portraitKey: stock.portraitKey,
         footage: false,
+        track: null,
         spriteSheet: {
           key: sheet.key,
           sprites: sheet.sprites.map(({ sprite, box, sheetTop }) => ({ sprite, box, sheet_top: sheetTop })),
@@ -103,6 +106,7 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
     media: {
       portraitKey: presenter.kind === 'portrait' ? presenter.image_key : presenter.footage_key,
       footage: presenter.kind === 'footage',
+      track: presenter.kind === 'footage' ? presenter.track : null,
       spriteSheet: presenter.sprite_sheet,
       cutOutKey: presenter.kind === 'portrait' ? presenter.cut_out_key : null,
       defaultVoiceId: group.default_voice_id ?? fallbackVoice(look),

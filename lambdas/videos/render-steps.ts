@@ -93,6 +93,7 @@ async function resolveScene(
   let defaultVoiceId: string | null = null;
   let sprites: PreparedScene['presenter_sprite_sheet'];
   let footage = false;
+  let track: PreparedScene['presenter_footage_track'];
   let cutOutKey: string | null = null;
   if (scene.presenter?.kind === 'avatar') {
     // Stock looks and the workspace's own, looked up now: one deleted since the video was created (or a
@@ -111,6 +112,7 @@ async function resolveScene(
     defaultVoiceId = look.media.defaultVoiceId;
     sprites = look.media.spriteSheet;
     footage = look.media.footage;
+    track = look.media.track ?? undefined;
     cutOutKey = look.media.cutOutKey;
   } else if (scene.presenter?.kind === 'image') {
     portraitKey = scene.presenter.key;
@@ -120,6 +122,7 @@ async function resolveScene(
     portrait_key: portraitKey,
     ...(sprites ? { presenter_sprite_sheet: sprites } : {}),
     ...(footage ? { presenter_footage: true } : {}),
+    ...(track ? { presenter_footage_track: track } : {}),
     ...(cutOutKey ? { presenter_cut_out_key: cutOutKey } : {}),
   };
   if (scene.speech?.kind !== 'script') {
@@ -611,6 +614,9 @@ async function compose(
         avatar = {
           imagePath: presenter.imagePath,
           ...(presenter.videoPath ? { videoPath: presenter.videoPath } : {}),
+          ...(presenter.videoPath && resolved.presenter_footage_track
+            ? { track: resolved.presenter_footage_track }
+            : {}),
           fit: scene.presenter.fit,
           ...(presenter.sprites
             ? {

@@ -46,6 +46,10 @@ export const preparedScene = z.object({
     .optional(),
   /** A digital twin: `portrait_key` is its footage (an MP4 loop), not a picture. */
   presenter_footage: z.boolean().optional(),
+  /** The footage's head track (the sprites follow it): offsets per loop frame. */
+  presenter_footage_track: z
+    .object({ fps: z.number(), offsets: z.array(z.object({ x: z.number().int(), y: z.number().int() })) })
+    .optional(),
   /** The person alone, cut out of a photo or drawn look: shown over the scene's image or video background. */
   presenter_cut_out_key: z.string().optional(),
   voice_id: z.string().nullable(),

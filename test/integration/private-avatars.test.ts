@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace, updateWorkspace } from '../../lambdas/accounts/workspaces.js';
-import { LOOK_ORIGINS, LOOK_STATUS, lookItem } from '../../lambdas/avatars/avatar-records.js';
+import { getGroupRecord, LOOK_ORIGINS, LOOK_STATUS, lookItem } from '../../lambdas/avatars/avatar-records.js';
 import { renderLookPhoto } from '../../lambdas/catalog/render-portrait.js';
 import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
 import { newId, nowSeconds } from '../../lambdas/core/ids.js';
@@ -580,6 +580,7 @@ describe('a digital twin', () => {
         },
       )
       .toBe('rejected');
+    expect((await getGroupRecord(api.workspaceId, groupId))?.consent_reason).toMatch(/does not show the person/);
 
     // Without a video: a page to record one.
     const asked = await api.call<{ data: { url: string; avatar_group: Group } }>(

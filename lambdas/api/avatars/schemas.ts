@@ -131,12 +131,10 @@ export const updateGroupBody = z
   });
 
 export const consentBody = z.strictObject({
-  consent_video: mediaInputSchema
-    .optional()
-    .meta({
-      description:
-        'A video of the person saying they consent; without it, the answer carries a page to record one',
-    }),
+  consent_video: mediaInputSchema.optional().meta({
+    description:
+      'A video of the person saying they consent; without it, the answer carries a page to record one',
+  }),
   consent_text: userText(z.string().max(2000, { error: 'must be at most 2000 characters' })).optional(),
   reroute_url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
@@ -221,11 +219,8 @@ export const deletedBody = dataEnvelope(z.object({ id: z.string() }));
 export const consentResponseBody = dataEnvelope(
   z.object({
     avatar_group: avatarGroupResponse,
-    url: z
-      .string()
-      .optional()
-      .meta({
-        description: 'The consent page, when no consent video was sent: open it to record or upload one.',
-      }),
+    url: z.string().optional().meta({
+      description: 'The consent page, when no consent video was sent: open it to record or upload one.',
+    }),
   }),
 );
