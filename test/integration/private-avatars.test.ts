@@ -580,7 +580,9 @@ describe('a digital twin', () => {
         },
       )
       .toBe('rejected');
-    expect((await getGroupRecord(api.workspaceId, groupId))?.consent_reason).toMatch(/does not show the person/);
+    expect((await getGroupRecord(api.workspaceId, groupId))?.consent_reason).toMatch(
+      /does not show the person/,
+    );
 
     // Without a video: a page to record one.
     const asked = await api.call<{ data: { url: string; avatar_group: Group } }>(

@@ -14,11 +14,13 @@ import { responseIncompatibilities } from '../support/response-compatibility.js'
 type ReferenceOperation = { method: string; path: string; response: Record<string, unknown> | null };
 const referenceOperations = Object.values(reference as Record<string, ReferenceOperation>);
 
-/** Routes whose success is not JSON: the OpenAPI document, the doc pages, streamed and binary audio. */
+/** Routes whose success is not JSON: the OpenAPI document, the doc and consent pages, streamed and binary audio. */
 const NOT_JSON: readonly string[] = [
   'OpenApiGet',
   'ErrorDocsGet',
   'WebhookDocsGet',
+  'AvatarConsentPageGet',
+  'AvatarConsentPageSubmit',
   'ModelAudioTtsStreamCreate',
 ];
 
