@@ -79,7 +79,9 @@ export const consentReviewJob = defineJob({
       input: reviewRef,
       output: z.null(),
       deployment: {
-        access: [GRANTS.jobItems, GRANTS.jobMedia],
+        // publishEvents: the framework's ending publishes a job's outcome event; this job has none, but
+        // its code can reach the call, and the deploy preflight holds roles to what code can reach.
+        access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 3008,
         timeoutSeconds: 300,
@@ -110,5 +112,6 @@ export const consentReviewJob = defineJob({
       message: 'The consent review could not be started; submit the consent video again.',
     },
   },
-  failureAccess: [],
+  // The failure step is one function for every job, whose `release`s delete media.
+  failureAccess: [GRANTS.jobMedia],
 });

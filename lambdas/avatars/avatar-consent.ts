@@ -133,6 +133,8 @@ export async function requestConsent(
   request: ConsentRequest,
   baseUrl: string,
 ): Promise<{ group: AvatarGroupRecord; url?: string }> {
+  // The group first: an unknown one is 404 whoever asks.
+  const group = await twinGroup(workspaceId, groupId);
   const workspace = await getWorkspace(workspaceId);
   if (!workspace?.consent_api || !CONSENT_API_PLANS.has(workspace.plan)) {
     throw new ForbiddenError(
@@ -140,7 +142,6 @@ export async function requestConsent(
       'forbidden',
     );
   }
-  const group = await twinGroup(workspaceId, groupId);
   if (request.consent_video !== undefined) {
     const video = await resolveMediaInput(workspaceId, request.consent_video, {
       param: 'consent_video',

@@ -75,6 +75,8 @@ export type LookPresenter =
       image_key: string;
       sprite_sheet: SpriteSheetRecord;
       cut_out_key: string | null;
+      /** The face on the picture (photo looks: from the landmarks), for framings of look packs. */
+      face_box?: PixelBoxRecord | null;
     }
   | {
       kind: 'footage';

@@ -111,6 +111,7 @@ async function photoLook(look: AvatarLookRecord, picture: Uint8Array, engine: st
     image_key: imageKey,
     sprite_sheet: { key: sheetKey, sprites: sheet.sprites },
     cut_out_key: cutOutKey,
+    face_box: prepared.face.box,
   };
   return {
     presenter,

@@ -31,12 +31,6 @@ export const CONSENT_PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 } as const;
 
-export const unknownConsentPage = () =>
-  page(
-    'This consent link does not work',
-    '<p>The link is unknown or has expired (links work for 7 days). Ask for a new consent link.</p>',
-  );
-
 export function consentFormPage(group: AvatarGroupRecord, maxBytes: number): string {
   return page(
     'Consent to your digital twin',

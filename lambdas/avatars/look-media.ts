@@ -86,19 +86,23 @@ export async function previewJpeg(
     .toBuffer();
 }
 
-/** Where the face is on a look's picture, from its sprites: the eyes (blink) and the resting mouth. */
-function faceOf(sprites: SpriteSheetRecord['sprites']): { x: number; y: number; size: number } | undefined {
-  const eyes = sprites.find((entry) => entry.sprite === 'blink')?.box;
-  const mouth = sprites.find((entry) => entry.sprite === 'rest')?.box;
+/**
+ * Where the face is on a look's picture: the landmarks' box when the look kept it, else from its
+ * sprites (the eyes of the blink, the top of the mouth).
+ */
+function faceOf(
+  presenter: Extract<NonNullable<AvatarLookRecord['presenter']>, { kind: 'portrait' }>,
+): { x: number; y: number; size: number } | undefined {
+  if (presenter.face_box) {
+    const box = presenter.face_box;
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2, size: box.height };
+  }
+  const eyes = presenter.sprite_sheet.sprites.find((entry) => entry.sprite === 'blink')?.box;
+  const mouth = presenter.sprite_sheet.sprites.find((entry) => entry.sprite === 'rest')?.box;
   if (!eyes || !mouth) return undefined;
   const eyesY = eyes.y + eyes.height / 2;
-  const mouthY = mouth.y + mouth.height / 2;
-  return {
-    x: (eyes.x + eyes.width / 2 + mouth.x + mouth.width / 2) / 2,
-    y: (eyesY + mouthY) / 2,
-    // Eyes to mouth is about a third of a face's height.
-    size: Math.max(eyes.width, 3 * (mouthY - eyesY)),
-  };
+  // Eyes to the top of the mouth is about a third of a face's height.
+  return { x: eyes.x + eyes.width / 2, y: (eyesY + mouth.y) / 2, size: 3 * (mouth.y - eyesY) };
 }
 
 /** A crop of `ratio` (width / height) and `height` pixels centred on (x, y), kept inside the picture. */
@@ -137,11 +141,16 @@ export async function variationImage(reference: AvatarLookRecord, variation: Loo
       .png()
       .toBuffer();
   }
-  const face = faceOf(presenter.sprite_sheet.sprites);
+  const face = faceOf(presenter);
   if (!face || !variation.framing) return picture;
   const crop =
     variation.framing === 'close_up'
-      ? cropAround({ width, height }, face, width / height, face.size * 2.4)
+      ? cropAround(
+          { width, height },
+          { x: face.x, y: face.y + face.size * 0.15 },
+          width / height,
+          face.size * 1.6,
+        )
       : cropAround({ width, height }, { x: face.x, y: face.y + face.size * 0.6 }, 9 / 16, height);
   return sharp(picture).extract(crop).png().toBuffer();
 }

@@ -458,7 +458,8 @@ describe('cdk-nag AwsSolutions', () => {
   it('stays clean with CORS, destroy, a web ACL, the API Gateway CloudWatch role and a video model', () => {
     const variant = serviceVariant();
     Template.fromStack(variant.stack).resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
-    // The render's Compose step generates cinematic footage: it alone gets the model's settings.
+    // The render's Compose step generates cinematic footage, the avatar look job's Train step prompt
+    // avatars' photos: they alone get the model's settings.
     const functions = Object.values(
       Template.fromStack(variant.stack).findResources('AWS::Lambda::Function'),
     ) as {
@@ -470,7 +471,8 @@ describe('cdk-nag AwsSolutions', () => {
     const generating = functions.filter(
       (fn) => fn.Properties.Environment?.Variables?.MEDIA_GENERATION_ENGINE === 'bedrock',
     );
-    expect(generating.map((fn) => fn.Properties.ImageConfig?.Command?.[0])).toEqual([
+    expect(generating.map((fn) => fn.Properties.ImageConfig?.Command?.[0]).sort()).toEqual([
+      'avatars/avatar-training.Train',
       'videos/render-steps.Compose',
     ]);
     const report = new AwsSolutionsChecks().validateScope(variant.app);

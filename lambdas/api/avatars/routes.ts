@@ -12,7 +12,6 @@ import {
   refusedConsentPage,
   submitFromConsentPage,
   submittedConsentPage,
-  unknownConsentPage,
 } from '../../avatars/consent-page.js';
 import { privateGroupView, privateLookView } from '../../avatars/workspace-avatars.js';
 import { config } from '../../core/config.js';
@@ -186,6 +185,14 @@ const avatarGet = endpoint(
   { response: avatarGroupBody },
 );
 
+/** An unknown or expired consent link: the API's own 404 (the page is only served for a live token). */
+const unknownConsentLink = () =>
+  new NotFoundError(
+    'This consent link is unknown or has expired (links work for 7 days); ask for a new one.',
+    'not_found',
+    'token',
+  );
+
 const consentTokenPath = z.strictObject({ token: z.string().min(1).max(128) });
 const html = (status: number, body: string) => ({
   ...respond.raw('text/html; charset=utf-8', body, status),
@@ -195,14 +202,14 @@ const html = (status: number, body: string) => ({
 /** The consent page a consent request's `url` opens (no credentials: the token is the secret). */
 const consentPageGet = endpoint({ path: consentTokenPath }, async ({ path }) => {
   const target = await consentPageTarget(path.token);
-  if (!target) return html(404, unknownConsentPage());
+  if (!target) throw unknownConsentLink();
   return html(200, consentFormPage(target.group, config().maxMultipartUploadBytes));
 });
 
 /** The consent page's form: the video, submitted for review; then the requester's `reroute_url`. */
 const consentPagePost = endpoint({ path: consentTokenPath }, async ({ path, rawBody, headers }) => {
   const target = await consentPageTarget(path.token);
-  if (!target) return html(404, unknownConsentPage());
+  if (!target) throw unknownConsentLink();
   try {
     const maxBytes = config().maxMultipartUploadBytes;
     const { file } = await parseSingleFileUpload(
