@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 let api: TestStack;
@@ -479,6 +480,70 @@ describe('generating videos', () => {
     expect([400, 404]).toContain(result.status);
     expect(errorOf(result).param).toBe(param);
     expect(errorOf(result).message).toMatch(message);
+  });
+});
+
+describe('media variables', () => {
+  const image = (rgb: [number, number, number]) => ({
+    type: 'base64',
+    media_type: 'image/png',
+    data: png(64, 64, rgb).toString('base64'),
+  });
+
+  it('binds an image part; the template keeps its media after its video is deleted', async () => {
+    const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
+      body: {
+        type: 'image',
+        image: image([20, 120, 200]),
+        voice_id: voiceId,
+        script: 'A picture that talks.',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const videoId = created.body.data.video_id;
+    expect((await waitForVideo(videoId)).status).toBe('completed');
+    const template = await makeTemplate({ video_id: videoId, name: 'Picture' });
+    expect(template.composition.scenes[0]?.parts.map((part) => [part.id, part.bindable_as])).toEqual([
+      ['scene_1_image', ['image']],
+      ['scene_1_script', ['text', 'voice']],
+    ]);
+    const put = await putVariables(template.id, '1', [
+      { name: 'picture', type: 'image', element_id: 'scene_1_image' },
+    ]);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.data.elements[0]).toMatchObject({ element_id: 'scene_1_image', variable: 'picture' });
+    // The source video goes; the template still makes videos, with its own picture or a new one.
+    expect((await api.call('DELETE', `/v3/videos/${videoId}`)).status).toBe(200);
+    const own = await generate(template.id, { variables: {} });
+    const replaced = await generate(template.id, { variables: { picture: image([240, 200, 10]) } });
+    for (const result of [own, replaced]) {
+      expect(result.status, JSON.stringify(result.body)).toBe(202);
+      const done = await waitForVideo(result.body.data.id);
+      expect(done.status, done.failure_message ?? '').toBe('completed');
+    }
+    const wrongKind = await generate(template.id, {
+      variables: { picture: { type: 'base64', media_type: 'audio/wav', data: 'UklGRg==' } },
+    });
+    expect(wrongKind.status).toBe(400);
+    expect(errorOf(wrongKind).param).toMatch(/^variables\.picture/);
+    const notMedia = await generate(template.id, { variables: { picture: 'https://example.com/a.png' } });
+    expect(errorOf(notMedia)).toMatchObject({ code: 'invalid_parameter', param: 'variables.picture' });
+    expect(errorOf(notMedia).message).toContain('media input');
+  });
+
+  it('answers a repeated generate with the same Idempotency-Key with the same video', async () => {
+    const template = await makeTemplate();
+    const headers = { 'Idempotency-Key': `template-${template.id}` };
+    const first = await api.call<{ data: VideoView }>('POST', `/v3/templates/${template.id}`, {
+      body: { variables: {} },
+      headers,
+    });
+    const second = await api.call<{ data: VideoView }>('POST', `/v3/templates/${template.id}`, {
+      body: { variables: {} },
+      headers,
+    });
+    expect(first.status).toBe(202);
+    expect(second.body.data.id).toBe(first.body.data.id);
   });
 });
 
