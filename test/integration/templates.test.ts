@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { eventCapture } from '../support/event-capture.js';
 import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
+const capture = eventCapture();
 let api: TestStack;
 let lookId: string;
 let voiceId: string;
@@ -66,6 +68,18 @@ async function waitForVideo(videoId: string, key?: string): Promise<VideoView> {
   }
 }
 
+/** The bus event about `videoId` (events arrive shortly after the video's status changes). */
+async function eventOf(videoId: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const event = capture.events.find(
+      (candidate) => (candidate.detail as { entity_id?: string } | undefined)?.entity_id === videoId,
+    );
+    if (event || Date.now() > deadline) return event;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function makeVideo(key?: string): Promise<string> {
   const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
     body: { type: 'avatar', avatar_id: lookId, voice_id: voiceId, script: SCRIPT, title: 'Welcome video' },
@@ -108,7 +122,8 @@ async function scriptOf(videoId: string): Promise<{ text: string; voice_id?: str
 }
 
 beforeAll(async () => {
-  api = await startTestStack({ stepFunctionsTimeScale: 0.001 });
+  api = await startTestStack({ stepFunctionsTimeScale: 0.001, ...capture.stackOptions });
+  await capture.subscribe(api);
   const looks = await api.call<{ data: { id: string; default_voice_id: string }[] }>(
     'GET',
     '/v3/avatars/looks?limit=1',
@@ -405,8 +420,8 @@ describe('generating videos', () => {
     // They are listed with the workspace's videos and cost credits as any video does.
     const listed = await api.call<{ data: VideoView[] }>('GET', '/v3/videos?limit=100');
     for (const id of ids) expect(listed.body.data.map((video) => video.id)).toContain(id);
-    const after = (await getWorkspace(api.workspaceId, true))?.remaining_credits as number;
-    expect(after).toBeLessThan(before);
+    // Settled: each video, under a minute at 720p, costs one credit.
+    expect((await getWorkspace(api.workspaceId, true))?.remaining_credits).toBe(before - 3);
     // The template is unchanged by what was generated from it.
     const read = await api.call<{ data: Template }>('GET', `/v3/templates/${template.id}`);
     expect(read.body.data.composition.scenes[0]?.script).toBe(
@@ -438,6 +453,13 @@ describe('generating videos', () => {
       ['scene_1_repeat_2', 'Hello Eve, welcome to Acme. Your order ships on Monday.'],
     ]);
     expect(scenes.body.data.video.caption).toEqual({ enabled: true });
+    // Announced as any video is, with the callback_id of the request.
+    const event = await eventOf(result.body.data.id);
+    expect(event?.['detail-type']).toBe('avatar_video.success');
+    expect((event?.detail as { event_data?: Record<string, unknown> }).event_data).toMatchObject({
+      video_id: result.body.data.id,
+      callback_id: 'order-eve',
+    });
   });
 
   it.each([
