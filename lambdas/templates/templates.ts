@@ -170,7 +170,8 @@ export async function createTemplate(
   const template: TemplateRecord = {
     template_id: templateId,
     workspace_id: workspaceId,
-    name: input.name ?? video.title ?? `Template of video ${video.video_id}`,
+    // A title may be longer than a template name (500 characters against 256).
+    name: input.name ?? [...(video.title ?? `Template of video ${video.video_id}`)].slice(0, 256).join(''),
     source_video_id: video.video_id,
     video_type: video.type,
     aspect_ratio: video.aspect_ratio,

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { putItem } from '../../lambdas/core/repository.js';
+import { pendingVideo, videoItem } from '../../lambdas/videos/videos.js';
 import { eventCapture } from '../support/event-capture.js';
 import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
@@ -182,13 +184,38 @@ describe('making and reading templates', () => {
     const missing = await api.call('POST', '/v3/templates', { body: { video_id: 'f'.repeat(32) } });
     expect(missing.status).toBe(404);
     expect(errorOf(missing)).toMatchObject({ code: 'video_not_found', param: 'video_id' });
-    // A video just created: its render has not resolved its avatars and voices yet.
-    const { apiKey } = await api.newWorkspace();
-    const fresh = await makeVideo(apiKey);
-    const early = await api.call('POST', '/v3/templates', { body: { video_id: fresh }, key: apiKey });
-    if (early.status === 409)
-      expect(errorOf(early)).toMatchObject({ code: 'resource_not_ready', param: 'video_id' });
-    else expect(early.status).toBe(201);
+    // A video whose render has not resolved its avatars and voices yet (its record as a create writes it).
+    const { workspaceId, apiKey } = await api.newWorkspace();
+    const preparing = pendingVideo({
+      video_id: 'c0ffee00000000000000000000000002',
+      workspace_id: workspaceId,
+      type: 'avatar',
+      title: null,
+      folder_id: null,
+      callback_url: null,
+      callback_id: null,
+      output_format: 'mp4',
+      resolution: '720p',
+      aspect_ratio: '16:9',
+      render: {
+        scenes: [],
+        burn_captions: false,
+        captions_requested: false,
+        watermark: null,
+        cinematic: null,
+        brand_glossary_id: null,
+      },
+      batch_id: null,
+      item_index: null,
+    });
+    await putItem(videoItem(preparing));
+    const early = await api.call('POST', '/v3/templates', {
+      body: { video_id: preparing.video_id },
+      key: apiKey,
+    });
+    expect(early.status).toBe(409);
+    expect(errorOf(early)).toMatchObject({ code: 'resource_not_ready', param: 'video_id' });
+    expect(errorOf(early).message).toContain('retry');
   });
 
   it('refuses the removed `scenes` field, naming composition.scenes', async () => {
