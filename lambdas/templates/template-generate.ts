@@ -54,7 +54,8 @@ export interface GenerateRequest {
 /** Names of template character variables removed on 2026-10-31 (spec, "Versioning" item 4). */
 const REMOVED_CHARACTER_FIELDS = ['avatar_look_id', 'character_id', 'character_type'] as const;
 
-type Bound =
+/** A variable's value, ready to apply: text, an id, a stored media object, or the template's own part. */
+export type Bound =
   | { type: 'text'; value: string }
   | { type: 'character' | 'voice'; value: string }
   | { type: 'image' | 'video' | 'audio'; key: string; sizeBytes: number }
@@ -178,7 +179,8 @@ async function bindAll(
 /** The part a variable binds within a scene, by part id suffix. */
 const partOf = (scene: RenderScene, suffix: string) => `${scene.id}_${suffix}`;
 
-function bindScene(
+/** One scene of the template with the variables' values applied; `script` has the placeholders. */
+export function bindScene(
   scene: RenderScene,
   script: string | undefined,
   variables: readonly TemplateVariable[],
