@@ -231,6 +231,11 @@ describe('making and reading templates', () => {
     });
     expect(updated.status).toBe(400);
     expect(errorOf(updated).message).toContain('composition.scenes');
+    const put = await api.call('PUT', `/v3/templates/${template.id}/variables`, {
+      body: { expected_edit_version: '1', variables: [], scenes: [] },
+    });
+    expect(errorOf(put)).toMatchObject({ code: 'invalid_parameter', param: 'scenes' });
+    expect(errorOf(put).message).toContain('composition.scenes');
   });
 
   it('lists templates newest first, 10 by default, paging with token', async () => {

@@ -104,6 +104,7 @@ export const replaceVariablesBody = z.strictObject({
     .array(templateVariable)
     .max(MAX_TEMPLATE_VARIABLES, { error: `must hold at most ${MAX_TEMPLATE_VARIABLES} variables` })
     .meta({ description: 'The full list: variables not in it are removed.' }),
+  scenes: removedField('composition.scenes'),
 });
 
 /** Null (and, where the reference says so, an empty string) mean "not given". */
