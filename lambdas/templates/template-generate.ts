@@ -18,8 +18,10 @@ import {
   videoCredits,
 } from '../billing/plans.js';
 import { InvalidParameterError, ServiceError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import { requireUsableFolder } from '../folders/folders.js';
-import { headMediaObject } from '../media/media-store.js';
+import { mediaKeys } from '../media/media-keys.js';
+import { copyMediaObject, headMediaObject } from '../media/media-store.js';
 import type { MediaKind } from '../media/media-types.js';
 import { admitVideo, scriptEstimateSeconds } from '../videos/create-video.js';
 import { frameSize, type RenderScene, type RenderSpec } from '../videos/render-spec.js';
@@ -32,7 +34,7 @@ import {
   type TemplateVariable,
   withPlaceholders,
 } from './template-variables.js';
-import type { TemplateRecord } from './templates.js';
+import { type TemplateRecord, templateMediaPrefix } from './templates.js';
 
 /** The body of a generate request (lambdas/api/templates/schemas.ts). */
 export interface GenerateRequest {
@@ -249,6 +251,53 @@ async function estimateSeconds(spec: RenderSpec): Promise<number> {
   return total;
 }
 
+/**
+ * Copies the template's media the video uses to inputs of the video's own, so that the video never
+ * depends on the template: deleting the template while the video renders, or deleting the video,
+ * leaves the other whole (a video's inputs are deleted with it).
+ */
+async function detachMedia(
+  workspaceId: string,
+  template: TemplateRecord,
+  spec: RenderSpec,
+): Promise<RenderSpec> {
+  const prefix = templateMediaPrefix(workspaceId, template.template_id);
+  const copies = new Map<string, Promise<string>>();
+  const own = (key: string): Promise<string> => {
+    if (!key.startsWith(prefix)) return Promise.resolve(key);
+    let copy = copies.get(key);
+    if (!copy) {
+      copy = (async () => {
+        const head = await headMediaObject(key);
+        const to = mediaKeys.input(workspaceId, newId());
+        await copyMediaObject(workspaceId, key, to, head?.contentType ?? 'application/octet-stream');
+        return to;
+      })();
+      copies.set(key, copy);
+    }
+    return copy;
+  };
+  const scenes = await Promise.all(
+    spec.scenes.map(async (scene): Promise<RenderScene> => {
+      const background =
+        scene.background.type === 'color'
+          ? scene.background
+          : { ...scene.background, key: await own(scene.background.key) };
+      const presenter =
+        scene.presenter?.kind === 'image'
+          ? { ...scene.presenter, key: await own(scene.presenter.key) }
+          : scene.presenter;
+      const speech =
+        scene.speech?.kind === 'audio'
+          ? { kind: 'audio' as const, key: await own(scene.speech.key) }
+          : scene.speech;
+      return { ...scene, background, presenter, speech };
+    }),
+  );
+  const watermark = spec.watermark ? { ...spec.watermark, key: await own(spec.watermark.key) } : null;
+  return { ...spec, scenes, watermark };
+}
+
 const TIER_OF_SHORT_EDGE: readonly [number, Resolution][] = [
   [720, '720p'],
   [1080, '1080p'],
@@ -342,7 +391,7 @@ export async function generateFromTemplate(
       output_format: template.output_format,
       resolution,
       aspect_ratio: template.aspect_ratio,
-      render,
+      render: await detachMedia(workspaceId, template, render),
       estimateSeconds: await estimateSeconds(render),
     },
   );

@@ -583,6 +583,14 @@ describe('media variables', () => {
     const notMedia = await generate(template.id, { variables: { picture: 'https://example.com/a.png' } });
     expect(errorOf(notMedia)).toMatchObject({ code: 'invalid_parameter', param: 'variables.picture' });
     expect(errorOf(notMedia).message).toContain('media input');
+    // Videos and template do not share media: deleting a generated video leaves the template whole,
+    // and deleting the template leaves a video still rendering whole.
+    expect((await api.call('DELETE', `/v3/videos/${own.body.data.id}`)).status).toBe(200);
+    const late = await generate(template.id, { variables: {} });
+    expect(late.status).toBe(202);
+    expect((await api.call('DELETE', `/v3/templates/${template.id}`)).status).toBe(200);
+    const lateDone = await waitForVideo(late.body.data.id);
+    expect(lateDone.status, lateDone.failure_message ?? '').toBe('completed');
   });
 
   it('answers a repeated generate with the same Idempotency-Key with the same video', async () => {
