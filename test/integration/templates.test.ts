@@ -488,10 +488,12 @@ describe('generating videos', () => {
     // Announced as any video is, with the callback_id of the request.
     const event = await eventOf(result.body.data.id);
     expect(event?.['detail-type']).toBe('avatar_video.success');
-    expect((event?.detail as { event_data?: Record<string, unknown> }).event_data).toMatchObject({
-      video_id: result.body.data.id,
-      callback_id: 'order-eve',
-    });
+    expect((event?.detail as { event_data?: Record<string, unknown> } | undefined)?.event_data).toMatchObject(
+      {
+        video_id: result.body.data.id,
+        callback_id: 'order-eve',
+      },
+    );
   });
 
   it.each([
