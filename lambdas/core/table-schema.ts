@@ -44,6 +44,8 @@ export const RESOURCE_TYPES = {
   voice: 'VOICE',
   /** The workspace's count of voice clone slots in use (a single item). */
   voiceCloneSlots: 'VOICE_CLONE_SLOTS',
+  /** A template made from a video (`POST /v3/templates`). */
+  template: 'TEMPLATE',
   /** A template's use of a voice, `<voice_id>#<template_id>`: a voice in use cannot be deleted. */
   templateVoiceReference: 'TEMPLATE_VOICE',
   webhookEndpoint: 'WEBHOOK_ENDPOINT',

@@ -129,10 +129,9 @@ async function speechOf(
 ): Promise<{ speech: SceneSpeech | null; estimateSeconds: number }> {
   if (fields.script !== undefined) {
     const settings = fields.voice_settings ?? DEFAULT_VOICE_SETTINGS;
-    const words = fields.script.trim().split(/\s+/).length;
     return {
       speech: { kind: 'script', text: fields.script, voice_id: fields.voice_id ?? null, settings },
-      estimateSeconds: ((words / ESTIMATE_WORDS_PER_MINUTE) * 60) / settings.speed + 1,
+      estimateSeconds: scriptEstimateSeconds(fields.script, settings.speed),
     };
   }
   const source =
@@ -373,9 +372,7 @@ export async function createVideo(
     await requireUsableFolder(context.workspaceId, request.folder_id, 'folder_id', 'video');
   }
   const { spec, estimateSeconds } = await renderSpecOf(context.workspaceId, request);
-  const record = pendingVideo({
-    video_id: context.batch?.videoId ?? newId(),
-    workspace_id: context.workspaceId,
+  return admitVideo(workspace, context, {
     type: request.type,
     title: request.title ?? null,
     folder_id: request.folder_id ?? null,
@@ -385,14 +382,53 @@ export async function createVideo(
     resolution,
     aspect_ratio: request.aspect_ratio,
     render: spec,
+    estimateSeconds,
+  });
+}
+
+/** A video whose render spec is already made (its media stored), ready to be admitted. */
+export type PreparedVideo = Pick<
+  VideoRecord,
+  | 'type'
+  | 'title'
+  | 'folder_id'
+  | 'callback_url'
+  | 'callback_id'
+  | 'output_format'
+  | 'resolution'
+  | 'aspect_ratio'
+  | 'render'
+> & { estimateSeconds: number };
+
+/**
+ * Reserves the credits of a prepared video, writes its record and starts its render: the part of a
+ * create every way of making a video shares (`POST /v3/videos`, batches, templates). The caller has
+ * checked the plan's entitlements and the folder.
+ */
+export async function admitVideo(
+  workspace: Workspace,
+  context: CreateVideoContext,
+  prepared: PreparedVideo,
+): Promise<VideoRecord> {
+  const { estimateSeconds, ...fields } = prepared;
+  const record = pendingVideo({
+    ...fields,
+    video_id: context.batch?.videoId ?? newId(),
+    workspace_id: context.workspaceId,
     batch_id: context.batch?.batchId ?? null,
     item_index: context.batch?.itemIndex ?? null,
   });
-  const credits = videoCredits(estimateSeconds, resolution);
+  const credits = videoCredits(estimateSeconds, prepared.resolution);
   const billing = await createJobWithReservation(workspace, videoItem(record), credits, {
     replacesPlaceholder: context.batch !== undefined,
   });
   const video: VideoRecord = { ...record, ...billing };
   await startJob(videoRenderJob, videoRenderJob.refOf(video));
   return video;
+}
+
+/** Seconds of speech a script is reserved for (deliberately slow, so the estimate errs long). */
+export function scriptEstimateSeconds(script: string, speed: number): number {
+  const words = script.trim().split(/\s+/).length;
+  return ((words / ESTIMATE_WORDS_PER_MINUTE) * 60) / speed + 1;
 }

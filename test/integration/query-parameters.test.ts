@@ -192,6 +192,17 @@ beforeAll(async () => {
   });
   expect(videoBatch.status, JSON.stringify(videoBatch.body)).toBe(202);
   pathValues['GET /v3/videos/batches/{batch_id}:batch_id'] = videoBatch.body.data.batch_id;
+  // Two templates, of a batch video whose scenes are ready.
+  const firstVideo = (videoBatch.body.data as unknown as { items: { video_id: string }[] }).items[0]
+    ?.video_id;
+  for (const index of [1, 2]) {
+    await waitFor(`template ${index}`, async () => {
+      const template = await api.call('POST', '/v3/templates', {
+        body: { video_id: firstVideo, name: `Template ${index}` },
+      });
+      return template.status === 201 ? true : undefined;
+    });
+  }
 
   // A real next-page token of each list: the events come when the videos finish.
   for (const operation of BUILT) {
@@ -214,6 +225,7 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/audio/sounds',
       'GET /v3/avatars',
       'GET /v3/avatars/looks',
+      'GET /v3/templates',
       'GET /v3/videos',
       'GET /v3/videos/batches/{batch_id}',
       'GET /v3/videos/statuses',

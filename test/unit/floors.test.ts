@@ -29,6 +29,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   avatars: 4,
   voices: 4,
   videos: 4,
+  // Templates make videos (videos/create-video.ts admitVideo) and hold voices (voices/voice-references.ts).
+  templates: 4,
   'model-audio': 4,
   api: 5,
   workflows: 5,
