@@ -182,3 +182,26 @@ export function compositionFailureOf(error: unknown): CompositionError {
   const reason = error instanceof ProcessError && error.stderr ? `: ${lastLine(error.stderr)}` : '';
   return new CompositionError('composition_failed', `${(error as Error).message}${reason}`, { cause: error });
 }
+
+/**
+ * The raw frames of an ffmpeg process's output (`-f rawvideo`), `frameBytes` each, in a new buffer per
+ * frame: the consumer may keep one while the next is read. A partial last frame is dropped.
+ */
+export async function* rawFrames(output: AsyncIterable<Buffer>, frameBytes: number): AsyncGenerator<Buffer> {
+  let frame = Buffer.allocUnsafe(frameBytes);
+  let filled = 0;
+  for await (const chunk of output) {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const take = Math.min(frameBytes - filled, chunk.length - offset);
+      chunk.copy(frame, filled, offset, offset + take);
+      filled += take;
+      offset += take;
+      if (filled === frameBytes) {
+        yield frame;
+        frame = Buffer.allocUnsafe(frameBytes);
+        filled = 0;
+      }
+    }
+  }
+}

@@ -22,12 +22,11 @@
  * test/unit/engines/vision/face-similarity.test.ts).
  */
 import { spawn } from 'node:child_process';
-import sharp from 'sharp';
 import { ensureExecutable, ffmpegPath } from '../composition/ffmpeg-binaries.js';
 import { fileInput, probeMedia } from '../composition/probe.js';
 import { type FaceLandmarks, findFaces, type Point } from './face-landmarks.js';
 import { type RawImage, VISION_FAILURE, VisionEngineError } from './human-runtime.js';
-import { FACE_MIN_SCORE } from './photo-presenter.js';
+import { decodeUpright, FACE_MIN_SCORE } from './photo-presenter.js';
 
 /**
  * Mesh points that stay put while the face talks and blinks: the outline from jaw angle over the
@@ -89,25 +88,7 @@ export interface FaceSignature {
 
 async function decoded(input: FaceInput): Promise<RawImage> {
   if (!(input instanceof Uint8Array) || 'width' in input) return input as RawImage;
-  try {
-    const { data, info } = await sharp(input)
-      .rotate()
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return {
-      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-      width: info.width,
-      height: info.height,
-      channels: 3,
-    };
-  } catch (error) {
-    throw new VisionEngineError(
-      VISION_FAILURE.invalidMedia,
-      `The picture cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
+  return decodeUpright(input, 3, 'The picture');
 }
 
 /** The stable points, centred on their mean and scaled to unit RMS radius. */

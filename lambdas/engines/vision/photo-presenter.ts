@@ -26,7 +26,7 @@ import {
   renderMouthSprite,
   toLocal,
 } from './feature-warps.js';
-import { VISION_FAILURE, VisionEngineError } from './human-runtime.js';
+import { type RawImage, VISION_FAILURE, VisionEngineError } from './human-runtime.js';
 
 export interface PresenterSprite {
   /** RGBA PNG of `box.width` × `box.height`, transparent wherever the photo is unchanged. */
@@ -64,24 +64,30 @@ export const FACE_MIN_SCORE = 0.5;
 export const FACE_MIN_WIDTH_PIXELS = 64;
 export const FACE_MIN_WIDTH_SHARE = 0.08;
 
-/** Decodes the photo upright as RGBA. */
-async function uprightPhoto(photo: Uint8Array): Promise<RgbaImage> {
+/**
+ * Decodes a picture upright (its EXIF orientation applied) as raw RGB or RGBA, or fails with
+ * `invalid_media` saying what `what` could not be read.
+ */
+export async function decodeUpright<Channels extends 3 | 4>(
+  picture: Uint8Array,
+  channels: Channels,
+  what = 'The photo',
+): Promise<RawImage & { channels: Channels }> {
   try {
-    const { data, info } = await sharp(photo)
-      .rotate()
-      .ensureAlpha()
+    const upright = sharp(picture).rotate();
+    const { data, info } = await (channels === 4 ? upright.ensureAlpha() : upright.removeAlpha())
       .raw()
       .toBuffer({ resolveWithObject: true });
     return {
       data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
       width: info.width,
       height: info.height,
-      channels: 4,
+      channels,
     };
   } catch (error) {
     throw new VisionEngineError(
       VISION_FAILURE.invalidMedia,
-      `The photo cannot be read as an image: ${error instanceof Error ? error.message : String(error)}`,
+      `${what} cannot be read as an image: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
@@ -281,7 +287,7 @@ export function presenterSprites(
  * the bytes are not a picture, (`engine_unavailable`) when the models cannot run.
  */
 export async function preparePhotoPresenter(photo: Uint8Array): Promise<PhotoPresenterResult> {
-  const upright = await uprightPhoto(photo);
+  const upright: RgbaImage = await decodeUpright(photo, 4);
   const faces = await findFaces(upright);
   const still = stillReason(faces, upright.width, upright.height);
   if (still) return { kind: 'still', ...still };

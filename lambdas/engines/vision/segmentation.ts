@@ -41,7 +41,13 @@ import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type * as TensorFlow from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
 import { onProcessReset } from '../../core/process-state.js';
-import { ensureExecutable, ffmpegPath, ffprobePath, lastLine } from '../composition/ffmpeg-binaries.js';
+import {
+  ensureExecutable,
+  ffmpegPath,
+  ffprobePath,
+  lastLine,
+  rawFrames,
+} from '../composition/ffmpeg-binaries.js';
 import { fileInput } from '../composition/probe.js';
 import {
   type RawImage,
@@ -853,8 +859,6 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
   }, settings.timeoutMs);
 
   const frameBytes = width * height * 3;
-  let frame = Buffer.allocUnsafe(frameBytes);
-  let filled = 0;
   let frames = 0;
   let segmentationMs = 0;
   let smoothed: Float32Array | undefined;
@@ -901,20 +905,9 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
 
   let failure: unknown;
   try {
-    for await (const chunk of decoder.stdout as AsyncIterable<Buffer>) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const take = Math.min(frameBytes - filled, chunk.length - offset);
-        chunk.copy(frame, filled, offset, offset + take);
-        filled += take;
-        offset += take;
-        if (filled === frameBytes) {
-          await processFrame(frame);
-          // The frame is still being finished: the next one is decoded into a new buffer.
-          frame = Buffer.allocUnsafe(frameBytes);
-          filled = 0;
-        }
-      }
+    // Each frame in a buffer of its own: one is still being finished while the next is decoded.
+    for await (const frame of rawFrames(decoder.stdout as AsyncIterable<Buffer>, frameBytes)) {
+      await processFrame(frame);
     }
     await finishing;
     encoder.stdin?.end();

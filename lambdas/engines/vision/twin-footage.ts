@@ -37,6 +37,7 @@ import {
   ffmpegPath,
   lastLine,
   ProcessError,
+  rawFrames,
   runProcess,
 } from '../composition/ffmpeg-binaries.js';
 import { fileInput, probeMedia } from '../composition/probe.js';
@@ -415,24 +416,11 @@ async function streamFrames(
   exit.catch(() => undefined);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const frameBytes = size.width * size.height * (pixelFormat === 'gray' ? 1 : 3);
-  let frame = Buffer.allocUnsafe(frameBytes);
-  let filled = 0;
   let frames = 0;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const take = Math.min(frameBytes - filled, chunk.length - offset);
-        chunk.copy(frame, filled, offset, offset + take);
-        filled += take;
-        offset += take;
-        if (filled === frameBytes) {
-          await onFrame(frame);
-          frames++;
-          frame = Buffer.allocUnsafe(frameBytes);
-          filled = 0;
-        }
-      }
+    for await (const frame of rawFrames(child.stdout as AsyncIterable<Buffer>, frameBytes)) {
+      await onFrame(frame);
+      frames++;
     }
     const code = await exit;
     if (code !== 0) {
