@@ -8,10 +8,11 @@ export default defineConfig({
     setupFiles: ['test/support/property-seed.ts'],
     // Each file runs in its own process: a file's local stack owns its process environment.
     pool: 'forks',
-    // One file per core. Vitest's default leaves a core free (one worker on a 2-core CI machine, which
-    // ran the suite file after file); the integration files wait on HTTP and timers much of the time.
-    // Measured on 2 cores: 1 worker ~320 s, 2 workers 239 s, 3 workers 220 s with more contention.
-    maxWorkers: availableParallelism(),
+    // One file per core and one more. Vitest's default leaves a core free (one worker on a 2-core CI
+    // machine, which ran the suite file after file); the integration files wait on HTTP, timers and
+    // child processes (ffmpeg) much of the time, so a third worker fills the cores' idle time.
+    // Measured on 2 cores (the suite of 142 files): 2 workers 374 s, 3 workers see the README.
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],

@@ -8,6 +8,7 @@
 import { lookSpriteSheet } from '../catalog/catalog-media.js';
 import { findStockLook } from '../catalog/stock-avatars.js';
 import { availableStockVoices } from '../catalog/stock-voices.js';
+import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import {
   type AvatarLookRecord,
   getGroupRecord,
@@ -112,4 +113,30 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
       defaultVoiceId: group.default_voice_id ?? fallbackVoice(look),
     },
   };
+}
+
+/**
+ * Refuses a look that cannot be in a video now: still training (409 `resource_not_ready`), failed
+ * (400), a digital twin without approved consent (403), and one nobody has (404 `avatar_not_found`)
+ * unless `unknown` leaves that to the render: `POST /v3/videos` accepts any id and the render fails the
+ * video with `avatar_not_found`, as for a look deleted after the video was created.
+ */
+export async function requireUsableLook(
+  workspaceId: string,
+  lookId: string,
+  param: string,
+  options: { unknown: 'refused' | 'left_to_the_render' } = { unknown: 'refused' },
+): Promise<void> {
+  const look = await resolveLookPresenter(workspaceId, lookId);
+  if (look.usable) return;
+  switch (look.refusal) {
+    case LOOK_REFUSALS.notReady:
+      throw new ConflictError(look.message, 'resource_not_ready', { param });
+    case LOOK_REFUSALS.failed:
+      throw new InvalidParameterError(look.message, param);
+    case LOOK_REFUSALS.consentMissing:
+      throw new ForbiddenError(look.message, 'forbidden', { param });
+    case LOOK_REFUSALS.notFound:
+      if (options.unknown === 'refused') throw new NotFoundError(look.message, 'avatar_not_found', param);
+  }
 }

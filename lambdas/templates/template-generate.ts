@@ -9,6 +9,7 @@
  */
 import { getWorkspace } from '../accounts/workspaces.js';
 import { resolveMediaInput } from '../assets/media-inputs.js';
+import { requireUsableLook } from '../avatars/look-presenters.js';
 import { assertCanPay } from '../billing/credits.js';
 import {
   capResolution,
@@ -29,7 +30,6 @@ import { MAX_SCRIPT_LENGTH } from '../videos/video-requests.js';
 import type { VideoRecord } from '../videos/videos.js';
 import {
   fillPlaceholders,
-  requireAvatar,
   requireVoice,
   type TemplateVariable,
   withPlaceholders,
@@ -108,7 +108,7 @@ async function bindValue(workspaceId: string, variable: TemplateVariable, value:
     case 'character':
     case 'voice': {
       const id = idValue(variable, value, param);
-      if (variable.type === 'character') await requireAvatar(workspaceId, id, param);
+      if (variable.type === 'character') await requireUsableLook(workspaceId, id, param);
       else await requireVoice(workspaceId, id, param);
       return { type: variable.type, value: id };
     }

@@ -6,7 +6,7 @@
  */
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
-import { LOOK_REFUSALS, resolveLookPresenter } from '../avatars/look-presenters.js';
+import { requireUsableLook } from '../avatars/look-presenters.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import {
   capResolution,
@@ -15,13 +15,7 @@ import {
   resolutionAllowed,
   videoCredits,
 } from '../billing/plans.js';
-import {
-  ConflictError,
-  ForbiddenError,
-  InvalidParameterError,
-  PaymentRequiredError,
-  ServiceError,
-} from '../core/errors.js';
+import { PaymentRequiredError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
@@ -166,26 +160,6 @@ async function watermarkOf(
   };
 }
 
-/**
- * Refuses a look of the workspace's own that cannot be in a video yet: still training (409), failed
- * (400), a digital twin without approved consent (403). A look nobody has is left to the render, which
- * fails the video with `avatar_not_found`, as it does for a look deleted after the video was created.
- */
-async function assertLookUsable(workspaceId: string, lookId: string, param: string): Promise<void> {
-  const look = await resolveLookPresenter(workspaceId, lookId);
-  if (look.usable) return;
-  switch (look.refusal) {
-    case LOOK_REFUSALS.notReady:
-      throw new ConflictError(look.message, 'resource_not_ready', { param });
-    case LOOK_REFUSALS.failed:
-      throw new InvalidParameterError(look.message, param);
-    case LOOK_REFUSALS.consentMissing:
-      throw new ForbiddenError(look.message, 'forbidden', { param });
-    case LOOK_REFUSALS.notFound:
-      return;
-  }
-}
-
 async function studioSceneOf(
   workspaceId: string,
   scene: StudioSceneInput,
@@ -196,7 +170,9 @@ async function studioSceneOf(
   switch (scene.type) {
     case 'avatar_video': {
       const input = scene.input;
-      await assertLookUsable(workspaceId, input.avatar_id, `${prefix}input.avatar_id`);
+      await requireUsableLook(workspaceId, input.avatar_id, `${prefix}input.avatar_id`, {
+        unknown: 'left_to_the_render',
+      });
       const { speech, estimateSeconds } = await speechOf(workspaceId, input, `${prefix}input.`);
       return {
         scene: {
@@ -317,7 +293,10 @@ async function renderSpecOf(
     }
     case 'avatar':
     case 'image': {
-      if (request.type === 'avatar') await assertLookUsable(workspaceId, request.avatar_id, 'avatar_id');
+      if (request.type === 'avatar')
+        await requireUsableLook(workspaceId, request.avatar_id, 'avatar_id', {
+          unknown: 'left_to_the_render',
+        });
       const fit = request.fit ?? 'contain';
       const background = await backgroundOf(
         workspaceId,
