@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -8,11 +9,12 @@ export default defineConfig({
     setupFiles: ['test/support/property-seed.ts'],
     // Each file runs in its own process: a file's local stack owns its process environment.
     pool: 'forks',
-    // One file per core and one more. Vitest's default leaves a core free (one worker on a 2-core CI
-    // machine, which ran the suite file after file); the integration files wait on HTTP, timers and
-    // child processes (ffmpeg) much of the time, so a third worker fills the cores' idle time.
-    // Measured on 2 cores (the suite of 142 files): 2 workers 374 s, 3 workers see the README.
-    maxWorkers: availableParallelism() + 1,
+    // One file per core. Vitest's default leaves a core free (one worker on a 2-core CI machine, which
+    // ran the suite file after file). Measured on 2 cores with the suite of 142 files: 2 workers 374 s,
+    // 3 workers 373 s (each file slower under the contention).
+    maxWorkers: availableParallelism(),
+    // The slowest files start first, so none runs alone at the end (test/support/slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],

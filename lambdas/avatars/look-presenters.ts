@@ -27,6 +27,8 @@ export interface LookPresenterMedia {
   spriteSheet: SpriteSheetRecord;
   /** The person cut out of the picture, shown over a video's own image or video background. */
   cutOutKey: string | null;
+  /** Own portrait looks: the face on the picture, around which a video of another shape frames it. */
+  faceBox: { x: number; y: number; width: number; height: number } | null;
   defaultVoiceId: string | null;
 }
 
@@ -67,6 +69,7 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
           sprites: sheet.sprites.map(({ sprite, box, sheetTop }) => ({ sprite, box, sheet_top: sheetTop })),
         },
         cutOutKey: null,
+        faceBox: null,
         defaultVoiceId: stock.defaultVoiceId,
       },
     };
@@ -110,6 +113,7 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
       track: presenter.kind === 'footage' ? presenter.track : null,
       spriteSheet: presenter.sprite_sheet,
       cutOutKey: presenter.kind === 'portrait' ? presenter.cut_out_key : null,
+      faceBox: presenter.kind === 'portrait' ? (presenter.face_box ?? null) : null,
       defaultVoiceId: group.default_voice_id ?? fallbackVoice(look),
     },
   };

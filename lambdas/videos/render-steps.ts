@@ -95,6 +95,7 @@ async function resolveScene(
   let footage = false;
   let track: PreparedScene['presenter_footage_track'];
   let cutOutKey: string | null = null;
+  let faceBox: PreparedScene['presenter_face_box'];
   if (scene.presenter?.kind === 'avatar') {
     // Stock looks and the workspace's own, looked up now: one deleted since the video was created (or a
     // twin whose consent was withdrawn) fails the video with the reason.
@@ -114,6 +115,7 @@ async function resolveScene(
     footage = look.media.footage;
     track = look.media.track ?? undefined;
     cutOutKey = look.media.cutOutKey;
+    faceBox = look.media.faceBox ?? undefined;
   } else if (scene.presenter?.kind === 'image') {
     portraitKey = scene.presenter.key;
   }
@@ -124,6 +126,7 @@ async function resolveScene(
     ...(footage ? { presenter_footage: true } : {}),
     ...(track ? { presenter_footage_track: track } : {}),
     ...(cutOutKey ? { presenter_cut_out_key: cutOutKey } : {}),
+    ...(faceBox ? { presenter_face_box: faceBox } : {}),
   };
   if (scene.speech?.kind !== 'script') {
     return { ...presenter, voice_id: null, engine_voice_id: null };
@@ -432,6 +435,58 @@ async function photoPresenter(
   return { imagePath, sprites, animated: `${PRESENTER_ANIMATION.photoLandmarks}${separated}` };
 }
 
+/** Width over height of a video's aspect ratio; undefined for `auto` (the frame follows the presenter). */
+function aspectRatioValue(aspectRatio: VideoRecord['aspect_ratio']): number | undefined {
+  if (aspectRatio === 'auto') return undefined;
+  const [width, height] = aspectRatio.split(':').map(Number) as [number, number];
+  return width / height;
+}
+
+/** Framing a picture changes nothing below this difference of shape (a 4:5 photo in a 1:1 video stays). */
+const FRAMING_TOLERANCE = 0.2;
+
+/**
+ * An own photo or drawn look in a video of another shape (a landscape photo in a 9:16 video): the
+ * picture is cropped to the video's shape around the face, so the person fills the frame instead of
+ * standing small at its bottom; the sprites move with the crop.
+ */
+async function framedAroundFace(
+  made: PreparedPresenter,
+  face: NonNullable<PreparedScene['presenter_face_box']>,
+  ratio: number,
+  file: (name: string) => string,
+): Promise<PreparedPresenter> {
+  const { default: sharp } = await import('sharp');
+  const { width = 0, height = 0 } = await sharp(made.imagePath).metadata();
+  if (!width || !height || Math.abs(width / height - ratio) / ratio <= FRAMING_TOLERANCE) return made;
+  const narrower = ratio < width / height;
+  const cropWidth = narrower ? Math.round(height * ratio) : width;
+  const cropHeight = narrower ? height : Math.round(width / ratio);
+  const clamp = (value: number, max: number) => Math.min(Math.max(0, Math.round(value)), max);
+  // Centred on the face across; down the picture, the face sits in its upper third.
+  const left = narrower ? clamp(face.x + face.width / 2 - cropWidth / 2, width - cropWidth) : 0;
+  const top = narrower ? 0 : clamp(face.y + face.height / 2 - cropHeight / 3, height - cropHeight);
+  const imagePath = file('framed.png');
+  await sharp(made.imagePath)
+    .extract({ left, top, width: cropWidth, height: cropHeight })
+    .png()
+    .toFile(imagePath);
+  const moved = (sprite: PresenterSprite) => ({
+    ...sprite,
+    box: { ...sprite.box, x: sprite.box.x - left, y: sprite.box.y - top },
+  });
+  const sprites = made.sprites && {
+    mouths: Object.fromEntries(
+      Object.entries(made.sprites.mouths).map(([viseme, sprite]) => [
+        viseme,
+        moved(sprite as PresenterSprite),
+      ]),
+    ),
+    ...(made.sprites.blink ? { blink: moved(made.sprites.blink) } : {}),
+  };
+  return { ...made, imagePath, ...(sprites ? { sprites } : {}), animated: `${made.animated}, framed` };
+}
+
 /** Nova Reel makes 6 s, or multiples of 6 s up to 2 minutes: the footage is made long enough and cut. */
 const GENERATED_VIDEO_STEP_SECONDS = 6;
 
@@ -515,6 +570,7 @@ async function compose(
     const recorded = new Set<string>();
     // Scenes showing the same look or photo share its files and its landmarks (found once).
     const presenters = new Map<string, Promise<PreparedPresenter>>();
+    const frameRatio = aspectRatioValue(video.aspect_ratio);
     const presenterOf = (
       resolved: PreparedScene & { portrait_key: string },
       presenter: NonNullable<RenderScene['presenter']>,
@@ -539,14 +595,18 @@ async function compose(
             : cutOutKey
               ? `${PRESENTER_ANIMATION.lookSprites}, ${PRESENTER_ANIMATION.personCutOut}`
               : PRESENTER_ANIMATION.lookSprites;
-        prepared = download(pictureKey, file(resolved.presenter_footage ? 'footage.mp4' : 'portrait')).then(
-          (picture) =>
+        const faceBox = resolved.presenter_face_box;
+        prepared = download(pictureKey, file(resolved.presenter_footage ? 'footage.mp4' : 'portrait'))
+          .then((picture) =>
             sheet
               ? sheetPresenter(picture, sheet, file, animated, resolved.presenter_footage === true)
               : presenter.kind === 'image'
                 ? photoPresenter(picture, file, { cutOutPerson })
                 : { imagePath: picture, animated: PRESENTER_ANIMATION.still },
-        );
+          )
+          .then((made) =>
+            faceBox && frameRatio !== undefined ? framedAroundFace(made, faceBox, frameRatio, file) : made,
+          );
         presenters.set(key, prepared);
       }
       return prepared;

@@ -52,6 +52,8 @@ export const preparedScene = z.object({
     .optional(),
   /** The person alone, cut out of a photo or drawn look: shown over the scene's image or video background. */
   presenter_cut_out_key: z.string().optional(),
+  /** An own photo look's face: a video of another shape than the photo is framed around it. */
+  presenter_face_box: pixelBox.optional(),
   voice_id: z.string().nullable(),
   engine_voice_id: z.string().nullable(),
   /** The voice's own speed and pitch (designed and cloned voices); the scene's settings apply on top. */

@@ -224,6 +224,22 @@ describe('a photo avatar', () => {
     expect(Math.min(...openings)).toBeLessThan(0.1);
   }, 120_000);
 
+  it('is framed around the face in a video of another shape', async () => {
+    const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
+      body: { type: 'avatar', avatar_id: photoLook.id, script: 'Hi there.', aspect_ratio: '9:16' },
+    });
+    const video = await settledVideo(created.body.data.video_id);
+    expect(video.status).toBe('completed');
+    expect((await getVideo(api.workspaceId, created.body.data.video_id, true))?.engines.presenter).toBe(
+      'look_sprites, framed',
+    );
+    // The 16:9 photo cropped to 9:16 around her face fills the vertical frame: the face is a third of it.
+    const { data, info } = await frameAt(await download(video.video_url as string, 'vertical.mp4'), 0.5);
+    expect([info.width, info.height]).toEqual([720, 1280]);
+    const [face] = await findFaces({ data, width: info.width, height: info.height, channels: 3 });
+    expect(face?.box.width).toBeGreaterThan(info.width * 0.3);
+  }, 120_000);
+
   it('fails a picture without a face with the reason, and gives the credit back', async () => {
     const before = await credits();
     const blank = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#6a8caf' } })
