@@ -20,6 +20,8 @@ import { newId, nowSeconds } from '../core/ids.js';
 import { putNewItem } from '../core/repository.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject } from '../media/media-store.js';
+import { createVoiceClone } from '../voices/voice-clones.js';
+import { deleteVoice } from '../voices/voices.js';
 import {
   type AvatarGroupRecord,
   type AvatarLookRecord,
@@ -35,6 +37,7 @@ import {
   type LookVariation,
   lookItem,
   looksOfGroup,
+  updateGroupRecord,
 } from './avatar-records.js';
 import { avatarTrainingJob } from './avatar-training-job.js';
 import { type LookTemplateId, lookPackVariations, templateVariation } from './look-packs.js';
@@ -49,7 +52,14 @@ export const MAX_AVATAR_PROMPT_LENGTH = 200;
 
 export type CreateAvatarRequest =
   | { type: 'photo'; name: string; file: MediaInput; avatar_group_id?: string | undefined }
-  | { type: 'digital_twin'; name: string; file: MediaInput; avatar_group_id?: string | undefined }
+  | {
+      type: 'digital_twin';
+      name: string;
+      file: MediaInput;
+      avatar_group_id?: string | undefined;
+      /** Also clone the voice of the footage (`POST /v3/voices/clone`): the group's default voice. */
+      create_voice_clone?: boolean | undefined;
+    }
   | {
       type: 'prompt';
       name: string;
@@ -309,7 +319,31 @@ export async function createAvatar(
           source_key: (media[0] as ResolvedMedia).objectKey,
           source_owned: sourceOwned,
         });
-  return writeAndStart(workspace, group, groupIsNew, [look], credits, ownedKeys(media));
+  // The footage's voice, cloned by the clone workflow: the group speaks with it once it is complete. Its
+  // own checks (clone slots, a recording) come before anything of the twin is written.
+  const clone =
+    request.type === 'digital_twin' && request.create_voice_clone
+      ? await createVoiceClone(workspaceId, {
+          audio: request.file,
+          voice_name: request.name,
+          remove_background_noise: true,
+        }).catch(async (error: unknown) => {
+          await Promise.all(ownedKeys(media).map((key) => deleteMediaObject(key)));
+          throw error;
+        })
+      : undefined;
+  const voiced = clone ? { ...group, default_voice_id: clone.voice_id } : group;
+  let created: CreatedAvatar;
+  try {
+    created = await writeAndStart(workspace, voiced, groupIsNew, [look], credits, ownedKeys(media));
+  } catch (error) {
+    if (clone) await deleteVoice(workspaceId, clone.voice_id);
+    throw error;
+  }
+  if (clone && !groupIsNew) {
+    await updateGroupRecord(workspaceId, group.group_id, { default_voice_id: clone.voice_id });
+  }
+  return created;
 }
 
 export type CreateLooksRequest =

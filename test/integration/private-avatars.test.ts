@@ -522,7 +522,9 @@ describe('a digital twin', () => {
         'ultrafast',
         '-c:a',
         'aac',
-        '-shortest',
+        // The speech, then silence to the end (the picture's length).
+        '-af',
+        'apad',
         out,
       ],
       { timeoutMs: 60_000 },
@@ -530,7 +532,7 @@ describe('a digital twin', () => {
     return readFile(out);
   }
 
-  it('needs a paid plan, trains, and waits for consent before videos may use it', async () => {
+  it('needs a paid plan, trains, clones its voice, and waits for consent before videos may use it', async () => {
     const freePlan = await api.newWorkspace({ plan: 'free', included_credits: 10 });
     const free = await api.call('POST', '/v3/avatars', {
       key: freePlan.apiKey,
@@ -548,12 +550,25 @@ describe('a digital twin', () => {
       body: {
         type: 'digital_twin',
         name: 'Maya twin',
-        file: base64(await footage(mayaPhoto, 5, 'twin'), 'video/mp4'),
+        file: base64(await footage(mayaPhoto, 5, 'twin', await speechWav()), 'video/mp4'),
+        create_voice_clone: true,
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     twin = created.body.data;
     expect(twin.avatar_group.consent_status).toBe('not_submitted');
+    // The footage's voice is cloned by the clone workflow and is the group's default voice.
+    const cloneId = twin.avatar_group.default_voice_id as string;
+    expect(cloneId).toMatch(/^[0-9a-f]{32}$/);
+    await expect
+      .poll(
+        async () =>
+          (await api.call<{ data: { status: string } }>('GET', `/v3/voices/${cloneId}`)).body.data.status,
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe('complete');
     const look = await settledLook(twin.avatar_id);
     expect(look.error).toBeUndefined();
     expect(look).toMatchObject({ status: 'pending_consent', avatar_type: 'digital_twin' });

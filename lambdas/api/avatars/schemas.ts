@@ -68,6 +68,10 @@ export const createAvatarBody = z.discriminatedUnion(
       avatar_group_id: ownId(
         'Your digital twin group to add the look to; a new group when omitted',
       ).optional(),
+      create_voice_clone: z.boolean().default(false).meta({
+        description:
+          "Also clone the footage's voice (as POST /v3/voices/clone, taking a clone slot): the group's default voice once complete",
+      }),
     }),
     z.strictObject({
       type: z.literal('prompt'),
