@@ -16,8 +16,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const { startLocalStack } = await import('../lib/local/local-stack.js');
-const { createApiKey } = await import('../lambdas/accounts/api-keys.js');
-const { createWorkspace } = await import('../lambdas/accounts/workspaces.js');
+const { benchWorkspace } = await import('./support/bench-workspace.js');
 const { createFolder } = await import('../lambdas/folders/folders.js');
 const { documents } = await import('../lambdas/core/aws-clients.js');
 const { config } = await import('../lambdas/core/config.js');
@@ -55,24 +54,8 @@ async function load(
 }
 
 const stack = await startLocalStack({ port: 0 });
-const unlimited = 1_000_000_000;
-const workspace = await createWorkspace({
-  name: 'Bench',
-  plan: 'enterprise',
-  rate_limits: {
-    read: unlimited,
-    write: unlimited,
-    heavy: unlimited,
-    status: unlimited,
-    status_ip: unlimited,
-  },
-});
-const { secret } = await createApiKey({
-  workspace_id: workspace.workspace_id,
-  name: 'bench',
-  scope_mode: 'full',
-});
-const folder = await createFolder(workspace.workspace_id, 'bench', { name: 'Bench folder' });
+const { workspaceId, apiKey: secret } = await benchWorkspace({ name: 'Bench' });
+const folder = await createFolder(workspaceId, 'bench', { name: 'Bench folder' });
 
 // The bare server: the same read, the same client, the same table, nothing else.
 const bare = createServer((_request, response) => {
@@ -80,7 +63,7 @@ const bare = createServer((_request, response) => {
     .send(
       new GetCommand({
         TableName: config().tableName,
-        Key: keys.resource(workspace.workspace_id, RESOURCE_TYPES.folder, folder.folder_id),
+        Key: keys.resource(workspaceId, RESOURCE_TYPES.folder, folder.folder_id),
       }),
     )
     .then((result) => {

@@ -11,9 +11,8 @@
  *
  *   npm run bench -- template-videos        (BENCH_VIDEOS to change the count, 100 by default)
  */
-import { createApiKey } from '../lambdas/accounts/api-keys.js';
-import { createWorkspace } from '../lambdas/accounts/workspaces.js';
 import { startLocalStack } from '../lib/local/local-stack.js';
+import { benchWorkspace } from './support/bench-workspace.js';
 
 const COUNT = Number(process.env.BENCH_VIDEOS ?? '100');
 const LOOK = 'maya-office';
@@ -23,23 +22,9 @@ const NAMES = ['Bob', 'Chloe', 'Dan', 'Eve', 'Farid', 'Grace', 'Hugo', 'Ines', '
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
 
 const stack = await startLocalStack({ port: 0, stepFunctionsTimeScale: 0.001 });
-const unlimited = 1_000_000_000;
-const workspace = await createWorkspace({
+const { apiKey: secret } = await benchWorkspace({
   name: 'Template bench',
-  plan: 'enterprise',
   included_credits: 1_000_000,
-  rate_limits: {
-    read: unlimited,
-    write: unlimited,
-    heavy: unlimited,
-    status: unlimited,
-    status_ip: unlimited,
-  },
-});
-const { secret } = await createApiKey({
-  workspace_id: workspace.workspace_id,
-  name: 'bench',
-  scope_mode: 'full',
 });
 
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {

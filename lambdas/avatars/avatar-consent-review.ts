@@ -12,10 +12,10 @@ import { JobFailure } from '../core/errors.js';
 import { bestFaceInVideo, SAME_FACE_THRESHOLD } from '../engines/vision/face-similarity.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
+import { readMediaObject, readMediaStream } from '../media/media-store.js';
 import { analyseRecording } from '../voices/voice-analysis.js';
 import { CONSENT_FAILURE, consentReviewJob, endReview, type ReviewRef } from './avatar-consent-job.js';
 import { CONSENT_STATUS, getLookRecord } from './avatar-records.js';
-import { readMediaBytes } from './look-media.js';
 
 async function review(ref: ReviewRef): Promise<null> {
   const group = await resumeJob(consentReviewJob, ref);
@@ -33,7 +33,7 @@ async function review(ref: ReviewRef): Promise<null> {
   const workDir = await mkdtemp(join(config().mediaWorkDir, `consent-${ref.review_id}-`));
   try {
     const videoPath = join(workDir, 'consent');
-    await writeFile(videoPath, await readMediaBytes(group.consent_video_key));
+    await writeFile(videoPath, await readMediaStream(group.consent_video_key));
     const speech = await analyseRecording(videoPath, { workDir });
     if (!speech.usable) {
       throw new JobFailure(
@@ -41,7 +41,7 @@ async function review(ref: ReviewRef): Promise<null> {
         `Nobody can be heard giving consent in the video: ${speech.reason ?? 'no speech'} Record the person saying the consent statement aloud.`,
       );
     }
-    const match = await bestFaceInVideo(videoPath, await readMediaBytes(twin.preview_key));
+    const match = await bestFaceInVideo(videoPath, await readMediaObject(twin.preview_key));
     if (!match.sameFace) {
       const why =
         match.reason?.picture === 'a'

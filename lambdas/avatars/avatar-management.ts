@@ -79,8 +79,7 @@ export async function updateGroup(
     }
     fields.default_voice_id = changes.default_voice_id;
   }
-  const group =
-    (await getGroupRecord(workspaceId, groupId)) && (await updateGroupRecord(workspaceId, groupId, fields));
+  const group = await updateGroupRecord(workspaceId, groupId, fields);
   if (!group) throw new NotFoundError(`Avatar group ${groupId} not found.`, 'not_found', 'group_id');
   return group;
 }

@@ -81,6 +81,8 @@ export type LookPresenter =
   | {
       kind: 'footage';
       footage_key: string;
+      /** The loop's first frame, full size: what its sprites were made on. */
+      first_frame_key: string;
       sprite_sheet: SpriteSheetRecord;
       /** Where the head is on each frame of the loop, relative to its first: the sprites follow it. */
       track: { fps: number; offsets: { x: number; y: number }[] };
@@ -179,8 +181,8 @@ export function groupItem(record: AvatarGroupRecord): StoredItem {
 }
 
 /**
- * A look item. Looks are indexed twice over one index: by group (`looksOfGroupPartition`, the group's
- * looks) is the gsi1 entry; the workspace-wide list reads the table's own `AVATAR_LOOK#` prefix.
+ * A look item. Its gsi1 entry files it under its group (`looksOfGroupPartition`: a group's looks are one
+ * query); the workspace-wide list reads the table's own `AVATAR_LOOK#` prefix.
  */
 export function lookItem(record: AvatarLookRecord): StoredItem {
   return {

@@ -30,6 +30,7 @@ import { cutOutPerson, NO_PERSON_COVERAGE } from '../engines/vision/segmentation
 import { prepareTwinFootage } from '../engines/vision/twin-footage.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
+import { readMediaObject, readMediaStream } from '../media/media-store.js';
 import {
   type AvatarLookRecord,
   completeLookRecord,
@@ -40,10 +41,10 @@ import {
 } from './avatar-records.js';
 import { AVATAR_FAILURE, avatarTrainingJob, type LookRef } from './avatar-training-job.js';
 import {
+  backdropSvg,
   MAX_LOOK_IMAGE_SIDE,
   packSpriteSheet,
   previewJpeg,
-  readMediaBytes,
   storeLookFile,
   variationImage,
 } from './look-media.js';
@@ -133,7 +134,7 @@ async function photoLook(look: AvatarLookRecord, picture: Uint8Array, engine: st
 async function drawnLook(look: AvatarLookRecord, drawn: DrawnLook, engine: string): Promise<MadeLook> {
   const rendered = await renderDrawnPresenter(drawn);
   const ws = look.workspace_id;
-  const picture = await sharp(Buffer.from(backdropSvg(drawn)))
+  const picture = await sharp(backdropSvg(drawn.imageWidth, drawn.imageHeight, drawn.appearance.backdrop))
     .composite([{ input: Buffer.from(rendered.portrait) }])
     .jpeg({ quality: 92 })
     .toBuffer();
@@ -167,15 +168,9 @@ async function drawnLook(look: AvatarLookRecord, drawn: DrawnLook, engine: strin
   };
 }
 
-/** The drawn look's backdrop at its full size: its gradient, lighter behind the head. */
-function backdropSvg(drawn: DrawnLook): string {
-  const { from, to } = drawn.appearance.backdrop;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${drawn.imageWidth}" height="${drawn.imageHeight}"><defs><radialGradient id="g" cx="0.5" cy="0.35" r="0.85"><stop offset="0" stop-color="${to}"/><stop offset="1" stop-color="${from}"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
-}
-
 /** The most common colour of a picture, `#rrggbb` (sharp's histogram of its pixels). */
 async function dominantColour(key: string): Promise<string> {
-  const { dominant } = await sharp(await readMediaBytes(key)).stats();
+  const { dominant } = await sharp(await readMediaObject(key)).stats();
   return `#${[dominant.r, dominant.g, dominant.b].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
 }
 
@@ -266,7 +261,7 @@ async function twinLook(look: AvatarLookRecord, sourceKey: string): Promise<Made
   const workDir = await mkdtemp(join(config().mediaWorkDir, `avatar-${look.look_id}-`));
   try {
     const sourcePath = join(workDir, 'source');
-    await writeFile(sourcePath, await readMediaBytes(sourceKey));
+    await writeFile(sourcePath, await readMediaStream(sourceKey));
     const footage = await prepareTwinFootage(sourcePath, workDir);
     const sheet = await packSpriteSheet(
       Object.entries(footage.sprites).map(([sprite, { png, box }]) => ({
@@ -276,8 +271,9 @@ async function twinLook(look: AvatarLookRecord, sourceKey: string): Promise<Made
       })),
     );
     const ws = look.workspace_id;
-    const [footageKey, sheetKey, previewKey] = await Promise.all([
+    const [footageKey, firstFrameKey, sheetKey, previewKey] = await Promise.all([
       readFile(footage.loopPath).then((mp4) => storeLookFile(ws, look.look_id, 'footage.mp4', mp4)),
+      storeLookFile(ws, look.look_id, 'first-frame.png', footage.previewPng),
       storeLookFile(ws, look.look_id, 'sprites.png', sheet.png),
       previewJpeg(footage.previewPng).then((jpeg) => storeLookFile(ws, look.look_id, 'preview.jpg', jpeg)),
     ]);
@@ -285,6 +281,7 @@ async function twinLook(look: AvatarLookRecord, sourceKey: string): Promise<Made
       presenter: {
         kind: 'footage',
         footage_key: footageKey,
+        first_frame_key: firstFrameKey,
         sprite_sheet: { key: sheetKey, sprites: sheet.sprites },
         track: footage.track,
       },
@@ -321,7 +318,7 @@ async function makeLook(look: AvatarLookRecord): Promise<MadeLook> {
   switch (look.origin) {
     case LOOK_ORIGINS.photo:
       if (!look.source_key) throw new Error(`Look ${look.look_id} has no photo`);
-      return photoLook(look, await readMediaBytes(look.source_key), 'photo_landmarks');
+      return photoLook(look, await readMediaObject(look.source_key), 'photo_landmarks');
     case LOOK_ORIGINS.prompt:
       return promptLook(look);
     case LOOK_ORIGINS.digitalTwin:

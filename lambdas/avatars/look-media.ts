@@ -4,21 +4,22 @@
  */
 import sharp from 'sharp';
 import { mediaKeys } from '../media/media-keys.js';
-import { putMediaObject, readMediaStream } from '../media/media-store.js';
+import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import type { AvatarLookRecord, LookVariation, PixelBoxRecord, SpriteSheetRecord } from './avatar-records.js';
 
 /** The files of a look, under its own prefix (deleted with the look). */
 export const lookFileKey = (
   workspaceId: string,
   lookId: string,
-  file: 'image.jpg' | 'figure.png' | 'person.png' | 'sprites.png' | 'preview.jpg' | 'footage.mp4',
+  file:
+    | 'image.jpg'
+    | 'figure.png'
+    | 'person.png'
+    | 'sprites.png'
+    | 'preview.jpg'
+    | 'footage.mp4'
+    | 'first-frame.png',
 ) => `${mediaKeys.avatarLook(workspaceId, lookId)}${file}`;
-
-export async function readMediaBytes(key: string): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of await readMediaStream(key)) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 export interface SheetSprite {
   sprite: SpriteSheetRecord['sprites'][number]['sprite'];
@@ -70,20 +71,20 @@ export async function storeLookFile(
 /** Longest side of a stored photo look: sharp in 4K videos, and a 12-megapixel photo stays a few MB. */
 export const MAX_LOOK_IMAGE_SIDE = 2160;
 
-/** A preview: the picture at most 640 pixels wide, as a JPEG (opaque: on white where it is transparent). */
-export async function previewJpeg(
-  image: Uint8Array,
-  backdrop?: { from: string; to: string },
-): Promise<Buffer> {
-  const resized = sharp(image).resize({ width: 640, height: 640, fit: 'inside', withoutEnlargement: true });
-  if (!backdrop) return resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer();
-  const figure = await resized.png().toBuffer({ resolveWithObject: true });
-  const { width, height } = figure.info;
-  const gradient = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${backdrop.from}"/><stop offset="1" stop-color="${backdrop.to}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
-  return sharp(Buffer.from(gradient))
-    .composite([{ input: figure.data }])
+/** A preview: the picture at most 640 pixels wide, as a JPEG (on white where it is transparent). */
+export function previewJpeg(image: Uint8Array): Promise<Buffer> {
+  return sharp(image)
+    .resize({ width: 640, height: 640, fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
     .jpeg({ quality: 85 })
     .toBuffer();
+}
+
+/** A backdrop of `width` × `height`: a radial gradient, lighter (`to`) behind the head, `from` at the edges. */
+export function backdropSvg(width: number, height: number, backdrop: { from: string; to: string }): Buffer {
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><radialGradient id="g" cx="0.5" cy="0.35" r="0.85"><stop offset="0" stop-color="${backdrop.to}"/><stop offset="1" stop-color="${backdrop.from}"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
+  );
 }
 
 /**
@@ -131,12 +132,11 @@ function cropAround(
 export async function variationImage(reference: AvatarLookRecord, variation: LookVariation): Promise<Buffer> {
   const presenter = reference.presenter;
   if (presenter?.kind !== 'portrait') throw new Error(`Look ${reference.look_id} is not a portrait`);
-  let picture = await readMediaBytes(presenter.image_key);
+  let picture = await readMediaObject(presenter.image_key);
   const { width = 0, height = 0 } = await sharp(picture).metadata();
   if (variation.backdrop && presenter.cut_out_key) {
-    const person = await readMediaBytes(presenter.cut_out_key);
-    const gradient = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><radialGradient id="g" cx="0.5" cy="0.35" r="0.8"><stop offset="0" stop-color="${variation.backdrop.to}"/><stop offset="1" stop-color="${variation.backdrop.from}"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
-    picture = await sharp(Buffer.from(gradient))
+    const person = await readMediaObject(presenter.cut_out_key);
+    picture = await sharp(backdropSvg(width, height, variation.backdrop))
       .composite([{ input: person }])
       .png()
       .toBuffer();

@@ -19,9 +19,10 @@ import {
 import { consentAllowsVideos } from './workspace-avatars.js';
 
 export interface LookPresenterMedia {
-  /** The picture (stock: transparent PNG; photo and drawn looks: opaque JPEG) or, with `footage`, the MP4 loop. */
+  /** The picture (stock: transparent PNG; photo and drawn looks: opaque JPEG; a twin: its first frame). */
   portraitKey: string;
-  footage: boolean;
+  /** A digital twin's loop (MP4), shown instead of the picture. */
+  footageKey: string | null;
   /** Footage only: the head's offset on each frame of the loop, which the sprites follow. */
   track: { fps: number; offsets: { x: number; y: number }[] } | null;
   spriteSheet: SpriteSheetRecord;
@@ -62,7 +63,7 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
       usable: true,
       media: {
         portraitKey: stock.portraitKey,
-        footage: false,
+        footageKey: null,
         track: null,
         spriteSheet: {
           key: sheet.key,
@@ -108,8 +109,8 @@ export async function resolveLookPresenter(workspaceId: string, lookId: string):
   return {
     usable: true,
     media: {
-      portraitKey: presenter.kind === 'portrait' ? presenter.image_key : presenter.footage_key,
-      footage: presenter.kind === 'footage',
+      portraitKey: presenter.kind === 'portrait' ? presenter.image_key : presenter.first_frame_key,
+      footageKey: presenter.kind === 'footage' ? presenter.footage_key : null,
       track: presenter.kind === 'footage' ? presenter.track : null,
       spriteSheet: presenter.sprite_sheet,
       cutOutKey: presenter.kind === 'portrait' ? presenter.cut_out_key : null,

@@ -143,6 +143,13 @@ export async function readMediaHead(key: string, length: number): Promise<Uint8A
   return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
 }
 
+/** The whole object in memory (small files: a picture, a JSON document). Large media: `readMediaStream`. */
+export async function readMediaObject(key: string): Promise<Buffer> {
+  const result = await s3Client().send(new GetObjectCommand({ Bucket: config().bucketName, Key: key }));
+  if (!result.Body) throw new Error(`Object ${key} has no body`);
+  return Buffer.from(await result.Body.transformToByteArray());
+}
+
 /** The whole object as a stream (hashing, downloads into engines). */
 export async function readMediaStream(key: string): Promise<AsyncIterable<Uint8Array>> {
   const result = await s3Client().send(new GetObjectCommand({ Bucket: config().bucketName, Key: key }));

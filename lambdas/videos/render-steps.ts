@@ -18,7 +18,7 @@ import { findStockLook, type StockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
-import { ffmpegPath, ProcessError, runProcess } from '../engines/composition/ffmpeg-binaries.js';
+import { ProcessError } from '../engines/composition/ffmpeg-binaries.js';
 import {
   type CaptionCue,
   CompositionError,
@@ -31,7 +31,6 @@ import {
   toSrt,
   wordsWithPunctuation,
 } from '../engines/composition/index.js';
-import { fileInput } from '../engines/composition/probe.js';
 import {
   generationEngine,
   MEDIA_GENERATION_NOT_CONFIGURED,
@@ -92,7 +91,7 @@ async function resolveScene(
   let portraitKey: string | null = null;
   let defaultVoiceId: string | null = null;
   let sprites: PreparedScene['presenter_sprite_sheet'];
-  let footage = false;
+  let footageKey: string | null = null;
   let track: PreparedScene['presenter_footage_track'];
   let cutOutKey: string | null = null;
   let faceBox: PreparedScene['presenter_face_box'];
@@ -112,7 +111,7 @@ async function resolveScene(
     portraitKey = look.media.portraitKey;
     defaultVoiceId = look.media.defaultVoiceId;
     sprites = look.media.spriteSheet;
-    footage = look.media.footage;
+    footageKey = look.media.footageKey;
     track = look.media.track ?? undefined;
     cutOutKey = look.media.cutOutKey;
     faceBox = look.media.faceBox ?? undefined;
@@ -123,7 +122,7 @@ async function resolveScene(
     scene_id: scene.id,
     portrait_key: portraitKey,
     ...(sprites ? { presenter_sprite_sheet: sprites } : {}),
-    ...(footage ? { presenter_footage: true } : {}),
+    ...(footageKey ? { presenter_footage_key: footageKey } : {}),
     ...(track ? { presenter_footage_track: track } : {}),
     ...(cutOutKey ? { presenter_cut_out_key: cutOutKey } : {}),
     ...(faceBox ? { presenter_face_box: faceBox } : {}),
@@ -345,7 +344,7 @@ async function sheetPresenter(
   sheet: NonNullable<PreparedScene['presenter_sprite_sheet']>,
   file: (name: string) => string,
   animated: string,
-  footage: boolean,
+  footageKey: string | undefined,
 ): Promise<PreparedPresenter> {
   // sharp lives in the media image, where Compose runs; this module's other steps run as zip
   // functions without it.
@@ -362,16 +361,13 @@ async function sheetPresenter(
     })),
     (sprite) => file(`sprite-${sprite}.png`),
   );
-  if (!footage) return { imagePath: portrait, sprites, animated };
-  const firstFrame = file('first-frame.png');
-  await runProcess(
-    ffmpegPath(),
-    ['-v', 'error', '-i', fileInput(portrait), '-frames:v', '1', fileInput(firstFrame)],
-    {
-      timeoutMs: 60_000,
-    },
-  );
-  return { imagePath: firstFrame, videoPath: portrait, sprites, animated };
+  if (!footageKey) return { imagePath: portrait, sprites, animated };
+  return {
+    imagePath: portrait,
+    videoPath: await download(footageKey, file('footage.mp4')),
+    sprites,
+    animated,
+  };
 }
 
 /**
@@ -590,16 +586,16 @@ async function compose(
         const file = (name: string) => join(workDir, `presenter-${presenters.size + 1}-${name}`);
         const animated = stock
           ? PRESENTER_ANIMATION.stockSprites
-          : resolved.presenter_footage
+          : resolved.presenter_footage_key
             ? PRESENTER_ANIMATION.twinFootage
             : cutOutKey
               ? `${PRESENTER_ANIMATION.lookSprites}, ${PRESENTER_ANIMATION.personCutOut}`
               : PRESENTER_ANIMATION.lookSprites;
         const faceBox = resolved.presenter_face_box;
-        prepared = download(pictureKey, file(resolved.presenter_footage ? 'footage.mp4' : 'portrait'))
+        prepared = download(pictureKey, file('portrait'))
           .then((picture) =>
             sheet
-              ? sheetPresenter(picture, sheet, file, animated, resolved.presenter_footage === true)
+              ? sheetPresenter(picture, sheet, file, animated, resolved.presenter_footage_key)
               : presenter.kind === 'image'
                 ? photoPresenter(picture, file, { cutOutPerson })
                 : { imagePath: picture, animated: PRESENTER_ANIMATION.still },

@@ -19,7 +19,7 @@ import { putItem } from '../core/repository.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { failJob, finishJob, startJob } from '../jobs/job-lifecycle.js';
 import { mediaKeys } from '../media/media-keys.js';
-import { putMediaObject, readMediaStream } from '../media/media-store.js';
+import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { createVideo } from './create-video.js';
 import { videoRenderJob } from './video-render-job.js';
 import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
@@ -142,9 +142,8 @@ async function abandonItems(workspaceId: string, items: readonly AcceptedItem[])
 }
 
 async function readPayloads(workspaceId: string, batchId: string): Promise<unknown[]> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of await readMediaStream(payloadKey(workspaceId, batchId))) chunks.push(chunk);
-  return z.array(z.unknown()).parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  const payloads = await readMediaObject(payloadKey(workspaceId, batchId));
+  return z.array(z.unknown()).parse(JSON.parse(payloads.toString('utf8')));
 }
 
 /**

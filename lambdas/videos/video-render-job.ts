@@ -44,8 +44,8 @@ export const preparedScene = z.object({
       sprites: z.array(z.object({ sprite: z.enum(SPRITES), box: pixelBox, sheet_top: z.number().int() })),
     })
     .optional(),
-  /** A digital twin: `portrait_key` is its footage (an MP4 loop), not a picture. */
-  presenter_footage: z.boolean().optional(),
+  /** A digital twin's loop (MP4), shown instead of `portrait_key` (its first frame). */
+  presenter_footage_key: z.string().optional(),
   /** The footage's head track (the sprites follow it): offsets per loop frame. */
   presenter_footage_track: z
     .object({ fps: z.number(), offsets: z.array(z.object({ x: z.number().int(), y: z.number().int() })) })
