@@ -24,6 +24,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   assets: 2,
   webhooks: 2,
   jobs: 3,
+  // Brand glossaries and kits: what videos, templates and translations are made with.
+  brand: 3,
   catalog: 4,
   audio: 4,
   avatars: 4,
