@@ -34,6 +34,10 @@ export const RESOURCE_TYPES = {
   /** A look of one of the workspace's avatar groups: its id is a video's `avatar_id`. */
   avatarLook: 'AVATAR_LOOK',
   batch: 'BATCH',
+  /** A brand glossary: pronunciations and translation rules (brand/brand-glossaries.ts). */
+  brandGlossary: 'BRAND_GLOSSARY',
+  /** A deleted brand glossary: requests that still name it keep working, without its rules. */
+  brandGlossaryTombstone: 'BRAND_GLOSSARY_DELETED',
   folder: 'FOLDER',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */
   modelVoice: 'MODEL_VOICE',

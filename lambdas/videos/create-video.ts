@@ -15,6 +15,7 @@ import {
   resolutionAllowed,
   videoCredits,
 } from '../billing/plans.js';
+import { glossaryForGeneration } from '../brand/brand-glossaries.js';
 import { PaymentRequiredError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { requireUsableFolder } from '../folders/folders.js';
@@ -235,6 +236,22 @@ async function studioSceneOf(
   }
 }
 
+/**
+ * The glossary a video is spoken with, as it is now: its pronunciations go into the render spec, so
+ * editing or deleting the glossary later leaves the video as it was admitted.
+ */
+async function glossaryOf(
+  workspaceId: string,
+  glossaryId: string | null | undefined,
+): Promise<Pick<RenderSpec, 'brand_glossary_id' | 'pronunciations'>> {
+  if (!glossaryId) return { brand_glossary_id: null, pronunciations: [] };
+  const glossary = await glossaryForGeneration(workspaceId, glossaryId, 'brand_glossary_id');
+  return {
+    brand_glossary_id: glossaryId,
+    pronunciations: glossary.terms.map(({ term, pronunciation }) => ({ term, pronunciation })),
+  };
+}
+
 /** The render spec of a request, with its media stored, and the seconds of video to reserve for. */
 async function renderSpecOf(
   workspaceId: string,
@@ -246,6 +263,7 @@ async function renderSpecOf(
     watermark: null,
     cinematic: null,
     brand_glossary_id: null,
+    pronunciations: [],
   };
   switch (request.type) {
     case 'cinematic_avatar': {
@@ -286,7 +304,7 @@ async function renderSpecOf(
           burn_captions: request.caption?.style !== undefined,
           captions_requested: request.caption !== undefined,
           watermark: await watermarkOf(workspaceId, request.watermark),
-          brand_glossary_id: request.brand_glossary_id ?? null,
+          ...(await glossaryOf(workspaceId, request.brand_glossary_id)),
         },
         estimateSeconds,
       };
@@ -327,7 +345,7 @@ async function renderSpecOf(
           burn_captions: request.caption?.style !== undefined,
           captions_requested: request.caption !== undefined,
           watermark: await watermarkOf(workspaceId, request.watermark),
-          brand_glossary_id: request.brand_glossary_id ?? null,
+          ...(await glossaryOf(workspaceId, request.brand_glossary_id)),
         },
         estimateSeconds,
       };

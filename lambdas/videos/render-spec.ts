@@ -6,6 +6,7 @@
  * scenes: an avatar or image video is one scene, a studio video one per requested scene.
  */
 import type { Resolution } from '../billing/plans.js';
+import type { Pronunciation } from '../engines/speech/speech-engine.js';
 import type { AspectRatio, VoiceSettings } from './video-requests.js';
 
 export type SceneBackground =
@@ -70,6 +71,11 @@ export interface RenderSpec {
     reference_keys: string[];
   } | null;
   brand_glossary_id: string | null;
+  /**
+   * The glossary's pronunciations when the video was admitted (brand/brand-glossaries.ts). Absent on
+   * videos admitted before glossaries were applied.
+   */
+  pronunciations?: Pronunciation[];
 }
 
 /** Short edge in pixels of each resolution tier, and the longest edge it allows. */

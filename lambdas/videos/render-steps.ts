@@ -237,6 +237,7 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
           scene.speech.settings,
         ),
         volume: scene.speech.settings.volume,
+        pronunciations: video.render.pronunciations ?? [],
       });
     } catch (error) {
       if (isSpeechEngineError(error)) {

@@ -6,6 +6,7 @@
  * word timings of the whole file.
  */
 
+import { glossaryForGeneration } from '../brand/brand-glossaries.js';
 import { POLLY_ENGINE_TYPES, type PollyEngineType } from '../core/config.js';
 import {
   ConflictError,
@@ -15,8 +16,7 @@ import {
   type ServiceError,
 } from '../core/errors.js';
 import { onProcessReset } from '../core/process-state.js';
-import { type SpeechEngine, speechEngine } from '../engines/speech/index.js';
-import { createPollyEngine } from '../engines/speech/polly-engine.js';
+import { createPollySpeechEngine, type SpeechEngine, speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { requireSpeakableText } from './speakable-text.js';
 import { DEPRECATED_SPEECH_ENGINES } from './speech-options.js';
@@ -46,6 +46,8 @@ export interface SpeechRequest {
   locale?: string | undefined;
   engine?: string | undefined;
   settings?: { model_id?: string | undefined } | undefined;
+  /** Its glossary's `terms` say how brand words of the text are pronounced. */
+  brand_glossary_id?: string | undefined;
 }
 
 export interface SpeechResult {
@@ -142,7 +144,7 @@ function engineFor(request: SpeechRequest): {
     const type = modelId as PollyEngineType;
     let engine = pollyEngines.get(type);
     if (!engine) {
-      engine = createPollyEngine({ engines: [type] });
+      engine = createPollySpeechEngine([type]);
       pollyEngines.set(type, engine);
     }
     return { engine, modelId, deprecated };
@@ -191,6 +193,9 @@ export async function createSpeech(
     throw error;
   }
   checkLanguage(voice, request);
+  const pronunciations = request.brand_glossary_id
+    ? (await glossaryForGeneration(workspaceId, request.brand_glossary_id, 'brand_glossary_id')).terms
+    : [];
 
   const steps = segments.map(
     (segment): SpeechStep =>
@@ -202,6 +207,7 @@ export async function createSpeech(
               text: segment.text,
               voiceId: voice.engineVoiceId,
               ...combinedSettings(voice, { speed: request.speed * segment.rate }),
+              pronunciations,
             },
             // This route answers no offsets into the text.
             textOffset: 0,

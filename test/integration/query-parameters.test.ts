@@ -162,6 +162,8 @@ beforeAll(async () => {
       body: { url: `https://hooks.example.com/compat-${index}` },
     });
     expect(hook.status).toBe(201);
+    const glossary = await api.call('POST', '/v3/brand-glossaries', { body: { name: `Glossary ${index}` } });
+    expect(glossary.status).toBe(201);
   }
   const assetBatch = await api.call<{ data: { batch_id: string } }>(
     'POST',
@@ -225,6 +227,7 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/audio/sounds',
       'GET /v3/avatars',
       'GET /v3/avatars/looks',
+      'GET /v3/brand-glossaries',
       'GET /v3/templates',
       'GET /v3/videos',
       'GET /v3/videos/batches/{batch_id}',

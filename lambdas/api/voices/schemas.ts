@@ -109,6 +109,10 @@ export const speechBody = z.strictObject({
   engine: nullable(z.enum([...SPEECH_ENGINE_NAMES, 'default', ...DEPRECATED_SPEECH_ENGINES])).meta({
     description: "This deployment's speech engine (or `default`); `starfish` is accepted and deprecated",
   }),
+  brand_glossary_id: nullable(z.string().min(1).max(128)).meta({
+    description:
+      "A brand glossary of the workspace: its `terms` say how the text's brand words are pronounced",
+  }),
   settings: nullable(
     z.strictObject({
       model_id: nullable(z.string().min(1).max(128)).meta({

@@ -32,6 +32,14 @@ export interface EngineVoice {
   gender: 'male' | 'female' | 'unknown';
 }
 
+/** How a term of a text is said (a brand glossary's `terms`), see pronunciations.ts. */
+export interface Pronunciation {
+  /** The word or phrase as written; matched as whole words, ignoring case. */
+  term: string;
+  /** How it is said, written as it sounds. */
+  pronunciation: string;
+}
+
 export interface SynthesisRequest {
   /** Plain text (not SSML). 1 to `MAX_SYNTHESIS_TEXT_LENGTH` characters, not all whitespace. */
   text: string;
@@ -44,6 +52,12 @@ export interface SynthesisRequest {
   volume?: number;
   /** Pitch-range multiplier, 0 to 2. @default 1 */
   intonation?: number;
+  /**
+   * How terms of the text are said (a brand glossary's `terms`). Applied the same way for every engine
+   * by `withPronunciations` (pronunciations.ts), which the engine factory wraps each engine in; the
+   * result's words stay the request's own. @default none
+   */
+  pronunciations?: readonly Pronunciation[];
 }
 
 export interface WordTiming {
