@@ -25,10 +25,10 @@ import {
   type CompositionScene,
   captionCuesFromWords,
   compositionEngine,
+  formatSrt,
   type PresenterAnimation,
   type PresenterSprite,
   probeMedia,
-  toSrt,
   wordsWithPunctuation,
 } from '../engines/composition/index.js';
 import {
@@ -756,7 +756,7 @@ async function compose(
     const extension = video.output_format;
     const hasCaptions = cues.length > 0;
     const srtPath = join(workDir, 'captions.srt');
-    if (hasCaptions) await writeFile(srtPath, toSrt(cues));
+    if (hasCaptions) await writeFile(srtPath, formatSrt(cues));
     const [mainKey, captionedKey, subtitleKey, thumbnailKey, gifKey] = await Promise.all([
       put(result.videoPath, `video.${extension}`, VIDEO_CONTENT_TYPES[extension]),
       hasCaptions && result.captionedVideoPath !== result.videoPath

@@ -1,6 +1,7 @@
 /**
- * Captions: grouping timed words into readable cues, and writing cues as SRT (for download) or as an
- * ASS script (for burning into the picture with libass).
+ * Captions: grouping timed words into readable cues, and writing cues as an ASS script (for burning
+ * into the picture with libass). Subtitle files (SRT and WebVTT, to download or upload) are
+ * subtitle-files.ts.
  *
  * Readability rules (after common broadcast guidelines): at most 2 lines of at most 42 characters, lines
  * balanced in length; a cue ends at a sentence end, at a clear pause, or when it would grow too long or
@@ -10,6 +11,7 @@
  */
 import { alignScriptWords } from '../speech/script-words.js';
 import type { CaptionCue } from './composition-engine.js';
+import { clockParts, cueLines } from './subtitle-files.js';
 
 export interface TimedWord {
   /** The word as written, punctuation included (`Hello,`). Surrounding whitespace is ignored. */
@@ -197,49 +199,6 @@ export function captionCuesFromWords(
   return cues;
 }
 
-function pad(value: number, digits: number): string {
-  return String(value).padStart(digits, '0');
-}
-
-function clockParts(ms: number): { hours: number; minutes: number; seconds: number; millis: number } {
-  const total = Math.max(0, Math.round(ms));
-  return {
-    hours: Math.floor(total / 3_600_000),
-    minutes: Math.floor(total / 60_000) % 60,
-    seconds: Math.floor(total / 1000) % 60,
-    millis: total % 1000,
-  };
-}
-
-/** `HH:MM:SS,mmm`, as SRT writes times. */
-export function srtTimestamp(ms: number): string {
-  const { hours, minutes, seconds, millis } = clockParts(ms);
-  return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)},${pad(millis, 3)}`;
-}
-
-/** A cue's lines: trimmed, without blank lines (a blank line ends an SRT cue). */
-function cueLines(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-}
-
-/**
- * SubRip text: cues numbered from 1, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, LF line ends, a blank line between
- * cues. Cues without text are left out (SRT cannot express them).
- */
-export function toSrt(cues: readonly CaptionCue[]): string {
-  return cues
-    .map((cue) => ({ cue, lines: cueLines(cue.text) }))
-    .filter(({ lines }) => lines.length > 0)
-    .map(
-      ({ cue, lines }, index) =>
-        `${index + 1}\n${srtTimestamp(cue.startMs)} --> ${srtTimestamp(cue.endMs)}\n${lines.join('\n')}\n`,
-    )
-    .join('\n');
-}
-
 export interface AssStyleOptions {
   /** The frame size: the script's coordinate space, so every size below is in frame pixels. */
   width: number;
@@ -251,7 +210,8 @@ export interface AssStyleOptions {
 /** `H:MM:SS.cc`, as ASS writes times. */
 function assTimestamp(ms: number): string {
   const { hours, minutes, seconds, millis } = clockParts(Math.round(ms / 10) * 10);
-  return `${hours}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(Math.floor(millis / 10), 2)}`;
+  const twoDigits = (value: number) => String(value).padStart(2, '0');
+  return `${hours}:${twoDigits(minutes)}:${twoDigits(seconds)}.${twoDigits(Math.floor(millis / 10))}`;
 }
 
 /** Text with ASS's markup characters neutralized: `{}` start override tags, `\N` `\n` `\h` are escapes. */

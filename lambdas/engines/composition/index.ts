@@ -1,7 +1,7 @@
 /**
  * The composition capability's public surface: the engine interface and errors, the engine chosen by
- * configuration (`compositionEngine()`), media probing, the ffmpeg/ffprobe locations and captions. Job
- * code imports from here.
+ * configuration (`compositionEngine()`), media probing, the ffmpeg/ffprobe locations, captions and
+ * subtitle files (SRT, WebVTT). Job code imports from here.
  */
 import { type CompositionEngineName, config } from '../../core/config.js';
 import type { CompositionEngine } from './composition-engine.js';
@@ -13,6 +13,7 @@ export * from './composition-engine.js';
 export { ffmpegPath, ffprobePath } from './ffmpeg-binaries.js';
 export * from './ffmpeg-composition-engine.js';
 export * from './probe.js';
+export * from './subtitle-files.js';
 
 /**
  * The configured composition engine (`COMPOSITION_ENGINE`, see core/config.ts): `ffmpeg` (the reference

@@ -1,11 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  captionCuesFromWords,
-  toSrt,
-  wordsWithPunctuation,
-} from '../../../lambdas/engines/composition/captions.js';
+import { captionCuesFromWords, wordsWithPunctuation } from '../../../lambdas/engines/composition/captions.js';
+import { formatSrt } from '../../../lambdas/engines/composition/subtitle-files.js';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import {
   type SpeechEngine,
@@ -222,7 +219,7 @@ describe('eSpeak engine: every word of the script, once', () => {
     const cues = captionCuesFromWords(wordsWithPunctuation(text, result.words, result.durationMs), {
       untilMs: result.durationMs,
     });
-    const srt = toSrt(cues);
+    const srt = formatSrt(cues);
     const srtText = srt
       .trim()
       .split('\n\n')

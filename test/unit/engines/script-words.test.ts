@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  captionCuesFromWords,
-  toSrt,
-  wordsWithPunctuation,
-} from '../../../lambdas/engines/composition/captions.js';
+import { captionCuesFromWords, wordsWithPunctuation } from '../../../lambdas/engines/composition/captions.js';
+import { formatSrt, parseSrt } from '../../../lambdas/engines/composition/subtitle-files.js';
 import {
   alignScriptWords,
   type EngineWordTime,
@@ -25,23 +22,6 @@ function expectWellTimed(timings: readonly WordTiming[], text: string, durationM
     expect(timing.endMs, timing.word).toBeLessThanOrEqual(durationMs);
     previousEnd = timing.endMs;
   }
-}
-
-/** The cues of an SRT file: times in ms and the text on one line. */
-function parseSrt(srt: string): { startMs: number; endMs: number; text: string }[] {
-  const ms = (time: string) => {
-    const [h, m, s, milli] = time.split(/[:,]/).map(Number) as [number, number, number, number];
-    return ((h * 60 + m) * 60 + s) * 1000 + milli;
-  };
-  return srt
-    .trim()
-    .split('\n\n')
-    .filter(Boolean)
-    .map((block) => {
-      const [, times = '', ...lines] = block.split('\n');
-      const [start = '', end = ''] = times.split(' --> ');
-      return { startMs: ms(start), endMs: ms(end), text: lines.join(' ') };
-    });
 }
 
 describe('script words', () => {
@@ -232,8 +212,10 @@ describe('captions from engine times with gaps and missing words', () => {
           const spoken = times.map((time) => ({ word: '', textLength: 1, ...time }));
           const captionWords = wordsWithPunctuation(text, spoken, durationMs);
           const cues = captionCuesFromWords(captionWords, { untilMs: durationMs });
-          const srt = parseSrt(toSrt(cues));
-          expect(srt.map((cue) => cue.text).join(' ')).toBe(text.trim().split(/\s+/).join(' '));
+          const srt = parseSrt(formatSrt(cues));
+          expect(srt.map((cue) => cue.text.replace(/\n/g, ' ')).join(' ')).toBe(
+            text.trim().split(/\s+/).join(' '),
+          );
           let previousEnd = 0;
           for (const cue of srt) {
             expect(cue.startMs).toBeGreaterThanOrEqual(previousEnd);

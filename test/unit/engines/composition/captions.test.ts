@@ -3,10 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   captionCuesFromWords,
   layoutCaptionLines,
-  srtTimestamp,
   type TimedWord,
   toAss,
-  toSrt,
   wordsWithPunctuation,
 } from '../../../../lambdas/engines/composition/captions.js';
 
@@ -21,33 +19,6 @@ function spoken(text: string, msPerWord = 300, pausesAfter: Record<number, numbe
 }
 
 const joined = (cues: { text: string }[]) => cues.map((cue) => cue.text.replace(/\n/g, ' ')).join(' ');
-
-describe('toSrt', () => {
-  it('numbers cues from 1 with HH:MM:SS,mmm times, LF line ends and a blank line between cues', () => {
-    expect(
-      toSrt([
-        { startMs: 0, endMs: 1500, text: 'Hello there.' },
-        { startMs: 1500, endMs: 3_723_004, text: 'Two\nlines' },
-      ]),
-    ).toBe(
-      '1\n00:00:00,000 --> 00:00:01,500\nHello there.\n\n2\n00:00:01,500 --> 01:02:03,004\nTwo\nlines\n',
-    );
-  });
-
-  it('drops blank lines inside a cue and cues without text, so the file stays parseable', () => {
-    expect(
-      toSrt([
-        { startMs: 0, endMs: 1000, text: '  \n' },
-        { startMs: 1000, endMs: 2000, text: 'First\r\n\r\nsecond' },
-      ]),
-    ).toBe('1\n00:00:01,000 --> 00:00:02,000\nFirst\nsecond\n');
-  });
-
-  it('formats times past 99 hours and rounds fractions of milliseconds', () => {
-    expect(srtTimestamp(100 * 3_600_000 + 0.6)).toBe('100:00:00,001');
-    expect(srtTimestamp(-5)).toBe('00:00:00,000');
-  });
-});
 
 describe('layoutCaptionLines', () => {
   it('keeps short text on one line', () => {
