@@ -48,6 +48,15 @@ export function videoCredits(durationSeconds: number, resolution: Resolution): n
   return minutes * CREDITS_PER_MINUTE[resolution];
 }
 
+/**
+ * What translating `durationSeconds` of a source into one language costs: every started minute, at
+ * least one; `precision` mode (the hosted API's higher-quality mode) twice that.
+ */
+export function translationCredits(durationSeconds: number, mode: 'speed' | 'precision'): number {
+  const minutes = Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+  return minutes * (mode === 'precision' ? 2 : 1);
+}
+
 /** Credits of one avatar look, by how it is made (a look pack costs this per look). */
 export const AVATAR_LOOK_CREDITS = { photo: 1, prompt: 1, look_pack: 1, digital_twin: 5 } as const;
 

@@ -44,6 +44,8 @@ export const RESOURCE_TYPES = {
   /** A deleted audio voice, kept a while so that repeating its delete still succeeds. */
   modelVoiceTombstone: 'MODEL_VOICE_DELETED',
   video: 'VIDEO',
+  /** A video translation: one output language of a translate request (translations/translation-records.ts). */
+  videoTranslation: 'VIDEO_TRANSLATION',
   /** A workspace's own voice: designed (`POST /v3/voices`) or cloned (`POST /v3/voices/clone`). */
   voice: 'VOICE',
   /** The workspace's count of voice clone slots in use (a single item). */

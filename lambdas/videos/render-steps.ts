@@ -66,6 +66,7 @@ import {
   isTerminal,
   markCompleted,
   markProcessing,
+  type TranscriptWord,
   updateProcessing,
   VIDEO_CONTENT_TYPES,
   VIDEO_FAILURE,
@@ -564,6 +565,9 @@ async function compose(
   try {
     const scenes: CompositionScene[] = [];
     const cues: CaptionCue[] = [];
+    // Every spoken word on the video's timeline: a translation of this video reads them instead of
+    // hearing the video again (translations/source-transcript.ts).
+    const transcript: TranscriptWord[] = [];
     const recorded = new Set<string>();
     // Scenes showing the same look or photo share its files and its landmarks (found once).
     const presenters = new Map<string, Promise<PreparedPresenter>>();
@@ -634,11 +638,16 @@ async function compose(
           await readFile(await download(spoken.timings_key as string, file('words.json')), 'utf8'),
         ) as WordTiming[];
         const text = scene.speech?.kind === 'script' ? scene.speech.text : '';
+        const punctuated = wordsWithPunctuation(text, words, durationMs);
         // Every word of the script, and no cue past the scene's audio (into the next scene's cues).
-        for (const cue of captionCuesFromWords(wordsWithPunctuation(text, words, durationMs), {
-          untilMs: durationMs,
-        }))
+        for (const cue of captionCuesFromWords(punctuated, { untilMs: durationMs }))
           cues.push({ ...cue, startMs: cue.startMs + offsetMs, endMs: cue.endMs + offsetMs });
+        for (const word of punctuated)
+          transcript.push({
+            word: word.word,
+            startMs: word.startMs + offsetMs,
+            endMs: word.endMs + offsetMs,
+          });
       } else if (scene.speech?.kind === 'audio') {
         const path = await download(scene.speech.key, file('audio'));
         durationMs = Math.round((await probeSeconds(path, `The audio of ${scene.id}`)) * 1000);
@@ -757,12 +766,17 @@ async function compose(
     const hasCaptions = cues.length > 0;
     const srtPath = join(workDir, 'captions.srt');
     if (hasCaptions) await writeFile(srtPath, formatSrt(cues));
-    const [mainKey, captionedKey, subtitleKey, thumbnailKey, gifKey] = await Promise.all([
+    const transcriptPath = join(workDir, 'transcript.json');
+    if (transcript.length > 0) await writeFile(transcriptPath, JSON.stringify(transcript));
+    const [mainKey, captionedKey, subtitleKey, transcriptKey, thumbnailKey, gifKey] = await Promise.all([
       put(result.videoPath, `video.${extension}`, VIDEO_CONTENT_TYPES[extension]),
       hasCaptions && result.captionedVideoPath !== result.videoPath
         ? put(result.captionedVideoPath, `captioned.${extension}`, VIDEO_CONTENT_TYPES[extension])
         : Promise.resolve(null),
       hasCaptions ? put(srtPath, 'captions.srt', 'application/x-subrip') : Promise.resolve(null),
+      transcript.length > 0
+        ? put(transcriptPath, 'transcript.json', 'application/json')
+        : Promise.resolve(null),
       put(result.thumbnailPath, 'thumbnail.jpg', 'image/jpeg'),
       put(result.gifPath, 'preview.gif', 'image/gif'),
     ]);
@@ -772,6 +786,7 @@ async function compose(
         // Burned into the main video already: the captioned render is the same file.
         captioned_video_key: hasCaptions ? (captionedKey ?? mainKey) : null,
         subtitle_key: subtitleKey,
+        transcript_key: transcriptKey,
         thumbnail_key: thumbnailKey,
         gif_key: gifKey,
       },

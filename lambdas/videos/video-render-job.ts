@@ -91,6 +91,7 @@ export const composeResult = z
       video_key: z.string(),
       captioned_video_key: z.string().nullable(),
       subtitle_key: z.string().nullable(),
+      transcript_key: z.string().nullable(),
       thumbnail_key: z.string(),
       gif_key: z.string(),
     }),

@@ -39,11 +39,23 @@ export const VIDEO_FAILURE = {
 export const VIDEO_CONTENT_TYPES = { mp4: 'video/mp4', webm: 'video/webm' } as const;
 
 /** Where a finished video's files are in the media bucket. */
+/** A spoken word of a video, on its timeline, with the script's punctuation (`Hello,`). */
+export interface TranscriptWord {
+  word: string;
+  startMs: number;
+  endMs: number;
+}
+
 export interface VideoOutputs {
   video_key: string;
   /** Absent when the video has no captions (speech from a recording: no word timings). */
   captioned_video_key: string | null;
   subtitle_key: string | null;
+  /**
+   * The spoken words on the video's timeline (`TranscriptWord[]` JSON), for translating the video
+   * without hearing it again. Absent on videos rendered before it was kept, and null without speech.
+   */
+  transcript_key?: string | null;
   thumbnail_key: string;
   gif_key: string;
 }

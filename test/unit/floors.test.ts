@@ -34,6 +34,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   // Templates make videos (videos/create-video.ts admitVideo) and hold voices (voices/voice-references.ts).
   templates: 4,
   'model-audio': 4,
+  // Translations read the videos this service made (their words) and speak with its voices.
+  translations: 4,
   api: 5,
   workflows: 5,
   workers: 5,
