@@ -40,8 +40,10 @@
  * voice's onset unmoved.
  *
  * The picture (`enable_dynamic_duration`): a segment whose translated line needs more time is slowed
- * (at most 1.5×) and its last frame held for the rest; the rest copies through. Its sound is not
- * stretched: the soundtrack is built on the retimed timeline by the caller.
+ * (at most 1.5×) and its last frame held for the rest; the rest copies through. `retimeAudio` does the
+ * same to the original soundtrack (time-stretched with `atempo`, pitch kept; silence during a hold) so
+ * that its music and effects stay in step with the picture; the new speech is then placed on the
+ * retimed timeline.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,6 +58,7 @@ import {
 import { compositionFailureOf, ensureExecutable, ffmpegPath, runProcess } from './ffmpeg-binaries.js';
 import { fileInput, type MediaInfo, probeMedia } from './probe.js';
 
+export * from './dub-audio-retime.js';
 export * from './dub-soundtrack.js';
 export type { RetimedSpan, RetimeSpan } from './dub-timeline.js';
 
@@ -207,6 +210,9 @@ export async function prepareSource(
   if (audio) {
     outputs.push(
       ...['-map', '0:a:0', '-vn', '-sn', '-dn', '-ac', String(Math.min(2, audio.channels ?? 1))],
+      // A WAV has no timestamps: sound that starts after the picture (or has gaps) is padded with
+      // silence so that the file's sample 0 is the picture's time 0.
+      ...['-af', 'aresample=async=1:first_pts=0'],
       ...['-ar', String(DUBBING_DEFAULTS.sampleRate), '-c:a', 'pcm_s16le'],
       fileInput(audioPath as string),
     );

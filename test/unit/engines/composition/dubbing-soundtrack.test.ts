@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMonoPcm16 } from '../../../../lambdas/engines/composition/audio-decode.js';
 import { isCompositionError } from '../../../../lambdas/engines/composition/composition-engine.js';
+import { retimeAudio } from '../../../../lambdas/engines/composition/dub-audio-retime.js';
 import {
   type DubSoundtrack,
   dubSoundtrack,
@@ -331,5 +332,75 @@ describe('dubSoundtrack, other treatments of the original', () => {
       dubSoundtrack({ ...base, speech: [{ startMs: 0, path: path.join(scratch.dir, 'nope.wav') }] }),
     );
     expect(missing.failureCode).toBe('invalid_media');
+  });
+});
+
+describe('retimeAudio', () => {
+  let clock: string;
+
+  beforeAll(async () => {
+    // One tone per second: 300, 500, 700, 900 Hz.
+    clock = path.join(scratch.dir, 'tone-clock.wav');
+    await ffmpeg([
+      ...[300, 500, 700, 900].flatMap((frequency) => [
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${frequency}:sample_rate=${RATE}:duration=1`,
+      ]),
+      ...['-filter_complex', '[0][1][2][3]concat=n=4:v=0:a=1'],
+      clock,
+    ]);
+  }, 30_000);
+
+  const present = (samples: Int16Array, frequency: number, fromS: number, toS: number) =>
+    toneAmplitude(samples, frequency, fromS, toS) > 0.05;
+
+  it('slows a span like the picture: each tone lasts as long as its picture', async () => {
+    const retimed = await retimeAudio(
+      clock,
+      [
+        { sourceStartMs: 0, sourceEndMs: 2000, outputMs: 2000 },
+        { sourceStartMs: 2000, sourceEndMs: 3000, outputMs: 1400 },
+        { sourceStartMs: 3000, sourceEndMs: 4000, outputMs: 1000 },
+      ],
+      { workDir: scratch.dir },
+    );
+    expect(retimed.durationMs).toBe(4400);
+    expect((await probeMedia(retimed.path)).durationSeconds).toBeCloseTo(4.4, 3);
+    const samples = await decode(retimed.path);
+    expect(present(samples, 500, 1.05, 1.95)).toBe(true);
+    // 700 Hz, pitch kept, now from 2.0 s to 3.4 s; 900 Hz after it.
+    expect(present(samples, 700, 2.05, 3.35)).toBe(true);
+    expect(present(samples, 900, 2.05, 3.35)).toBe(false);
+    expect(present(samples, 900, 3.45, 4.35)).toBe(true);
+    expect(present(samples, 700, 3.45, 4.35)).toBe(false);
+  });
+
+  it('holds: the stretch, then silence faded in and out, then the next span', async () => {
+    const retimed = await retimeAudio(
+      clock,
+      [
+        { sourceStartMs: 0, sourceEndMs: 1000, outputMs: 1000 },
+        { sourceStartMs: 1000, sourceEndMs: 2000, outputMs: 2000 },
+        { sourceStartMs: 2000, sourceEndMs: 4000, outputMs: 2000 },
+      ],
+      { workDir: scratch.dir },
+    );
+    expect(retimed.durationMs).toBe(5000);
+    const samples = await decode(retimed.path);
+    expect(present(samples, 500, 1.05, 2.45)).toBe(true);
+    expect(rmsDb(samples, 2.52, 2.98)).toBeLessThan(-90);
+    expect(present(samples, 700, 3.05, 3.95)).toBe(true);
+    // No click where the sound stops and starts again: no sample-to-sample step larger than the
+    // tone's own steepest (2π·700/48000 of its 0.125 amplitude, with margin).
+    let largestStep = 0;
+    for (let index = Math.round(2.4 * RATE); index < Math.round(3.1 * RATE); index++) {
+      largestStep = Math.max(
+        largestStep,
+        Math.abs((samples[index] ?? 0) - (samples[index - 1] ?? 0)) / 32768,
+      );
+    }
+    expect(largestStep).toBeLessThan(0.02);
   });
 });
