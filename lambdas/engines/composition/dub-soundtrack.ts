@@ -10,7 +10,7 @@
  * original and adds the two.
  */
 import { createWriteStream } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { CompositionError } from './composition-engine.js';
@@ -96,7 +96,10 @@ export interface DubSoundtrackRequest {
   durationMs: number;
   speech: readonly SpeechClip[];
   original: OriginalAudioHandling;
-  /** Scratch directory (exists, writable); the soundtrack and its intermediates are written inside it. */
+  /**
+   * Scratch directory (exists, writable): `soundtrack.wav` and its filter graph are written inside it;
+   * the intermediates (decoded clips, speech lanes, the enhanced speech) are removed when it is done.
+   */
   workDir: string;
   /** @default SOUNDTRACK_DEFAULTS.duckDb */
   duckDb?: number;
@@ -183,12 +186,11 @@ async function mapLimited<T, R>(
 }
 
 /** Decodes a clip to raw mono s16le at `sampleRate`; its sample count is exact (the file's bytes / 2). */
-async function decodeClip(clip: SpeechClip, index: number, sampleRate: number, workDir: string) {
+async function decodeClip(clip: SpeechClip, index: number, sampleRate: number, out: string) {
   const info = await probeMedia(clip.path);
   if (!info.streams.some((stream) => stream.type === 'audio')) {
     throw invalid(`speech clip ${index + 1} (${clip.path}) has no audio stream`);
   }
-  const out = path.join(workDir, `speech-clip-${index}.s16`);
   await ffmpegRun(
     [
       ...FFMPEG_QUIET,
@@ -313,173 +315,187 @@ export async function dubSoundtrack(request: DubSoundtrackRequest): Promise<DubS
   const bridgeMs = Math.max(request.bridgeMs ?? SOUNDTRACK_DEFAULTS.bridgeMs, 2 * fadeMs);
   const workDir = request.workDir;
 
-  const clipFiles = await mapLimited(request.speech, SOUNDTRACK_DEFAULTS.decodeConcurrency, (clip, index) =>
-    decodeClip(clip, index, sampleRate, workDir),
-  );
-  const placed: PlacedClip[] = request.speech.map((clip, index) => ({
-    index,
-    startSample: Math.round((clip.startMs * sampleRate) / 1000),
-    samples: (clipFiles[index] as { samples: number }).samples,
-  }));
-  const placements = placed.map((clip) => ({
-    startMs: (clip.startSample * 1000) / sampleRate,
-    endMs: ((clip.startSample + clip.samples) * 1000) / sampleRate,
-  }));
-  const overruns: SpeechOverrun[] = placements.flatMap((placement, index) =>
-    placement.endMs > request.durationMs
-      ? [{ index, ...placement, pastEndMs: placement.endMs - request.durationMs }]
-      : [],
-  );
-  const durationSamples = Math.round((request.durationMs * sampleRate) / 1000);
-  const totalSamples = Math.max(durationSamples, ...placed.map((clip) => clip.startSample + clip.samples));
-
-  const lanes = speechLanes(placed);
-  const laneFiles = await Promise.all(
-    (lanes.length > 0 ? lanes : [[]]).map(async (lane, index) => {
-      const file = path.join(workDir, `speech-lane-${index}.s16`);
-      await writeLane(file, lane, clipFiles, totalSamples);
-      return file;
-    }),
-  );
-  const rawInput = (file: string, format: 's16le' | 'f32le') => [
-    '-f',
-    format,
-    '-ar',
-    String(sampleRate),
-    '-ac',
-    '1',
-    '-i',
-    fileInput(file),
-  ];
-  // The lanes added sample by sample (amerge + pan sums exactly; amix would scale each input by 1/n).
-  const sampleFormat = `aformat=sample_fmts=flt:sample_rates=${sampleRate}`;
-  const sumLanes = (labels: string[]) =>
-    labels.length === 1
-      ? `${labels[0]}anull`
-      : `${labels.map((label, index) => `${label}${sampleFormat}:channel_layouts=mono[lane${index}]`).join(';')};${labels.map((_, index) => `[lane${index}]`).join('')}amerge=inputs=${labels.length},pan=mono|c0=${labels.map((_, index) => `c${index}`).join('+')}`;
-  const exactLength = `atrim=end_sample=${totalSamples},apad=whole_len=${totalSamples}`;
-
-  // Speech: summed lanes, optionally enhanced, and with a loudness target measured for one gain.
-  const loudnessTarget =
-    request.loudnessTarget ?? (request.enhanceSpeech ? SOUNDTRACK_DEFAULTS.loudnessTargetLufs : undefined);
-  let speechInput = laneFiles.flatMap((file) => rawInput(file, 's16le'));
-  let speechChain = sumLanes(laneFiles.map((_, index) => `[${index}:a]`));
-  let speechLevel: DubSoundtrack['speechLevel'];
-  if (request.enhanceSpeech || loudnessTarget !== undefined) {
-    const speechFile = path.join(workDir, 'speech.f32');
-    const enhance = request.enhanceSpeech
-      ? `,highpass=f=${SOUNDTRACK_DEFAULTS.highPassHz},afftdn=nr=${SOUNDTRACK_DEFAULTS.denoiseDb}:nf=${SOUNDTRACK_DEFAULTS.denoiseFloorDb}:tn=1`
-      : '';
-    const graph = `${speechChain}${enhance},${exactLength},asplit[speech][measure];[measure]loudnorm=print_format=json[measured]`;
-    const { stderr } = await ffmpegRun(
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-nostats',
-        // loudnorm prints its measurement at the info level.
-        '-loglevel',
-        'info',
-        '-y',
-        ...speechInput,
-        '-filter_complex',
-        graph,
-        '-map',
-        '[speech]',
-        '-c:a',
-        'pcm_f32le',
-        '-f',
-        'f32le',
-        fileInput(speechFile),
-        '-map',
-        '[measured]',
-        '-f',
-        'null',
-        '-',
-      ],
-      timeoutMs,
+  // Intermediates (decoded clips, lanes, the enhanced speech) can be hundreds of MB for a long video.
+  const scratchFiles: string[] = [];
+  try {
+    const clipFiles = await mapLimited(
+      request.speech,
+      SOUNDTRACK_DEFAULTS.decodeConcurrency,
+      (clip, index) => {
+        const file = path.join(workDir, `speech-clip-${index}.s16`);
+        scratchFiles.push(file);
+        return decodeClip(clip, index, sampleRate, file);
+      },
     );
-    speechInput = rawInput(speechFile, 'f32le');
-    speechChain = '[0:a]anull';
-    const measured = loudnormMeasurement(stderr);
-    // Silence (no clips, or silent ones) measures -inf: there is nothing to level.
-    if (loudnessTarget !== undefined && measured) {
-      const gainDb = Math.min(
-        loudnessTarget - measured.lufs,
-        SOUNDTRACK_DEFAULTS.truePeakLimitDb - measured.truePeakDb,
-      );
-      speechLevel = { measuredLufs: measured.lufs, measuredTruePeakDb: measured.truePeakDb, gainDb };
-      speechChain += `,volume=${gainDb.toFixed(2)}dB`;
-    }
-  }
-
-  // The original: probed for its channels, cut or padded to the soundtrack's length, then ducked.
-  const keepOriginal = request.original !== ORIGINAL_AUDIO.remove && request.originalAudioPath !== null;
-  let channels: 1 | 2 = 1;
-  const graph: string[] = [];
-  const inputs = [...speechInput];
-  const originalInput = speechInput.filter((arg) => arg === '-i').length;
-  if (keepOriginal) {
-    const info = await probeMedia(request.originalAudioPath as string);
-    const audio = info.streams.find((stream) => stream.type === 'audio');
-    if (!audio) throw invalid(`${request.originalAudioPath} has no audio stream`);
-    channels = (audio.channels ?? 1) >= 2 ? 2 : 1;
-    inputs.push('-i', fileInput(request.originalAudioPath as string));
-    const layout = channels === 2 ? 'stereo' : 'mono';
-    const intervals = mergeIntervals(placements, bridgeMs);
-    const depth = duckDepthPieces(intervals, fadeMs);
-    const duckGain = gainOfDb(request.duckDb ?? SOUNDTRACK_DEFAULTS.duckDb);
-    const prepared = `[${originalInput}:a]aresample=${sampleRate},aformat=sample_fmts=fltp:channel_layouts=${layout},${exactLength},asetnsamples=n=${SOUNDTRACK_DEFAULTS.gainStepSamples}:p=0`;
-    if (request.original === ORIGINAL_AUDIO.duckCentreCut && channels === 2) {
-      const sideGain = gainOfDb(request.centreCutDb ?? SOUNDTRACK_DEFAULTS.centreCutDb);
-      graph.push(
-        `${prepared},asplit[full][centrecut]`,
-        `[full]volume=eval=frame:volume='${duckGainExpression(depth, duckGain)}',${sampleFormat}:channel_layouts=stereo[fullducked]`,
-        // (L − R) / 2 on both channels: mono-compatible (on a phone speaker it does not cancel itself).
-        `[centrecut]pan=stereo|c0=0.5*c0-0.5*c1|c1=0.5*c0-0.5*c1,volume=eval=frame:volume='${duckedOnlyGainExpression(depth, sideGain)}',${sampleFormat}:channel_layouts=stereo[side]`,
-        '[fullducked][side]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c3[original]',
-      );
-    } else {
-      graph.push(`${prepared},volume=eval=frame:volume='${duckGainExpression(depth, duckGain)}'[original]`);
-    }
-    graph.push(`[original]${sampleFormat}:channel_layouts=${layout}[originalformatted]`);
-  }
-  graph.push(`${speechChain},${sampleFormat}:channel_layouts=mono,${exactLength}[speechtrack]`);
-  if (keepOriginal) {
-    graph.push(
-      channels === 2
-        ? '[originalformatted][speechtrack]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c2[mix]'
-        : '[originalformatted][speechtrack]amerge=inputs=2,pan=mono|c0=c0+c1[mix]',
+    const placed: PlacedClip[] = request.speech.map((clip, index) => ({
+      index,
+      startSample: Math.round((clip.startMs * sampleRate) / 1000),
+      samples: (clipFiles[index] as { samples: number }).samples,
+    }));
+    const placements = placed.map((clip) => ({
+      startMs: (clip.startSample * 1000) / sampleRate,
+      endMs: ((clip.startSample + clip.samples) * 1000) / sampleRate,
+    }));
+    const overruns: SpeechOverrun[] = placements.flatMap((placement, index) =>
+      placement.endMs > request.durationMs
+        ? [{ index, ...placement, pastEndMs: placement.endMs - request.durationMs }]
+        : [],
     );
-  } else {
-    graph.push('[speechtrack]anull[mix]');
-  }
-  const scriptName = 'soundtrack-graph.txt';
-  await writeFile(path.join(workDir, scriptName), graph.join(';\n'));
-  const out = path.join(workDir, 'soundtrack.wav');
-  await ffmpegRun(
-    [
-      ...FFMPEG_QUIET,
-      ...inputs,
-      '-filter_complex_script',
-      scriptName,
-      '-map',
-      '[mix]',
-      '-c:a',
-      'pcm_s16le',
+    const durationSamples = Math.round((request.durationMs * sampleRate) / 1000);
+    const totalSamples = Math.max(durationSamples, ...placed.map((clip) => clip.startSample + clip.samples));
+
+    const lanes = speechLanes(placed);
+    const laneFiles = await Promise.all(
+      (lanes.length > 0 ? lanes : [[]]).map(async (lane, index) => {
+        const file = path.join(workDir, `speech-lane-${index}.s16`);
+        scratchFiles.push(file);
+        await writeLane(file, lane, clipFiles, totalSamples);
+        return file;
+      }),
+    );
+    const rawInput = (file: string, format: 's16le' | 'f32le') => [
+      '-f',
+      format,
       '-ar',
       String(sampleRate),
-      fileInput(out),
-    ],
-    timeoutMs,
-    workDir,
-  );
-  return {
-    path: out,
-    durationMs: (totalSamples * 1000) / sampleRate,
-    channels,
-    sampleRate,
-    overruns,
-    placements,
-    ...(speechLevel ? { speechLevel } : {}),
-  };
+      '-ac',
+      '1',
+      '-i',
+      fileInput(file),
+    ];
+    // The lanes added sample by sample (amerge + pan sums exactly; amix would scale each input by 1/n).
+    const sampleFormat = `aformat=sample_fmts=flt:sample_rates=${sampleRate}`;
+    const sumLanes = (labels: string[]) =>
+      labels.length === 1
+        ? `${labels[0]}anull`
+        : `${labels.map((label, index) => `${label}${sampleFormat}:channel_layouts=mono[lane${index}]`).join(';')};${labels.map((_, index) => `[lane${index}]`).join('')}amerge=inputs=${labels.length},pan=mono|c0=${labels.map((_, index) => `c${index}`).join('+')}`;
+    const exactLength = `atrim=end_sample=${totalSamples},apad=whole_len=${totalSamples}`;
+
+    // Speech: summed lanes, optionally enhanced, and with a loudness target measured for one gain.
+    const loudnessTarget =
+      request.loudnessTarget ?? (request.enhanceSpeech ? SOUNDTRACK_DEFAULTS.loudnessTargetLufs : undefined);
+    let speechInput = laneFiles.flatMap((file) => rawInput(file, 's16le'));
+    let speechChain = sumLanes(laneFiles.map((_, index) => `[${index}:a]`));
+    let speechLevel: DubSoundtrack['speechLevel'];
+    if (request.enhanceSpeech || loudnessTarget !== undefined) {
+      const speechFile = path.join(workDir, 'speech.f32');
+      scratchFiles.push(speechFile);
+      const enhance = request.enhanceSpeech
+        ? `,highpass=f=${SOUNDTRACK_DEFAULTS.highPassHz},afftdn=nr=${SOUNDTRACK_DEFAULTS.denoiseDb}:nf=${SOUNDTRACK_DEFAULTS.denoiseFloorDb}:tn=1`
+        : '';
+      const graph = `${speechChain}${enhance},${exactLength},asplit[speech][measure];[measure]loudnorm=print_format=json[measured]`;
+      const { stderr } = await ffmpegRun(
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-nostats',
+          // loudnorm prints its measurement at the info level.
+          '-loglevel',
+          'info',
+          '-y',
+          ...speechInput,
+          '-filter_complex',
+          graph,
+          '-map',
+          '[speech]',
+          '-c:a',
+          'pcm_f32le',
+          '-f',
+          'f32le',
+          fileInput(speechFile),
+          '-map',
+          '[measured]',
+          '-f',
+          'null',
+          '-',
+        ],
+        timeoutMs,
+      );
+      speechInput = rawInput(speechFile, 'f32le');
+      speechChain = '[0:a]anull';
+      const measured = loudnormMeasurement(stderr);
+      // Silence (no clips, or silent ones) measures -inf: there is nothing to level.
+      if (loudnessTarget !== undefined && measured) {
+        const gainDb = Math.min(
+          loudnessTarget - measured.lufs,
+          SOUNDTRACK_DEFAULTS.truePeakLimitDb - measured.truePeakDb,
+        );
+        speechLevel = { measuredLufs: measured.lufs, measuredTruePeakDb: measured.truePeakDb, gainDb };
+        speechChain += `,volume=${gainDb.toFixed(2)}dB`;
+      }
+    }
+
+    // The original: probed for its channels, cut or padded to the soundtrack's length, then ducked.
+    const keepOriginal = request.original !== ORIGINAL_AUDIO.remove && request.originalAudioPath !== null;
+    let channels: 1 | 2 = 1;
+    const graph: string[] = [];
+    const inputs = [...speechInput];
+    const originalInput = speechInput.filter((arg) => arg === '-i').length;
+    if (keepOriginal) {
+      const info = await probeMedia(request.originalAudioPath as string);
+      const audio = info.streams.find((stream) => stream.type === 'audio');
+      if (!audio) throw invalid(`${request.originalAudioPath} has no audio stream`);
+      channels = (audio.channels ?? 1) >= 2 ? 2 : 1;
+      inputs.push('-i', fileInput(request.originalAudioPath as string));
+      const layout = channels === 2 ? 'stereo' : 'mono';
+      const intervals = mergeIntervals(placements, bridgeMs);
+      const depth = duckDepthPieces(intervals, fadeMs);
+      const duckGain = gainOfDb(request.duckDb ?? SOUNDTRACK_DEFAULTS.duckDb);
+      const prepared = `[${originalInput}:a]aresample=${sampleRate},aformat=sample_fmts=fltp:channel_layouts=${layout},${exactLength},asetnsamples=n=${SOUNDTRACK_DEFAULTS.gainStepSamples}:p=0`;
+      if (request.original === ORIGINAL_AUDIO.duckCentreCut && channels === 2) {
+        const sideGain = gainOfDb(request.centreCutDb ?? SOUNDTRACK_DEFAULTS.centreCutDb);
+        graph.push(
+          `${prepared},asplit[full][centrecut]`,
+          `[full]volume=eval=frame:volume='${duckGainExpression(depth, duckGain)}',${sampleFormat}:channel_layouts=stereo[fullducked]`,
+          // (L − R) / 2 on both channels: mono-compatible (on a phone speaker it does not cancel itself).
+          `[centrecut]pan=stereo|c0=0.5*c0-0.5*c1|c1=0.5*c0-0.5*c1,volume=eval=frame:volume='${duckedOnlyGainExpression(depth, sideGain)}',${sampleFormat}:channel_layouts=stereo[side]`,
+          '[fullducked][side]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c3[original]',
+        );
+      } else {
+        graph.push(`${prepared},volume=eval=frame:volume='${duckGainExpression(depth, duckGain)}'[original]`);
+      }
+      graph.push(`[original]${sampleFormat}:channel_layouts=${layout}[originalformatted]`);
+    }
+    graph.push(`${speechChain},${sampleFormat}:channel_layouts=mono,${exactLength}[speechtrack]`);
+    if (keepOriginal) {
+      graph.push(
+        channels === 2
+          ? '[originalformatted][speechtrack]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c2[mix]'
+          : '[originalformatted][speechtrack]amerge=inputs=2,pan=mono|c0=c0+c1[mix]',
+      );
+    } else {
+      graph.push('[speechtrack]anull[mix]');
+    }
+    const scriptName = 'soundtrack-graph.txt';
+    await writeFile(path.join(workDir, scriptName), graph.join(';\n'));
+    const out = path.join(workDir, 'soundtrack.wav');
+    await ffmpegRun(
+      [
+        ...FFMPEG_QUIET,
+        ...inputs,
+        '-filter_complex_script',
+        scriptName,
+        '-map',
+        '[mix]',
+        '-c:a',
+        'pcm_s16le',
+        '-ar',
+        String(sampleRate),
+        fileInput(out),
+      ],
+      timeoutMs,
+      workDir,
+    );
+    return {
+      path: out,
+      durationMs: (totalSamples * 1000) / sampleRate,
+      channels,
+      sampleRate,
+      overruns,
+      placements,
+      ...(speechLevel ? { speechLevel } : {}),
+    };
+  } finally {
+    await Promise.all(scratchFiles.map((file) => rm(file, { force: true })));
+  }
 }

@@ -5,6 +5,7 @@
  * Synthetic sources: a stereo "original" of a centred 300 Hz "voice" (L = R) and a 1000 Hz "music" tone
  * panned L = 0.25, R = 0.075; the new "speech" is a 600 Hz tone.
  */
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMonoPcm16 } from '../../../../lambdas/engines/composition/audio-decode.js';
@@ -131,6 +132,8 @@ describe('dubSoundtrack, ducking the original', () => {
     expect(info.streams[0]).toMatchObject({ codec: 'pcm_s16le', channels: 2, sampleRate: RATE });
     // The overrunning clip's tail is there, at its level.
     expect(toneAmplitude(mix, 600, 3.05, 3.15)).toBeGreaterThan(0.25);
+    // Only the soundtrack is left behind: no decoded clips or lanes.
+    expect((await readdir(scratch.dir)).filter((name) => name.startsWith('speech-'))).toEqual([]);
   });
 
   it('leaves the original untouched between lines and lowers voice and music 24 dB under a line', () => {
