@@ -136,7 +136,12 @@ export interface SpeechOverrun {
 }
 
 export interface DubSoundtrack {
-  /** 16-bit PCM WAV at `sampleRate`. */
+  /**
+   * 16-bit PCM WAV at `sampleRate`. The sum is not limited (ffmpeg 4.1's `alimiter` delays what it
+   * passes by its attack time, which would move the speech): it stays below full scale in practice
+   * because under a line the original is 24 dB down and enhanced speech peaks at -1.5 dBTP, but
+   * overlapping loud clips can clip.
+   */
   path: string;
   /** Its length: `durationMs`, or the end of the last clip when one runs past it (see `overruns`). */
   durationMs: number;
