@@ -1,7 +1,7 @@
 /**
  * The composition capability's public surface: the engine interface and errors, the engine chosen by
- * configuration (`compositionEngine()`), media probing, the ffmpeg/ffprobe locations, captions and
- * subtitle files (SRT, WebVTT). Job code imports from here.
+ * configuration (`compositionEngine()`), media probing, the ffmpeg/ffprobe locations, captions,
+ * subtitle files (SRT, WebVTT) and the media primitives of dubbing (dubbing.ts). Job code imports from here.
  */
 import { type CompositionEngineName, config } from '../../core/config.js';
 import type { CompositionEngine } from './composition-engine.js';
@@ -10,6 +10,7 @@ import { createTestDoubleCompositionEngine } from './test-double-composition-eng
 
 export * from './captions.js';
 export * from './composition-engine.js';
+export * from './dubbing.js';
 export { ffmpegPath, ffprobePath } from './ffmpeg-binaries.js';
 export * from './ffmpeg-composition-engine.js';
 export * from './probe.js';

@@ -21,12 +21,21 @@ export interface MediaStream {
   durationSeconds?: number;
   /** A cover picture attached to an audio file (an MP3's album art), not moving pictures. */
   attachedPicture?: boolean;
+  /**
+   * Video streams: frames per second on average (`avg_frame_rate`, else `r_frame_rate`), when ffprobe
+   * knows it; a variable-frame-rate stream reports its mean.
+   */
+  frameRate?: number;
+  /** Audio streams: samples per second per channel. */
+  sampleRate?: number;
 }
 
 export interface MediaInfo {
   /** The container's length; 0 when it has none (a still image may report one frame's length). */
   durationSeconds: number;
   streams: MediaStream[];
+  /** ffmpeg's names of the container, comma-separated (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `wav`). */
+  formatName?: string;
 }
 
 export interface ProbeOptions {
@@ -43,11 +52,21 @@ interface FfprobeJson {
     channels?: number;
     duration?: string;
     disposition?: { attached_pic?: number };
+    avg_frame_rate?: string;
+    r_frame_rate?: string;
+    sample_rate?: string;
   }[];
-  format?: { duration?: string };
+  format?: { duration?: string; format_name?: string };
 }
 
 const STREAM_TYPES = new Set(['video', 'audio', 'subtitle', 'data', 'attachment']);
+
+/** A rate ffprobe writes as a fraction (`30000/1001`); undefined for `0/0` and other non-rates. */
+function rate(value: string | undefined): number | undefined {
+  const [numerator, denominator = '1'] = (value ?? '').split('/');
+  const parsed = Number(numerator) / Number(denominator);
+  return Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
+}
 
 function seconds(value: string | undefined): number | undefined {
   const parsed = value === undefined ? Number.NaN : Number(value);
@@ -106,8 +125,12 @@ export async function probeMedia(file: string, options: ProbeOptions = {}): Prom
       result.width = stream.width ?? 0;
       result.height = stream.height ?? 0;
       result.attachedPicture = stream.disposition?.attached_pic === 1;
+      const frameRate = rate(stream.avg_frame_rate) ?? rate(stream.r_frame_rate);
+      if (frameRate !== undefined) result.frameRate = frameRate;
     }
     if (type === 'audio' && stream.channels !== undefined) result.channels = stream.channels;
+    const sampleRate = type === 'audio' ? rate(stream.sample_rate) : undefined;
+    if (sampleRate !== undefined) result.sampleRate = sampleRate;
     const duration = seconds(stream.duration);
     if (duration !== undefined) result.durationSeconds = duration;
     return result;
@@ -122,5 +145,7 @@ export async function probeMedia(file: string, options: ProbeOptions = {}): Prom
       `cannot read ${file}: its picture cannot be decoded (${stderr ? lastLine(stderr) : 'no size'})`,
     );
   }
-  return { durationSeconds: seconds(json.format?.duration) ?? 0, streams };
+  const info: MediaInfo = { durationSeconds: seconds(json.format?.duration) ?? 0, streams };
+  if (json.format?.format_name) info.formatName = json.format.format_name;
+  return info;
 }
