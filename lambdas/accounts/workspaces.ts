@@ -81,6 +81,11 @@ export interface Workspace {
    * account by an administrator: `admin workspace update <id> --consent-api on`). @default false
    */
   consent_api?: boolean;
+  /**
+   * Translations may speak with chosen stock voices (`stock_voice_config`, an Enterprise feature an
+   * administrator enables: `admin workspace update <id> --translation-stock-voices on`). @default false
+   */
+  translation_stock_voices?: boolean;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -194,6 +199,7 @@ export type WorkspaceChanges = Partial<
     | 'usage_limit_credits'
     | 'rate_limits'
     | 'consent_api'
+    | 'translation_stock_voices'
   >
 >;
 

@@ -14,17 +14,16 @@ import { glossaryForGeneration } from '../brand/brand-glossaries.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
-import { parseSubtitles } from '../engines/composition/subtitle-files.js';
-import { isSubtitleFormatError } from '../engines/composition/subtitle-files.js';
+import { isSubtitleFormatError, parseSubtitles } from '../engines/composition/subtitle-files.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
 import { getVideo } from '../videos/videos.js';
 import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './translation-languages.js';
 import {
-  FPS_MODES,
-  SRT_ROLES,
-  TRANSLATION_MODES,
+  type FPS_MODES,
+  type SRT_ROLES,
+  type TRANSLATION_MODES,
   TRANSLATION_STATUS,
   type TranslationGlossary,
   type TranslationSource,
@@ -89,7 +88,13 @@ async function videoMadeHere(
     (candidate) => candidate?.endsWith(`/${match[3]}`) && candidate.includes(`/videos/${match[2]}/`),
   );
   if (!video || !key) return undefined;
-  return { key, owned: false, video_id: video.video_id, size_bytes: 0, duration_seconds: video.duration ?? 0 };
+  return {
+    key,
+    owned: false,
+    video_id: video.video_id,
+    size_bytes: 0,
+    duration_seconds: video.duration ?? 0,
+  };
 }
 
 function targetsOf(request: TranslationRequest, param: string): NamedLanguage[] {
@@ -121,7 +126,7 @@ function stockVoicesOf(workspace: Workspace, request: TranslationRequest, param:
     throw new ForbiddenError(
       'Stock voices for translations (stock_voice_config) are an Enterprise feature an administrator enables for the workspace; without it the speakers’ own voices are used.',
       'forbidden',
-      `${param}stock_voice_config.use_stock_voice`,
+      { param: `${param}stock_voice_config.use_stock_voice` },
     );
   }
   return (config.preferred_stock_voice_ids ?? []).map((voiceId, index) => {
@@ -162,7 +167,10 @@ async function subtitlesOf(workspaceId: string, request: TranslationRequest, par
       throw new InvalidParameterError('srt_role needs srt.', `${param}srt_role`);
     return null;
   }
-  const media = await resolveMediaInput(workspaceId, request.srt, { param: `${param}srt`, accept: ['subtitle'] });
+  const media = await resolveMediaInput(workspaceId, request.srt, {
+    param: `${param}srt`,
+    accept: ['subtitle'],
+  });
   try {
     parseSubtitles(await readMediaObject(media.objectKey));
   } catch (error) {
@@ -214,7 +222,12 @@ export async function createTranslations(
         accept: ['video', 'audio'],
       });
       stored.push(media);
-      source = { key: media.objectKey, owned: media.source !== 'asset', video_id: null, size_bytes: media.sizeBytes };
+      source = {
+        key: media.objectKey,
+        owned: media.source !== 'asset',
+        video_id: null,
+        size_bytes: media.sizeBytes,
+      };
       estimateSeconds = media.sizeBytes / ESTIMATE_BYTES_PER_SECOND;
     }
     if (startMs !== null || endMs !== null) {
@@ -224,7 +237,10 @@ export async function createTranslations(
     const srt = await subtitlesOf(context.workspaceId, request, param);
     if (srt) stored.push(srt);
     const audio = request.audio
-      ? await resolveMediaInput(context.workspaceId, request.audio, { param: `${param}audio`, accept: ['audio'] })
+      ? await resolveMediaInput(context.workspaceId, request.audio, {
+          param: `${param}audio`,
+          accept: ['audio'],
+        })
       : null;
     if (audio) stored.push(audio);
 
@@ -233,7 +249,10 @@ export async function createTranslations(
     assertCanPay(workspace, credits * targets.length, false);
     const records: VideoTranslationRecord[] = [];
     for (const [index, target] of targets.entries()) {
-      const record: Omit<VideoTranslationRecord, 'billing_state' | 'credits_reserved' | 'credits_charged' | 'credits_balance' | 'trial_counted'> = {
+      const record: Omit<
+        VideoTranslationRecord,
+        'billing_state' | 'credits_reserved' | 'credits_charged' | 'credits_balance' | 'trial_counted'
+      > = {
         video_translation_id: newId(),
         workspace_id: context.workspaceId,
         status: TRANSLATION_STATUS.pending,
@@ -277,12 +296,9 @@ export async function createTranslations(
         created_at: nowSeconds(),
         completed_at: null,
       };
-      const billing = await createJobWithReservation(
-        workspace,
-        translationItem(record as VideoTranslationRecord),
-        credits,
-        { trialVideo: false },
-      );
+      const billing = await createJobWithReservation(workspace, translationItem(record), credits, {
+        trialVideo: false,
+      });
       records.push({ ...record, ...billing });
     }
     for (const record of records) await startJob(videoTranslationJob, videoTranslationJob.refOf(record));

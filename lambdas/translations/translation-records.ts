@@ -6,10 +6,17 @@
  * Statuses are the reference's: `pending` (accepted, not started), `running`, `completed`, `failed`.
  */
 import { recordBatchItemOutcome } from '../batches/batches.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
 import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import { deleteExistingItem, getItem, queryPage, updateExistingItem } from '../core/repository.js';
+import {
+  deleteExistingItem,
+  getItem,
+  queryPage,
+  type StoredItem,
+  updateExistingItem,
+} from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
@@ -143,7 +150,8 @@ type TranslationIds = Pick<VideoTranslationRecord, 'workspace_id' | 'video_trans
 export const translationNotFound = (translationId: string) =>
   new NotFoundError(`Video translation ${translationId} not found.`, 'not_found', 'video_translation_id');
 
-export function translationItem(record: VideoTranslationRecord): TranslationItem {
+/** The table item of a record (before its reservation is written, without the billing fields). */
+export function translationItem(record: Omit<VideoTranslationRecord, keyof JobBilling>): StoredItem {
   return { ...translationKey(record.workspace_id, record.video_translation_id), ...record };
 }
 
@@ -274,3 +282,37 @@ export async function deleteTranslation(workspaceId: string, translationId: stri
 
 export const isEnded = (record: Pick<VideoTranslationRecord, 'status'>) =>
   record.status === TRANSLATION_STATUS.completed || record.status === TRANSLATION_STATUS.failed;
+
+const BULK_STATUS_OF: Readonly<Record<TranslationStatus, BulkStatus>> = {
+  [TRANSLATION_STATUS.pending]: BULK_STATUS.queued,
+  [TRANSLATION_STATUS.running]: BULK_STATUS.processing,
+  [TRANSLATION_STATUS.completed]: BULK_STATUS.completed,
+  [TRANSLATION_STATUS.failed]: BULK_STATUS.failed,
+};
+
+/** `GET /v3/video-translations/statuses`: one entry per id, then the items of each batch. */
+export function translationStatuses(
+  workspaceId: string,
+  ids: readonly string[],
+  batchIds: readonly string[],
+): Promise<BulkStatusEntry[]> {
+  return bulkStatuses<VideoTranslationRecord>(
+    {
+      get: (id) => getTranslation(workspaceId, id),
+      // Translation batches come with POST /v3/video-translations/batches; until one exists, none is found.
+      members: async () => undefined,
+      entry: (record) => ({
+        video_id: record.video_translation_id,
+        status: BULK_STATUS_OF[record.status],
+        batch_id: record.batch_id,
+        item_index: record.item_index,
+        error:
+          record.status === TRANSLATION_STATUS.failed
+            ? { code: record.failure_code ?? 'internal_error', message: record.failure_message ?? '' }
+            : null,
+      }),
+    },
+    ids,
+    batchIds,
+  );
+}

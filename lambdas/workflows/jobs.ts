@@ -7,6 +7,7 @@ import { consentReviewJob } from '../avatars/avatar-consent-job.js';
 import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
+import { videoTranslationJob } from '../translations/video-translation-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
 import { voiceCloneJob } from '../voices/voice-clone-job.js';
 
@@ -16,4 +17,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   voiceTrainingJob,
   avatarTrainingJob,
   consentReviewJob,
+  videoTranslationJob,
 ];

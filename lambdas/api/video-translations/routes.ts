@@ -1,5 +1,96 @@
 /** Video translation and proofreads: this area's rows of the route table (lambdas/api/routes.ts). */
+import { checkStatusIdCount } from '../../batches/bulk-status.js';
+import { createTranslations } from '../../translations/create-translation.js';
+import { targetLanguages } from '../../translations/translation-languages.js';
+import {
+  deleteTranslation,
+  listTranslations,
+  renameTranslation,
+  requireTranslation,
+  translationStatuses,
+} from '../../translations/translation-records.js';
+import { translationView } from '../../translations/translation-views.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, paidCreate, row } from '../route-rows.js';
+import {
+  createdTranslationsBody,
+  createTranslationBody,
+  listTranslationsQuery,
+  translationBody,
+  translationDeletedBody,
+  translationIdPath,
+  translationLanguagesBody,
+  translationListBody,
+  translationStatusesQuery,
+  translationStatusListBody,
+  updateTranslationBody,
+} from './schemas.js';
+
+const translationList = endpoint(
+  { query: listTranslationsQuery },
+  async ({ query, principal }) => {
+    const page = await listTranslations(principal.workspaceId, query);
+    return respond.list(await Promise.all(page.items.map(translationView)), page.nextToken);
+  },
+  { response: translationListBody },
+);
+
+const translationCreate = endpoint(
+  { body: createTranslationBody },
+  async ({ body, principal }) => {
+    const records = await createTranslations({ workspaceId: principal.workspaceId }, body);
+    return respond.ok({ video_translation_ids: records.map((record) => record.video_translation_id) });
+  },
+  { response: createdTranslationsBody },
+);
+
+const translationLanguages = endpoint(
+  {},
+  async () => respond.ok({ languages: targetLanguages().map((language) => language.name) }),
+  { response: translationLanguagesBody },
+);
+
+const translationStatusesList = endpoint(
+  { query: translationStatusesQuery },
+  async ({ query, principal }) => {
+    checkStatusIdCount(query.video_translation_ids, query.batch_ids, 'video_translation_ids');
+    return respond.list(
+      await translationStatuses(principal.workspaceId, query.video_translation_ids, query.batch_ids),
+      null,
+    );
+  },
+  { response: translationStatusListBody },
+);
+
+const translationGet = endpoint(
+  { path: translationIdPath },
+  async ({ path, principal }) =>
+    respond.ok(
+      await translationView(await requireTranslation(principal.workspaceId, path.video_translation_id)),
+    ),
+  { response: translationBody },
+);
+
+const translationUpdate = endpoint(
+  { path: translationIdPath, body: updateTranslationBody },
+  async ({ path, body, principal }) =>
+    respond.ok(
+      await translationView(
+        await renameTranslation(principal.workspaceId, path.video_translation_id, body.title),
+      ),
+    ),
+  { response: translationBody },
+);
+
+const translationDelete = endpoint(
+  { path: translationIdPath },
+  async ({ path, principal }) => {
+    await deleteTranslation(principal.workspaceId, path.video_translation_id);
+    return respond.ok({ id: path.video_translation_id });
+  },
+  { response: translationDeletedBody },
+);
 
 export const AREA_ROUTES = areaRoutes('video-translations', [
   row(
@@ -9,6 +100,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'List video translations',
     ['translations:read'],
     'read',
+    { endpoint: translationList },
   ),
   row(
     'POST',
@@ -17,7 +109,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Translate a video',
     ['translations:write'],
     'heavy',
-    paidCreate,
+    { ...paidCreate, endpoint: translationCreate },
   ),
   row(
     'POST',
@@ -43,6 +135,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'List translation languages',
     ['translations:read'],
     'read',
+    { endpoint: translationLanguages },
   ),
   row(
     'POST',
@@ -93,6 +186,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Bulk translation statuses',
     ['translations:read'],
     'status',
+    { endpoint: translationStatusesList },
   ),
   row(
     'GET',
@@ -101,6 +195,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Get a video translation',
     ['translations:read'],
     'status',
+    { endpoint: translationGet },
   ),
   row(
     'PATCH',
@@ -109,6 +204,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Update a video translation',
     ['translations:write'],
     'write',
+    { endpoint: translationUpdate },
   ),
   row(
     'DELETE',
@@ -117,5 +213,6 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Delete a video translation',
     ['translations:write'],
     'write',
+    { endpoint: translationDelete },
   ),
 ]);
