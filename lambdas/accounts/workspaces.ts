@@ -81,6 +81,12 @@ export interface Workspace {
    * account by an administrator: `admin workspace update <id> --consent-api on`). @default false
    */
   consent_api?: boolean;
+  /**
+   * Brand policy lock: videos are made with the workspace's default brand kit only; any other
+   * `brand_kit_id` is 403 `brand_kit_locked` (set by an administrator:
+   * `admin workspace update <id> --brand-lock on`). @default false
+   */
+  brand_lock?: boolean;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -194,6 +200,7 @@ export type WorkspaceChanges = Partial<
     | 'usage_limit_credits'
     | 'rate_limits'
     | 'consent_api'
+    | 'brand_lock'
   >
 >;
 

@@ -34,6 +34,8 @@ export const RESOURCE_TYPES = {
   /** A look of one of the workspace's avatar groups: its id is a video's `avatar_id`. */
   avatarLook: 'AVATAR_LOOK',
   batch: 'BATCH',
+  /** A brand kit of the workspace (`/v3/brand-kits`): colours, caption fonts, logos. */
+  brandKit: 'BRAND_KIT',
   folder: 'FOLDER',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */
   modelVoice: 'MODEL_VOICE',

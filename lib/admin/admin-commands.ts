@@ -39,6 +39,7 @@ Workspaces
                    [--credits <n>] [--remaining-credits <n>] [--wallet-balance <n>]
                    [--usage-limit <n>|none] [--status active|deleted] [--rate-limit <class>=<n>]...
                    [--consent-api on|off]   whitelist an Enterprise account for the avatar consent API
+                   [--brand-lock on|off]    videos may use the default brand kit only (brand_kit_locked)
 API keys
   key create <workspace_id> --name <name> [--scope-mode full|read_only|custom]
              [--scopes <scope,scope>] [--expires-in-days <n>]
@@ -130,6 +131,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       status: { type: 'string' },
       'rate-limit': { type: 'string', multiple: true },
       'consent-api': { type: 'string' },
+      'brand-lock': { type: 'string' },
       username: { type: 'string' },
       email: { type: 'string' },
       'scope-mode': { type: 'string' },
@@ -199,6 +201,8 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
         );
       if (values['consent-api'])
         changes.consent_api = parse(z.enum(['on', 'off']), values['consent-api'], 'consent-api') === 'on';
+      if (values['brand-lock'])
+        changes.brand_lock = parse(z.enum(['on', 'off']), values['brand-lock'], 'brand-lock') === 'on';
       const limits = rateLimits(values['rate-limit']);
       if (limits) changes.rate_limits = { ...workspace.rate_limits, ...limits };
       if (Object.keys(changes).length === 0)
