@@ -163,6 +163,10 @@ beforeAll(async () => {
     });
     expect(hook.status).toBe(201);
   }
+  for (const index of [1, 2]) {
+    const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
+    expect(kit.status).toBe(201);
+  }
   const assetBatch = await api.call<{ data: { batch_id: string } }>(
     'POST',
     '/v3/assets/direct-uploads/batches',
@@ -225,6 +229,7 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/audio/sounds',
       'GET /v3/avatars',
       'GET /v3/avatars/looks',
+      'GET /v3/brand-kits',
       'GET /v3/templates',
       'GET /v3/videos',
       'GET /v3/videos/batches/{batch_id}',
