@@ -433,7 +433,10 @@ describe('a video made with a kit', () => {
     const kit = await createKit({
       name: 'Render',
       colors: ['#1F4FBF', '#E0301E'],
-      fonts: [{ family: 'DejaVu Serif' }],
+      // A font file of the kit's own (copied to the video, downloaded at Compose).
+      fonts: [
+        { type: 'base64', media_type: 'font/ttf', data: fontFile('DejaVuSerif.ttf').toString('base64') },
+      ],
       logos: [base64Png(200, 100, [0, 200, 60])],
     });
     const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {

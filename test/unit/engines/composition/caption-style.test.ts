@@ -1,5 +1,5 @@
 /** Brand-kit looks in the ffmpeg engine: a caption style (font file, text and box colours) and a logo beside the watermark. */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFontFile } from '../../../../lambdas/engines/composition/bundled-fonts.js';
@@ -78,6 +78,38 @@ describe('caption styles', () => {
         if ((frame.data[offset] ?? 0) > 200 && (frame.data[offset + 1] ?? 0) < 60) red++;
       }
     expect(red).toBeGreaterThan(400);
+  });
+
+  it("sets the captions in the style's font: narrow letters in a monospaced font make a wider box", async () => {
+    // A font file as a render downloads it: a copy without an extension.
+    const mono = path.join(scratch.dir, 'caption-font');
+    await copyFile(bundledFontFile('DejaVu Sans Mono'), mono);
+    const boxWidth = async (name: string, font?: { path: string; family: string }) => {
+      const workDir = path.join(scratch.dir, name);
+      await mkdir(workDir);
+      const result = await engine.compose(
+        request(workDir, {
+          captions: [{ startMs: 0, endMs: 1000, text: 'iiiiiiiiiiiiiiii' }],
+          captionStyle: { boxColor: '#ff0000', ...(font ? { font } : {}) },
+        }),
+      );
+      const frame = await frameAt(result.videoPath, 0.5, scratch.dir);
+      let widest = 0;
+      for (let y = 140; y < 180; y++) {
+        let run = 0;
+        for (let x = 0; x < frame.width; x++) {
+          const offset = (y * frame.width + x) * 3;
+          const red = (frame.data[offset] ?? 0) > 200 && (frame.data[offset + 2] ?? 255) < 80;
+          run = red ? run + 1 : 0;
+          widest = Math.max(widest, run);
+        }
+      }
+      return widest;
+    };
+    const sans = await boxWidth('font-sans');
+    const monospaced = await boxWidth('font-mono', { path: mono, family: 'DejaVu Sans Mono' });
+    expect(sans).toBeGreaterThan(10);
+    expect(monospaced).toBeGreaterThan(sans * 1.5);
   });
 
   it('refuses a malformed style like any malformed request', () => {
