@@ -86,6 +86,12 @@ export interface Workspace {
    * administrator enables: `admin workspace update <id> --translation-stock-voices on`). @default false
    */
   translation_stock_voices?: boolean;
+  /**
+   * Brand policy lock: videos are made with the workspace's default brand kit only; any other
+   * `brand_kit_id` is 403 `brand_kit_locked` (set by an administrator:
+   * `admin workspace update <id> --brand-lock on`). @default false
+   */
+  brand_lock?: boolean;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -200,6 +206,7 @@ export type WorkspaceChanges = Partial<
     | 'rate_limits'
     | 'consent_api'
     | 'translation_stock_voices'
+    | 'brand_lock'
   >
 >;
 

@@ -156,6 +156,7 @@ const KIND_NOUNS: Record<MediaKind, string> = {
   document: 'a document',
   subtitle: 'subtitles',
   archive: 'a zip archive',
+  font: 'a font',
 };
 
 /** `an image (png, jpg, webp) or a video (mp4, mov, webm)`. */

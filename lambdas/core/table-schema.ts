@@ -38,6 +38,8 @@ export const RESOURCE_TYPES = {
   brandGlossary: 'BRAND_GLOSSARY',
   /** A deleted brand glossary: requests that still name it keep working, without its rules. */
   brandGlossaryTombstone: 'BRAND_GLOSSARY_DELETED',
+  /** A brand kit of the workspace (`/v3/brand-kits`): colours, caption fonts, logos. */
+  brandKit: 'BRAND_KIT',
   folder: 'FOLDER',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */
   modelVoice: 'MODEL_VOICE',

@@ -16,6 +16,9 @@ export const mediaKeys = {
   /** A consent video of an avatar group. */
   avatarConsent: (workspaceId: string, groupId: string, reviewId: string) =>
     `workspaces/${workspaceId}/avatar-consent/${groupId}/${reviewId}`,
+  /** The files of a brand kit (logos, caption fonts): copies, so deleting an asset leaves the kit whole. */
+  brandKit: (workspaceId: string, brandKitId: string) =>
+    `workspaces/${workspaceId}/brand-kits/${brandKitId}/`,
   pendingUpload: (workspaceId: string, assetId: string) =>
     `${PENDING_UPLOADS_PREFIX}${workspaceId}/${assetId}`,
 } as const;

@@ -1,9 +1,10 @@
 /**
  * What a file is, decided from its bytes (magic numbers), never from its name or declared type.
  * Binary formats come from `file-type`; subtitles are text, so SRT and WebVTT are recognised by
- * their structure.
+ * their structure, and fonts by their table directory (font-files.ts).
  */
 import { fileTypeFromBuffer } from 'file-type';
+import { FONT_SIGNATURES, looksLikeSfnt } from './font-files.js';
 
 export const MEDIA_KINDS = {
   image: 'image',
@@ -12,6 +13,8 @@ export const MEDIA_KINDS = {
   document: 'document',
   subtitle: 'subtitle',
   archive: 'archive',
+  /** A TrueType or OpenType font (a brand kit's caption font). */
+  font: 'font',
 } as const;
 export type MediaKind = (typeof MEDIA_KINDS)[keyof typeof MEDIA_KINDS];
 
@@ -30,6 +33,8 @@ export const ACCEPTED_MEDIA_TYPES = {
   'application/x-subrip': { kind: MEDIA_KINDS.subtitle, extension: 'srt' },
   'text/vtt': { kind: MEDIA_KINDS.subtitle, extension: 'vtt' },
   'application/zip': { kind: MEDIA_KINDS.archive, extension: 'zip' },
+  'font/ttf': { kind: MEDIA_KINDS.font, extension: 'ttf' },
+  'font/otf': { kind: MEDIA_KINDS.font, extension: 'otf' },
 } as const;
 export type AcceptedMimeType = keyof typeof ACCEPTED_MEDIA_TYPES;
 
@@ -44,6 +49,13 @@ const MIME_ALIASES: Record<string, AcceptedMimeType> = {
   'text/srt': 'application/x-subrip',
   'application/srt': 'application/x-subrip',
   'application/x-zip-compressed': 'application/zip',
+  'application/x-font-ttf': 'font/ttf',
+  'application/x-font-truetype': 'font/ttf',
+  'application/font-sfnt': 'font/ttf',
+  'font/sfnt': 'font/ttf',
+  'application/x-font-otf': 'font/otf',
+  'application/x-font-opentype': 'font/otf',
+  'application/vnd.ms-opentype': 'font/otf',
 };
 
 export interface DetectedMedia {
@@ -86,6 +98,13 @@ function detectSubtitle(head: Uint8Array): DetectedMedia | undefined {
 /** Detects the type of a file from its first bytes; undefined when it is none the service accepts. */
 export async function detectMediaType(head: Uint8Array): Promise<DetectedMedia | undefined> {
   if (head.length === 0) return undefined;
+  // Apple's `true` TrueType signature is one `file-type` does not know.
+  if (looksLikeSfnt(head))
+    return accepted(
+      new DataView(head.buffer, head.byteOffset).getUint32(0) === FONT_SIGNATURES.openTypeCff
+        ? 'font/otf'
+        : 'font/ttf',
+    );
   const sniffed = await fileTypeFromBuffer(head);
   if (sniffed) {
     // QuickTime-branded ISO media is still served as MP4 by most players; keep what the bytes say.

@@ -18,12 +18,14 @@ import {
   resolutionAllowed,
   videoCredits,
 } from '../billing/plans.js';
+import { brandKitForVideo } from '../brand/brand-kits.js';
 import { InvalidParameterError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { copyMediaObject, headMediaObject } from '../media/media-store.js';
 import type { MediaKind } from '../media/media-types.js';
+import { brandedSpec, movedBrandKit } from '../videos/brand-kit-render.js';
 import { admitVideo, scriptEstimateSeconds } from '../videos/create-video.js';
 import { frameSize, type RenderScene, type RenderSpec } from '../videos/render-spec.js';
 import { MAX_SCRIPT_LENGTH } from '../videos/video-requests.js';
@@ -49,6 +51,7 @@ export interface GenerateRequest {
   brand_glossary_id?: string | undefined;
   /** Legacy name of `brand_glossary_id`. */
   brand_voice_id?: string | undefined;
+  brand_kit_id?: string | undefined;
   /** Implies burned captions; the style fields are accepted and not applied. */
   subtitles?: Record<string, unknown> | undefined;
 }
@@ -295,7 +298,7 @@ async function detachMedia(
     }),
   );
   const watermark = spec.watermark ? { ...spec.watermark, key: await own(spec.watermark.key) } : null;
-  return { ...spec, scenes, watermark };
+  return { ...spec, scenes, watermark, brand_kit: await movedBrandKit(spec.brand_kit, own) };
 }
 
 const TIER_OF_SHORT_EDGE: readonly [number, Resolution][] = [
@@ -339,6 +342,7 @@ export async function generateFromTemplate(
   assertCanPay(workspace, videoCredits(0, resolution));
   if (request.folder_id !== undefined)
     await requireUsableFolder(workspaceId, request.folder_id, 'folder_id', 'video');
+  const kit = await brandKitForVideo(workspace, request.brand_kit_id);
 
   let scenes = template.render.scenes;
   if (request.scene_ids !== undefined) {
@@ -391,7 +395,8 @@ export async function generateFromTemplate(
       output_format: template.output_format,
       resolution,
       aspect_ratio: template.aspect_ratio,
-      render: await detachMedia(workspaceId, template, render),
+      // The kit first: a kit of the request's replaces the template's, whose files are then not copied.
+      render: await detachMedia(workspaceId, template, await brandedSpec(workspaceId, render, kit)),
       estimateSeconds: await estimateSeconds(render),
     },
   );

@@ -26,6 +26,7 @@ import {
   headMediaObject,
   presignMediaDownload,
 } from '../media/media-store.js';
+import { movedBrandKit } from '../videos/brand-kit-render.js';
 import type { RenderScene, RenderSpec } from '../videos/render-spec.js';
 import type { AspectRatio, VideoType } from '../videos/video-requests.js';
 import { scenesDocument } from '../videos/video-views.js';
@@ -128,7 +129,7 @@ async function copyMedia(workspaceId: string, templateId: string, spec: RenderSp
   const watermark = spec.watermark
     ? { ...spec.watermark, key: await copy(spec.watermark.key, 'watermark') }
     : null;
-  return { ...spec, scenes, watermark };
+  return { ...spec, scenes, watermark, brand_kit: await movedBrandKit(spec.brand_kit, copy) };
 }
 
 /** Voices the template speaks with: its scripts' voices and its voice variables' defaults. */

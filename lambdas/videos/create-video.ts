@@ -16,11 +16,13 @@ import {
   videoCredits,
 } from '../billing/plans.js';
 import { glossaryForGeneration } from '../brand/brand-glossaries.js';
+import { brandKitForVideo } from '../brand/brand-kits.js';
 import { PaymentRequiredError, ServiceError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import type { MediaKind } from '../media/media-types.js';
+import { brandedSpec } from './brand-kit-render.js';
 import type { RenderScene, RenderSpec, SceneBackground, SceneSpeech } from './render-spec.js';
 import { videoRenderJob } from './video-render-job.js';
 import type {
@@ -94,6 +96,7 @@ async function backgroundOf(
     return {
       type: 'color',
       color: DEFAULT_BACKGROUND_COLOR,
+      implicit: true,
       ...(outputFormat === 'webm' ? { transparent: true } : {}),
     };
   if (background.type === 'color') return { type: 'color', color: background.value as string };
@@ -181,7 +184,7 @@ async function studioSceneOf(
           source: 'avatar_video',
           background: input.background
             ? { type: 'color', color: input.background.color }
-            : { type: 'color', color: DEFAULT_BACKGROUND_COLOR },
+            : { type: 'color', color: DEFAULT_BACKGROUND_COLOR, implicit: true },
           presenter: {
             kind: 'avatar',
             avatar_id: input.avatar_id,
@@ -368,6 +371,9 @@ export async function createVideo(
   if (request.folder_id !== undefined) {
     await requireUsableFolder(context.workspaceId, request.folder_id, 'folder_id', 'video');
   }
+  // Cinematic videos are generated whole: there is nothing of theirs a kit dresses.
+  const kit =
+    request.type === 'cinematic_avatar' ? undefined : await brandKitForVideo(workspace, request.brand_kit_id);
   const { spec, estimateSeconds } = await renderSpecOf(context.workspaceId, request);
   return admitVideo(workspace, context, {
     type: request.type,
@@ -378,7 +384,7 @@ export async function createVideo(
     output_format: 'output_format' in request ? request.output_format : 'mp4',
     resolution,
     aspect_ratio: request.aspect_ratio,
-    render: spec,
+    render: await brandedSpec(context.workspaceId, spec, kit),
     estimateSeconds,
   });
 }

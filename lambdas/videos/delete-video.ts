@@ -9,6 +9,7 @@ import { BILLING_STATE, refundReservation } from '../billing/credits.js';
 import { deleteExistingItem } from '../core/repository.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
+import { brandKitKeys } from './brand-kit-render.js';
 import {
   getVideo,
   hasReservation,
@@ -28,6 +29,7 @@ function requestInputKeys(video: VideoRecord): string[] {
       scene.speech?.kind === 'audio' ? scene.speech.key : undefined,
     ]),
     video.render.watermark?.key,
+    ...brandKitKeys(video.render),
     ...(video.render.cinematic?.reference_keys ?? []),
   ];
   return keys.filter((key): key is string => key?.startsWith(inputsPrefix) === true);

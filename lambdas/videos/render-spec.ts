@@ -10,8 +10,12 @@ import type { Pronunciation } from '../engines/speech/speech-engine.js';
 import type { AspectRatio, VoiceSettings } from './video-requests.js';
 
 export type SceneBackground =
-  /** `transparent`: a webm video's alpha background; `color` is what the thumbnail (no alpha) shows. */
-  | { type: 'color'; color: string; transparent?: boolean }
+  /**
+   * `transparent`: a webm video's alpha background; `color` is what the thumbnail (no alpha) shows.
+   * `implicit`: the request chose no background (the default grey, or a brand kit's colour): a brand
+   * kit applied later (a template's video) recolours it.
+   */
+  | { type: 'color'; color: string; transparent?: boolean; implicit?: true }
   | { type: 'image'; key: string; fit: 'cover' | 'contain' }
   | { type: 'video'; key: string; mode: 'freeze' | 'loop' | 'fit_to_scene'; volume: number };
 
@@ -76,6 +80,22 @@ export interface RenderSpec {
    * videos admitted before glossaries were applied.
    */
   pronunciations?: Pronunciation[];
+  /** The brand kit the video is made with, as it was at creation (brand-kit-render.ts). @default null */
+  brand_kit?: RenderBrandKit | null;
+}
+
+/**
+ * What a video takes from its brand kit, copied when the video is created: editing or deleting the
+ * kit later leaves the video as it was. Its files are the video's own inputs.
+ */
+export interface RenderBrandKit {
+  brand_kit_id: string;
+  /** `#rrggbb`, lower case: the first is the primary colour, the second the accent. */
+  colors: string[];
+  /** The caption font: a bundled family (`key` null) or the kit's font file, copied. */
+  caption_font: { family: string; key: string | null } | null;
+  /** The kit's primary logo, copied; shown in a corner of every frame. */
+  logo_key: string | null;
 }
 
 /** Short edge in pixels of each resolution tier, and the longest edge it allows. */

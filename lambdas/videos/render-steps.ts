@@ -52,6 +52,7 @@ import {
   VOICE_RESOLUTION_FAILURE,
   VoiceResolutionError,
 } from '../voices/voice-resolution.js';
+import { brandKitComposition } from './brand-kit-composition.js';
 import { frameSize, type RenderScene } from './render-spec.js';
 import {
   type ComposeResult,
@@ -727,6 +728,11 @@ async function compose(
       : undefined;
     const engine = compositionEngine();
     const size = frameSize(video.resolution, video.aspect_ratio, presenterSize);
+    const branding = await brandKitComposition(video.render.brand_kit, {
+      workDir,
+      ...size,
+      ...(mark ? { watermarkPosition: mark.position } : {}),
+    });
     let result: Awaited<ReturnType<typeof engine.compose>>;
     try {
       result = await engine.compose({
@@ -739,6 +745,7 @@ async function compose(
         // Without words there is nothing to caption: one plain encode serves both renders.
         burnCaptions: video.render.burn_captions || cues.length === 0,
         ...(watermark ? { watermark } : {}),
+        ...branding,
       });
     } catch (error) {
       if (error instanceof CompositionError) {

@@ -158,6 +158,8 @@ const outputFields = {
   aspect_ratio: z.enum(ASPECT_RATIOS).default('16:9'),
   resolution: z.enum(RESOLUTIONS).optional(),
   brand_glossary_id: nullable(id),
+  /** The brand kit to make the video with; omitted: the workspace's default kit, if any. */
+  brand_kit_id: nullable(id),
 };
 
 /** Speech of a presenter: a script with a voice, or a recording. */

@@ -40,6 +40,7 @@ Workspaces
                    [--usage-limit <n>|none] [--status active|deleted] [--rate-limit <class>=<n>]...
                    [--consent-api on|off]   whitelist an Enterprise account for the avatar consent API
                    [--translation-stock-voices on|off]   let translations use stock_voice_config
+                   [--brand-lock on|off]    videos may use the default brand kit only (brand_kit_locked)
 API keys
   key create <workspace_id> --name <name> [--scope-mode full|read_only|custom]
              [--scopes <scope,scope>] [--expires-in-days <n>]
@@ -132,6 +133,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       'rate-limit': { type: 'string', multiple: true },
       'consent-api': { type: 'string' },
       'translation-stock-voices': { type: 'string' },
+      'brand-lock': { type: 'string' },
       username: { type: 'string' },
       email: { type: 'string' },
       'scope-mode': { type: 'string' },
@@ -205,6 +207,8 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
         changes.translation_stock_voices =
           parse(z.enum(['on', 'off']), values['translation-stock-voices'], 'translation-stock-voices') ===
           'on';
+      if (values['brand-lock'])
+        changes.brand_lock = parse(z.enum(['on', 'off']), values['brand-lock'], 'brand-lock') === 'on';
       const limits = rateLimits(values['rate-limit']);
       if (limits) changes.rate_limits = { ...workspace.rate_limits, ...limits };
       if (Object.keys(changes).length === 0)

@@ -165,6 +165,10 @@ beforeAll(async () => {
     const glossary = await api.call('POST', '/v3/brand-glossaries', { body: { name: `Glossary ${index}` } });
     expect(glossary.status).toBe(201);
   }
+  for (const index of [1, 2]) {
+    const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
+    expect(kit.status).toBe(201);
+  }
   const assetBatch = await api.call<{ data: { batch_id: string } }>(
     'POST',
     '/v3/assets/direct-uploads/batches',
@@ -228,6 +232,7 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/avatars',
       'GET /v3/avatars/looks',
       'GET /v3/brand-glossaries',
+      'GET /v3/brand-kits',
       'GET /v3/templates',
       'GET /v3/videos',
       'GET /v3/videos/batches/{batch_id}',

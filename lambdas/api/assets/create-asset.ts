@@ -47,7 +47,7 @@ export const assetCreate = endpoint(
     const detected = await detectMediaType(file.bytes);
     if (!detected) {
       throw new InvalidParameterError(
-        'The file is not of a supported type (png, jpeg, webp, mp4, mov, webm, mp3, wav, m4a, pdf, srt, vtt, zip).',
+        'The file is not of a supported type (png, jpeg, webp, mp4, mov, webm, mp3, wav, m4a, pdf, srt, vtt, zip, ttf, otf).',
         'file',
       );
     }

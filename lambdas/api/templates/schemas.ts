@@ -152,6 +152,10 @@ export const generateBody = z.strictObject({
     description: 'Legacy name of `brand_glossary_id`.',
     deprecated: true,
   }),
+  brand_kit_id: nullable(z.string().min(1).max(128)).meta({
+    description:
+      "The brand kit to make the video with. Omitted: the workspace's default kit, else the kit the template's video was made with.",
+  }),
   subtitles: nullable(
     z.strictObject({
       preset_name: z.string().min(1).max(64),

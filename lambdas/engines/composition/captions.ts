@@ -205,6 +205,16 @@ export interface AssStyleOptions {
   height: number;
   /** Font family name; the renderer falls back to its only font when this one is not installed. */
   fontName: string;
+  /** `#rrggbb` of the text. @default white */
+  textColor?: string;
+  /** `#rrggbb` of an opaque box behind each line, drawn instead of the outline and shadow. @default none */
+  boxColor?: string;
+}
+
+/** `#rrggbb` as ASS writes an opaque colour: `&H00BBGGRR`. */
+function assColor(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((at) => hex.slice(at, at + 2).toUpperCase());
+  return `&H00${b}${g}${r}`;
 }
 
 /** `H:MM:SS.cc`, as ASS writes times. */
@@ -222,16 +232,24 @@ function assText(lines: readonly string[]): string {
 }
 
 /**
- * An ASS script that burns the cues in: white text with a dark outline and soft shadow, bottom-centred,
- * the font scaled to the frame (5% of the height, less on narrow portrait frames). Lines wider than the
- * frame wrap. In the picture `{` `}` show as `(` `)` and `\` as `∖` (ASS markup cannot show them).
+ * An ASS script that burns the cues in: white text (or `textColor`) with a dark outline and soft
+ * shadow, or on an opaque `boxColor` box, bottom-centred, the font scaled to the frame (5% of the
+ * height, less on narrow portrait frames). Lines wider than the frame wrap. In the picture `{` `}`
+ * show as `(` `)` and `\` as `∖` (ASS markup cannot show them).
  */
 export function toAss(cues: readonly CaptionCue[], style: AssStyleOptions): string {
   const fontSize = Math.max(8, Math.round(0.05 * Math.min(style.height, style.width * 0.9)));
-  const outline = Math.max(1, Math.round(fontSize * 0.08));
-  const shadow = Math.max(1, Math.round(fontSize * 0.04));
+  const boxed = style.boxColor !== undefined;
+  // In a box (BorderStyle 3) the outline width is the box's padding around the text.
+  const outline = Math.max(1, Math.round(fontSize * (boxed ? 0.25 : 0.08)));
+  const shadow = boxed ? 0 : Math.max(1, Math.round(fontSize * 0.04));
   const marginSide = Math.round(style.width * 0.05);
   const marginBottom = Math.round(style.height * 0.05);
+  const text = style.textColor ? assColor(style.textColor) : '&H00FFFFFF';
+  // libass fills the box of BorderStyle 3 with the outline colour.
+  const outlineColour = style.boxColor ? assColor(style.boxColor) : '&H00000000';
+  // Fields of a style line are comma-separated: a family name cannot carry one.
+  const fontName = style.fontName.replace(/,/g, ' ');
   // Colours are &HAABBGGRR with AA = transparency: opaque white text, opaque black outline, half-black shadow.
   const header = [
     '[Script Info]',
@@ -243,7 +261,7 @@ export function toAss(cues: readonly CaptionCue[], style: AssStyleOptions): stri
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    `Style: Caption,${style.fontName},${fontSize},&H00FFFFFF,&H00FFFFFF,&H00000000,&H80000000,0,0,0,0,100,100,0,0,1,${outline},${shadow},2,${marginSide},${marginSide},${marginBottom},1`,
+    `Style: Caption,${fontName},${fontSize},${text},${text},${outlineColour},&H80000000,0,0,0,0,100,100,0,0,${boxed ? 3 : 1},${outline},${shadow},2,${marginSide},${marginSide},${marginBottom},1`,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',

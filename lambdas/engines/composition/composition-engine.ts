@@ -57,6 +57,32 @@ export interface CompositionRequest {
   burnCaptions: boolean;
   /** An image laid over every frame of every output (a brand mark). @default none */
   watermark?: Watermark;
+  /**
+   * A second mark (a brand kit's logo), laid like `watermark` and after it: a video may carry both,
+   * in different corners. @default none
+   */
+  logo?: Watermark;
+  /** How burned captions look (a brand kit's font and colours). @default see `CaptionStyle` */
+  captionStyle?: CaptionStyle;
+}
+
+/**
+ * The look of burned captions. Without one: the engine's caption font (DejaVu Sans), white text with a
+ * dark outline and a soft shadow.
+ */
+export interface CaptionStyle {
+  /**
+   * A TrueType or OpenType file and the family name its `name` table gives (what the caption script
+   * asks the renderer for). Both or neither. @default the engine's caption font
+   */
+  font?: { path: string; family: string };
+  /** `#rrggbb` of the text. @default white */
+  textColor?: string;
+  /**
+   * `#rrggbb` of an opaque box behind each caption line, instead of the outline and shadow (readable on
+   * any picture). @default none
+   */
+  boxColor?: string;
 }
 
 export interface Watermark {
@@ -257,7 +283,7 @@ export function compositionOutputPaths(workDir: string, format: CompositionReque
   };
 }
 
-/** The distinct input files of a request's scenes (backgrounds, portraits, sprites, narrations), for engines to probe. */
+/** The distinct input files of a request's scenes (backgrounds, portraits, sprites, narrations) and its logo, for engines to probe. */
 export function compositionInputFiles(request: CompositionRequest): string[] {
   const files = new Set<string>();
   for (const scene of request.scenes) {
@@ -267,6 +293,7 @@ export function compositionInputFiles(request: CompositionRequest): string[] {
     for (const sprite of presenterSprites(scene)) files.add(sprite.imagePath);
     if (scene.narration) files.add(scene.narration.path);
   }
+  if (request.logo) files.add(request.logo.imagePath);
   return [...files];
 }
 
@@ -390,15 +417,32 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
     if (typeof cue.text !== 'string') throw invalid(`caption ${index + 1} text must be a string`);
   });
   if (typeof request.burnCaptions !== 'boolean') throw invalid('burnCaptions must be true or false');
-  const mark = request.watermark;
-  if (mark !== undefined) {
+  for (const [what, mark] of [
+    ['watermark', request.watermark],
+    ['logo', request.logo],
+  ] as const) {
+    if (mark === undefined) continue;
     if (typeof mark.imagePath !== 'string' || mark.imagePath === '')
-      throw invalid('watermark imagePath must be a file path');
-    if (!isNumberIn(mark.opacity, 0, 1)) throw invalid('watermark opacity must be from 0 to 1');
-    if (!isNumberIn(mark.scale, 0.01, 10)) throw invalid('watermark scale must be from 0.01 to 10');
+      throw invalid(`${what} imagePath must be a file path`);
+    if (!isNumberIn(mark.opacity, 0, 1)) throw invalid(`${what} opacity must be from 0 to 1`);
+    if (!isNumberIn(mark.scale, 0.01, 10)) throw invalid(`${what} scale must be from 0.01 to 10`);
     if (!isNumberIn(mark.offsetX, -1, 1) || !isNumberIn(mark.offsetY, -1, 1)) {
-      throw invalid('watermark offsets must be fractions from -1 to 1');
+      throw invalid(`${what} offsets must be fractions from -1 to 1`);
     }
+  }
+  const style = request.captionStyle;
+  if (style !== undefined) {
+    if (style.font !== undefined) {
+      checkPath(style.font.path, 'caption font');
+      if (typeof style.font.family !== 'string' || style.font.family.trim() === '')
+        throw invalid('caption font family must be named');
+    }
+    for (const [what, color] of [
+      ['text', style.textColor],
+      ['box', style.boxColor],
+    ] as const)
+      if (color !== undefined && (typeof color !== 'string' || !COLOR_PATTERN.test(color)))
+        throw invalid(`caption ${what} colour must look like #rrggbb`);
   }
   return { fps };
 }

@@ -85,6 +85,8 @@ export interface CompositionPlan {
   captions?: { assFile: string; fontsDir: string };
   burnCaptions: boolean;
   watermark?: Watermark;
+  /** A brand kit's logo, laid over the video after the watermark. */
+  logo?: Watermark;
   outputs: { video: string; captionedVideo: string; thumbnail: string; gif: string };
   encoding: EncodingSettings;
 }
@@ -514,9 +516,11 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
     graph.push('[v0]null[vjoined]', '[a0]anull[ajoined]');
   }
 
-  if (plan.watermark) {
-    // Over the joined video, before the outputs split: every output carries it, captions stay on top.
-    const mark = plan.watermark;
+  // The marks go over the joined video, before the outputs split: every output carries them, and
+  // captions stay on top. The watermark first, then the logo.
+  const marks = [plan.watermark, plan.logo].filter((mark): mark is Watermark => mark !== undefined);
+  let marked = 'vjoined';
+  marks.forEach((mark, index) => {
     const input = addInput(mark.imagePath);
     const margin = 2 * Math.round(Math.min(width, height) * 0.015);
     const shift = (fraction: number, size: number) => {
@@ -525,18 +529,19 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
     };
     const x = mark.position.endsWith('left') ? `${margin}` : `W-w-${margin}`;
     const y = mark.position.startsWith('top') ? `${margin}` : `H-h-${margin}`;
+    const label = index === marks.length - 1 ? 'vmarked' : `vmark${index}`;
     graph.push(
       [
         `[${input}:v:0]trim=end_frame=1`,
         `scale=w='max(2,2*trunc(iw*${mark.scale}/2))':h='max(2,2*trunc(ih*${mark.scale}/2))':flags=lanczos`,
         'format=rgba',
-        `colorchannelmixer=aa=${mark.opacity}[watermark]`,
+        `colorchannelmixer=aa=${mark.opacity}[mark${index}]`,
       ].join(','),
-      `[vjoined][watermark]overlay=x='${x}${shift(mark.offsetX, width)}':y='${y}${shift(mark.offsetY, height)}':format=yuv420[vmarked]`,
+      `[${marked}][mark${index}]overlay=x='${x}${shift(mark.offsetX, width)}':y='${y}${shift(mark.offsetY, height)}':format=yuv420[${label}]`,
     );
-  } else {
-    graph.push('[vjoined]null[vmarked]');
-  }
+    marked = label;
+  });
+  if (marks.length === 0) graph.push('[vjoined]null[vmarked]');
 
   const totalFrames = plan.scenes.reduce((sum, scene) => sum + scene.frames, 0);
   const burn = plan.captions ? `ass=${plan.captions.assFile}:fontsdir=${plan.captions.fontsDir}` : undefined;

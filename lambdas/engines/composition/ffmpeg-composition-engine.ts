@@ -13,8 +13,9 @@
  * newer than this build understands: each run gets a private fontconfig file naming a folder that holds
  * only the caption font, so rendering never depends on the host's fonts.
  *
- * Caption font: the `captionFontFile` option, else `CAPTION_FONT_FILE` (a bundled build, where the npm
- * package cannot be resolved), else DejaVu Sans from `dejavu-fonts-ttf`.
+ * Caption font: the request's `captionStyle.font` (a brand kit's), else the `captionFontFile` option,
+ * else `CAPTION_FONT_FILE` (a bundled build, where the npm package cannot be resolved), else DejaVu Sans
+ * from `dejavu-fonts-ttf`.
  *
  * Files written in `workDir`: video.{mp4,webm}, video-captioned.{mp4,webm} (when a separate captioned
  * video is needed), thumbnail.jpg, preview.gif, and for burned captions captions.ass, fonts.conf and
@@ -331,10 +332,17 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     const cues = request.captions.filter((cue) => cue.text.trim().length > 0);
     if (cues.length > 0) {
       captions = { assFile: 'captions.ass', fontsDir: 'caption-fonts' };
-      env.FONTCONFIG_FILE = await this.writeFontSetup(workDir, captions.fontsDir);
+      const style = request.captionStyle;
+      env.FONTCONFIG_FILE = await this.writeFontSetup(workDir, captions.fontsDir, style?.font?.path);
       await writeFile(
         path.join(workDir, captions.assFile),
-        toAss(cues, { width: request.width, height: request.height, fontName: 'DejaVu Sans' }),
+        toAss(cues, {
+          width: request.width,
+          height: request.height,
+          fontName: style?.font?.family ?? 'DejaVu Sans',
+          ...(style?.textColor ? { textColor: style.textColor } : {}),
+          ...(style?.boxColor ? { boxColor: style.boxColor } : {}),
+        }),
       );
     }
     if (!captions || request.burnCaptions) outputs.captionedVideoPath = outputs.videoPath;
@@ -349,6 +357,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       captions,
       burnCaptions: request.burnCaptions,
       ...(request.watermark ? { watermark: request.watermark } : {}),
+      ...(request.logo ? { logo: request.logo } : {}),
       outputs: {
         video: outputs.videoPath,
         captionedVideo: outputs.captionedVideoPath,
@@ -383,9 +392,12 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     return new Map(list.map((file, index) => [file, orientations[index] as number]));
   }
 
-  /** A fonts folder holding only the caption font, and a fontconfig file naming only that folder. */
-  private async writeFontSetup(workDir: string, fontsDir: string): Promise<string> {
-    const font = this.options.captionFontFile ?? defaultCaptionFont();
+  /**
+   * A fonts folder holding only the caption font (the request's, else the engine's), and a fontconfig
+   * file naming only that folder.
+   */
+  private async writeFontSetup(workDir: string, fontsDir: string, requested?: string): Promise<string> {
+    const font = requested ?? this.options.captionFontFile ?? defaultCaptionFont();
     try {
       await access(font, constants.R_OK);
     } catch (error) {

@@ -9,7 +9,8 @@
  * (H.264 + AAC) or WebM (VP9 + Opus) as long as the scenes, a JPEG thumbnail and a GIF preview.
  * Not kept: the pictures and sound. The frame is the requested one scaled down to fit 64x64 (1280x720
  * gives 64x36), filled with the first colour background (grey otherwise), at `DOUBLE_FPS`, with silence;
- * captions are not drawn, and a separate captioned video is a copy of the main one.
+ * captions (and their style), the watermark and the logo are not drawn (the logo is probed, as an input
+ * file), and a separate captioned video is a copy of the main one.
  *
  * One ffmpeg run writes all three outputs, then ffprobe measures the video, as the reference engine does.
  */
