@@ -13,8 +13,10 @@ export const EVENT_TYPES = {
     'A video failed and its credits were returned. `event_data`: `video_id`, `failure_code`, `failure_message` (what went wrong), `msg` (the same), `folder_id`, `callback_id`.',
   'video_agent.success': 'A video agent session produced its video.',
   'video_agent.fail': 'A video agent session failed.',
-  'video_translate.success': 'A video translation completed.',
-  'video_translate.fail': 'A video translation failed.',
+  'video_translate.success':
+    'A video translation (one output language) completed. `event_data`: `video_translation_id` (also `video_translate_id`), `title`, `input_language`, `output_language`, `callback_id`, `folder_id`, `url` and `video_url`, `audio_url`, `srt_caption_url`, `vtt_caption_url` (pre-signed; re-fetch the translation for fresh links).',
+  'video_translate.fail':
+    'A video translation failed and its credits were returned. `event_data`: `video_translation_id` (also `video_translate_id`), `title`, `input_language`, `output_language`, `callback_id`, `folder_id`, `failure_code`, `failure_message`, `message`.',
   'proofread.success': 'A proofread session is ready for review.',
   'proofread.fail': 'A proofread session failed.',
   'ai_clipping.success': 'An AI clipping job produced its clips.',

@@ -103,7 +103,7 @@ async function videoLanguage(workspaceId: string, videoId: string): Promise<stri
     if (!voiceId) continue;
     const stock = findStockVoice(voiceId);
     if (stock) return stock.language;
-    const resolved = await resolveVoice(workspaceId, voiceId, speechEngine().name).catch(() => undefined);
+    const resolved = await resolveVoice(workspaceId, voiceId, config().speechEngine).catch(() => undefined);
     if (resolved) return resolved.language;
   }
   return undefined;

@@ -72,7 +72,7 @@ const TRANSLATION_MEDIA = [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvent
 
 export const videoTranslationJob = defineJob({
   name: 'video-translation',
-  taskPrefix: 'VideoTranslation',
+  taskPrefix: 'Translation',
   ref: translationRef,
   executionName: (ref) => ref.video_translation_id,
   refOf: (record: VideoTranslationRecord) => ({

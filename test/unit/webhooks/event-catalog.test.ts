@@ -28,6 +28,8 @@ const EMITTED = [
   'photo_avatar_look.fail',
   'instant_avatar.success',
   'instant_avatar.fail',
+  'video_translate.success',
+  'video_translate.fail',
 ] as const;
 
 function sources(directory: string): string[] {
