@@ -8,24 +8,28 @@
  * unchanged and are counted.
  *
  * How (two passes over the video, each a decoder on a pipe; nothing but the mouth is touched):
- * 1. ffmpeg decodes every `detectEvery`-th frame (and only around the spans), scaled to at most
- *    `analysisMaxSide`, and the face is found on each (`findFaces`): the largest confident face is the
- *    one re-animated (`chooseFace`), if it is large enough and its mouth and chin are in the picture;
+ * 1. ffmpeg decodes the frames around the spans, scaled to at most `analysisMaxSide`, and the face is
+ *    searched for on every `round(fps / detectFps)`-th (`findFaces`): the largest confident face is the
+ *    one re-animated (`chooseFace`), if it is large enough and its mouth and chin are in the picture.
+ *    Each frame between two detections is compared with both (`mouthLikeness`: its lower face, moved
+ *    with the head): how far its mouth is from the first's look towards the second's;
  * 2. ffmpeg decodes every frame at its own size as RGBA; each frame's landmarks are those of the
  *    detections around it, interpolated (`faceAtFrame`: a lone detector miss between two found faces is
- *    bridged), the new speech's mouth shape at the frame's time is a blend of the visemes around it
- *    (`blendedMouth`, a triangular window of `transitionMs`, so shapes glide from one to the next), the
- *    mouth is warped into it and pasted with the warp's own alpha (no seams), faded in and out over
- *    `spanFadeMs` at the spans' edges; a second ffmpeg encodes the frames from its stdin (H.264
- *    yuv420p, the source's size and frame rate).
+ *    bridged; the lips and jaw by looks, placed by the head's interpolated position), the new speech's
+ *    mouth shape at the frame's time is a blend of the visemes around it (`blendedMouth`, a triangular
+ *    window of `transitionMs`, so shapes glide from one to the next), the mouth is warped into it and
+ *    pasted with the warp's own alpha (no seams), faded in and out over `spanFadeMs` at the spans'
+ *    edges; a second ffmpeg encodes the frames from its stdin (H.264 yuv420p, the source's size and
+ *    frame rate).
  *
  * The result has no audio: the caller muxes the new speech (the source's is what is being replaced).
+ * docs/architecture.md, "Engines" ("Lips over footage"), has the measured speed.
  *
- * Limits: the warp follows the mesh's lip contours, which are interpolated between detections, so a
- * recorded mouth that snaps open or shut between two detections is reshaped from an in-between
- * contour for a frame (`detectFps` trades this for speed); one face per frame is re-animated (the
- * largest, not necessarily the one speaking); the inside of an opened mouth is drawn, not the
- * person's own; profiles and faces under about 60 px are left alone.
+ * Limits: a mouth that changes gradually between detections gets interpolated contours, a mouth that
+ * looks like neither detection (a third shape in between) the nearer in looks; one face per frame is
+ * re-animated (the largest, not necessarily the one speaking); the inside of an opened mouth is
+ * drawn, not the person's own; profiles and faces under 64 px are left alone; the frames go through
+ * RGB, so chroma is resampled (about 1.5/255 on coloured edges everywhere).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -61,7 +65,8 @@ export interface LipSpan {
 export interface ReanimateLipsOptions {
   /**
    * Faces are searched for on this many frames per second (every `round(fps / detectFps)`-th frame);
-   * the frames between are interpolated. Every frame: set it to the video's rate. @default 12.5
+   * the frames between are interpolated, their mouths by looks (`mouthLikeness`). Every frame: set it
+   * to the video's rate. @default 8
    */
   detectFps?: number;
   /** Frames are searched for faces scaled down to at most this long side. @default 640 */
@@ -79,7 +84,7 @@ export interface ReanimateLipsOptions {
 }
 
 export const LIPS_DEFAULTS: Readonly<Required<ReanimateLipsOptions>> = {
-  detectFps: 12.5,
+  detectFps: 8,
   analysisMaxSide: 640,
   transitionMs: 100,
   spanFadeMs: 80,
@@ -165,19 +170,43 @@ export interface Detection {
 }
 
 /**
- * Mesh points that a talking face does not move (eye corners, nose bridge): where the head is, so a
- * mouth's shape can be taken from one detection and its position from another.
+ * Where the head is: the middle of the four eye corners, which talking does not move, so a mouth's
+ * shape can be taken from one detection and its place from another.
  */
-const RIGID_POINTS = [33, 133, 263, 362, 6, 168] as const;
-
 function anchorOf(face: FaceLandmarks): Point {
-  let x = 0;
-  let y = 0;
-  for (const index of RIGID_POINTS) {
-    x += (face.mesh[index] as Point).x;
-    y += (face.mesh[index] as Point).y;
-  }
-  return { x: x / RIGID_POINTS.length, y: y / RIGID_POINTS.length };
+  const corners = [
+    face.rightEye.upper[0],
+    face.rightEye.upper.at(-1),
+    face.leftEye.upper[0],
+    face.leftEye.upper.at(-1),
+  ] as Point[];
+  return {
+    x: corners.reduce((sum, point) => sum + point.x, 0) / corners.length,
+    y: corners.reduce((sum, point) => sum + point.y, 0) / corners.length,
+  };
+}
+
+/**
+ * What re-animation keeps of a detected face: the box, the lips, the jaw, the nose's base and the eye
+ * corners; the mesh and the lids are dropped (an hour of video at 8 detections a second holds about
+ * 29 000 faces until the second pass).
+ */
+export function compactFace(face: FaceLandmarks): FaceLandmarks {
+  const corners = (eye: FaceLandmarks['rightEye']) => ({
+    upper: [eye.upper[0] as Point, eye.upper.at(-1) as Point],
+    lower: [],
+    browLower: [],
+  });
+  return {
+    score: face.score,
+    box: face.box,
+    lips: face.lips,
+    rightEye: corners(face.rightEye),
+    leftEye: corners(face.leftEye),
+    jaw: face.jaw,
+    noseBottom: face.noseBottom,
+    mesh: [],
+  };
 }
 
 function mixPoints(a: readonly Point[], b: readonly Point[], weight: number): Point[] {
@@ -697,6 +726,7 @@ async function detectFaces(
         info.width,
         info.height,
       );
+      if ('face' in choice) choice.face = compactFace(choice.face);
       detections.push({ frame, choice });
       if ('face' in choice) {
         const here = { frame, grey, face: choice.face };
