@@ -114,7 +114,10 @@ export const LIP_SKIP_REASONS = {
 export type LipSkipReason = (typeof LIP_SKIP_REASONS)[keyof typeof LIP_SKIP_REASONS];
 
 export interface ReanimatedLips {
-  /** H.264 yuv420p mp4 without audio: the source's size, frame rate and frame count. */
+  /**
+   * H.264 yuv420p mp4 without audio: the source's size (an odd side loses its last pixel row or
+   * column), frame rate and frame count.
+   */
   videoPath: string;
   width: number;
   height: number;
@@ -763,11 +766,21 @@ async function detectFaces(
   return { detections, mouthWeights, detectionMs };
 }
 
+/** H.264 in yuv420p needs even sides: an odd one loses its last row or column. */
+function evenSize(info: VideoStreamInfo): { width: number; height: number } {
+  return { width: info.width - (info.width % 2), height: info.height - (info.height % 2) };
+}
+
 function encoderArguments(info: VideoStreamInfo, settings: Required<ReanimateLipsOptions>, out: string) {
+  const even = evenSize(info);
+  const crop =
+    even.width === info.width && even.height === info.height
+      ? []
+      : ['-vf', `crop=${even.width}:${even.height}:0:0`];
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'],
     ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${info.width}x${info.height}`],
-    ...['-framerate', info.frameRate, '-i', 'pipe:0', '-map', '0:v', '-an'],
+    ...['-framerate', info.frameRate, '-i', 'pipe:0', '-map', '0:v', '-an', ...crop],
     ...['-c:v', 'libx264', '-preset', settings.x264Preset, '-crf', String(settings.x264Crf)],
     ...['-pix_fmt', 'yuv420p', '-movflags', '+faststart', fileInput(out)],
   ];
@@ -941,8 +954,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
   }
   return {
     videoPath: outputPath,
-    width: info.width,
-    height: info.height,
+    ...evenSize(info),
     frames,
     frameRate: fps,
     faces: counts,

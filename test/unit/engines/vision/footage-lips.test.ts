@@ -49,6 +49,8 @@ const NEW_SPEECH: VisemeCue[] = [
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 let source: string;
+/** The portrait and its open mouth, with where the mouth goes. */
+let openMouth: { photoPath: string; mouthPath: string; x: number; y: number };
 
 /** The old speech's recording (see the file's comment). */
 async function recording(file: string): Promise<string> {
@@ -65,6 +67,7 @@ async function recording(file: string): Promise<string> {
   await writeFile(photoPath, presenter.image);
   await writeFile(mouthPath, presenter.sprites.open_wide.png);
   const { x, y } = presenter.sprites.open_wide.box;
+  openMouth = { photoPath, mouthPath, x, y };
   await ffmpeg([
     ...['-loop', '1', '-framerate', String(FPS), '-t', String(SECONDS), '-i', photoPath, '-i', mouthPath],
     '-filter_complex',
@@ -248,18 +251,20 @@ describe('reanimateLips inside spans only', () => {
     expect(Math.min(...inside)).toBeGreaterThan(6);
   }, 120_000);
 
-  it('passes a video without a face through, counting why', async () => {
-    const bars = path.join(scratch.dir, 'bars.mp4');
+  it('passes a video without a face through, counting why (odd sides lose a pixel)', async () => {
+    const bars = path.join(scratch.dir, 'bars.mkv');
     await ffmpeg([
-      ...['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25:duration=1'],
-      ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', bars],
+      ...['-f', 'lavfi', '-i', 'testsrc=size=161x121:rate=25:duration=1'],
+      ...['-pix_fmt', 'yuv444p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', bars],
     ]);
     const result = await reanimateLips({
       videoPath: bars,
       visemes: [{ startMs: 0, endMs: 1000, viseme: 'open_wide' }],
       workDir: path.join(scratch.dir, 'bars'),
     });
-    expect(result.frames).toBe(25);
+    expect(result).toMatchObject({ frames: 25, width: 160, height: 120 });
+    const info = await probeMedia(result.videoPath);
+    expect(info.streams[0]).toMatchObject({ codec: 'h264', width: 160, height: 120 });
     expect(result.faces).toEqual({
       framesInSpans: 25,
       framesWithFace: 0,
@@ -268,6 +273,50 @@ describe('reanimateLips inside spans only', () => {
       reasons: { no_face: 25 },
     });
   }, 60_000);
+
+  it('re-animates the largest of several faces and leaves the others alone', async () => {
+    // Two people, both with their mouths open: a near one (a face about 130 px wide), a far one (90 px).
+    const two = path.join(scratch.dir, 'two.mp4');
+    const { photoPath, mouthPath, x, y } = openMouth;
+    await ffmpeg([
+      ...['-loop', '1', '-framerate', String(FPS), '-t', '1', '-i', photoPath, '-i', mouthPath],
+      '-filter_complex',
+      `[1]format=rgba[m];[0][m]overlay=x=${x}:y=${y},crop=1280:720:323:124,split[p][q];[p]scale=400:225[near];[q]scale=240:135[far];` +
+        `color=c=0x7f8a96:s=${WIDTH}x${HEIGHT}:r=${FPS}:d=1[bg];[bg][near]overlay=0:70:shortest=1[n];[n][far]overlay=400:120,format=yuv420p[v]`,
+      ...['-map', '[v]', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', two],
+    ]);
+    const result = await reanimateLips({
+      videoPath: two,
+      visemes: [{ startMs: 0, endMs: 1000, viseme: 'rest' }],
+      workDir: path.join(scratch.dir, 'two'),
+    });
+    expect(result.faces.framesReanimated).toBe(25);
+    const [before] = await decodedFrames(two, WIDTH, HEIGHT);
+    const [after] = await decodedFrames(result.videoPath, WIDTH, HEIGHT);
+    const faces = async (frame: Buffer) =>
+      (await findFaces({ data: frame, width: WIDTH, height: HEIGHT, channels: 3 })).sort(
+        (a, b) => a.box.x - b.box.x,
+      );
+    const [nearBefore, farBefore] = await faces(before as Buffer);
+    const [nearAfter] = await faces(after as Buffer);
+    if (!nearBefore || !farBefore || !nearAfter) throw new Error('the faces should be found');
+    expect(nearBefore.box.width).toBeGreaterThan(farBefore.box.width * 1.2);
+    expect(mouthOpening(nearBefore)).toBeGreaterThan(0.2);
+    expect(mouthOpening(farBefore)).toBeGreaterThan(0.2);
+    expect(nearAfter.box.x).toBeLessThan(WIDTH / 2);
+    expect(mouthOpening(nearAfter)).toBeLessThan(0.1);
+    // The far face's pixels are the recording's (the detector does not always find it a second time).
+    const far = { left: 420, top: 140, width: 200, height: 110 };
+    expect(regionDifference(before as Buffer, after as Buffer, far)).toBeLessThan(2.5);
+  }, 60_000);
+
+  it('refuses what is not a video as invalid media', async () => {
+    const notVideo = path.join(scratch.dir, 'not-a-video.mp4');
+    await writeFile(notVideo, 'these bytes are no video');
+    await expect(
+      reanimateLips({ videoPath: notVideo, visemes: NEW_SPEECH, workDir: path.join(scratch.dir, 'bad') }),
+    ).rejects.toMatchObject({ failureCode: 'invalid_media' });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------
