@@ -105,11 +105,17 @@ export interface ReanimateLipsInput {
   options?: ReanimateLipsOptions;
 }
 
-/** Why a frame inside a span kept its recorded mouth. */
+/**
+ * Why a frame inside a span kept its recorded mouth: no confident face; the chosen one under
+ * `FACE_MIN_WIDTH_PIXELS` or `FACE_MIN_WIDTH_SHARE` of the shorter side; its lips, chin or nose
+ * outside the picture; or turned too far from the camera (`headTurn` above `MAX_HEAD_TURN`), where a
+ * frontal mouth's warp would show.
+ */
 export const LIP_SKIP_REASONS = {
   noFace: 'no_face',
   faceTooSmall: 'face_too_small',
   faceCutOff: 'face_cut_off',
+  faceTurned: 'face_turned',
 } as const;
 export type LipSkipReason = (typeof LIP_SKIP_REASONS)[keyof typeof LIP_SKIP_REASONS];
 
@@ -144,9 +150,30 @@ export interface ReanimatedLips {
 export type FaceChoice = { face: FaceLandmarks } | { reason: LipSkipReason; found: boolean };
 
 /**
+ * How far the head is turned sideways: the nose tip's offset from the middle of the eyes' outer
+ * corners, along the line between them, ÷ their distance. About 0 facing the camera; with the tip
+ * some 0.55 of that distance in front of the eyes, 0.55 × tan(yaw): 0.26 at 25°, 0.38 at 35°.
+ */
+export function headTurn(face: FaceLandmarks): number {
+  const right = face.mesh[33];
+  const left = face.mesh[263];
+  const nose = face.mesh[1];
+  if (!right || !left || !nose) return 0;
+  const across = { x: left.x - right.x, y: left.y - right.y };
+  const squared = across.x ** 2 + across.y ** 2;
+  if (squared === 0) return 0;
+  const middle = { x: (right.x + left.x) / 2, y: (right.y + left.y) / 2 };
+  return Math.abs(((nose.x - middle.x) * across.x + (nose.y - middle.y) * across.y) / squared);
+}
+
+/** Heads turned further than this (`headTurn`, about 29°) keep their recorded mouths. */
+export const MAX_HEAD_TURN = 0.3;
+
+/**
  * The face to re-animate among those found: the largest confident one (the nearest the picture's
  * centre among equals), if it is at least `FACE_MIN_WIDTH_PIXELS` and `FACE_MIN_WIDTH_SHARE` of the
- * shorter side wide and its lips and chin are inside the picture. Other faces are left alone.
+ * shorter side wide, its lips, chin and nose are inside the picture and it faces the camera (within
+ * `MAX_HEAD_TURN`). Other faces are left alone.
  */
 export function chooseFace(faces: readonly FaceLandmarks[], width: number, height: number): FaceChoice {
   const confident = faces.filter((face) => face.score >= FACE_MIN_SCORE);
@@ -163,6 +190,7 @@ export function chooseFace(faces: readonly FaceLandmarks[], width: number, heigh
   if (![...face.lips.upperOuter, ...face.lips.lowerOuter, chin, face.noseBottom].every(inside)) {
     return { reason: LIP_SKIP_REASONS.faceCutOff, found: true };
   }
+  if (headTurn(face) > MAX_HEAD_TURN) return { reason: LIP_SKIP_REASONS.faceTurned, found: true };
   return { face };
 }
 

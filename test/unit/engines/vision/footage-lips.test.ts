@@ -29,6 +29,7 @@ import {
   detectionSchedule,
   FOOTAGE_MOUTHS,
   faceAtFrame,
+  headTurn,
   type ReanimatedLips,
   reanimateLips,
   spanStrength,
@@ -414,6 +415,17 @@ describe('chooseFace', () => {
       found: true,
     });
     expect(chooseFace([syntheticFace(0, 0, 120)], 250, 200)).toEqual({ reason: 'face_cut_off', found: true });
+    const turned = syntheticFace(0, 0, 120);
+    const right = turned.mesh[33] as { x: number; y: number };
+    const left = turned.mesh[263] as { x: number; y: number };
+    // The nose tip 0.4 of the eyes' distance off their middle, towards the left eye: about 36°.
+    turned.mesh[1] = {
+      x: (right.x + left.x) / 2 + 0.4 * (left.x - right.x),
+      y: (right.y + left.y) / 2 + 0.4 * (left.y - right.y),
+    };
+    expect(headTurn(turned)).toBeCloseTo(0.4);
+    expect(headTurn(large)).toBeLessThan(0.1);
+    expect(chooseFace([turned], 640, 360)).toEqual({ reason: 'face_turned', found: true });
   });
 });
 
