@@ -42,6 +42,7 @@ import { type FaceLandmarks, findFaces, mouthWidth, type Point } from './face-la
 import {
   areaBox,
   MOUTH_SHAPES,
+  type MouthGeometry,
   type MouthShape,
   mouthArea,
   mouthGeometry,
@@ -470,6 +471,51 @@ export function spanStrength(spans: readonly LipSpan[], timeMs: number, fadeMs: 
     strength = Math.max(strength, Math.min(1, rise, fall));
   }
   return Math.max(0, strength);
+}
+
+/** Each lip's thickness at the middle of the mouth ÷ the mouth's width, as recorded. */
+export function lipThickness(geometry: MouthGeometry): { upper: number; lower: number } {
+  const middle = (geometry.innerStart + geometry.innerEnd) / 2;
+  const width = Math.max(1, geometry.width);
+  return {
+    upper: Math.max(0, geometry.upperInner.at(middle) - geometry.upperOuter.at(middle)) / width,
+    lower: Math.max(0, geometry.lowerOuter.at(middle) - geometry.lowerInner.at(middle)) / width,
+  };
+}
+
+/** How much of each new frame's lip thickness goes into the running one. */
+const LIP_THICKNESS_WEIGHT = 0.1;
+
+/**
+ * Keeps the lips as thick from frame to frame as they are on average: a recorded mouth's lips are
+ * thinner open than shut (stretched), so reshaping each frame's own lips alone makes them jump
+ * whenever the old speech opened or shut the mouth. Each lip's target thickness is a running mean
+ * (`LIP_THICKNESS_WEIGHT` per frame) of the recorded ones, as a share of the mouth's width, within
+ * 0.75 to 1.35 of the frame's own.
+ */
+export class SteadyLips {
+  private mean: { upper: number; lower: number } | undefined;
+
+  steadied(shape: MouthShape, geometry: MouthGeometry): MouthShape {
+    const here = lipThickness(geometry);
+    if (here.upper <= 0 || here.lower <= 0) return shape;
+    const mean = this.mean ?? here;
+    this.mean = {
+      upper: mean.upper + (here.upper - mean.upper) * LIP_THICKNESS_WEIGHT,
+      lower: mean.lower + (here.lower - mean.lower) * LIP_THICKNESS_WEIGHT,
+    };
+    const ratio = (target: number, own: number) => Math.min(1.35, Math.max(0.75, target / own));
+    return {
+      ...shape,
+      upperLipThickness: shape.upperLipThickness * ratio(this.mean.upper, here.upper),
+      lowerLipThickness: shape.lowerLipThickness * ratio(this.mean.lower, here.lower),
+    };
+  }
+
+  /** A frame without the face: the next face starts its own mean. */
+  forget(): void {
+    this.mean = undefined;
+  }
 }
 
 /** Pastes an RGBA sprite on an RGBA frame at `box`, its alpha scaled by `strength`. */
@@ -906,6 +952,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
   };
   let frames = 0;
   let warpMs = 0;
+  const lips = new SteadyLips();
   let failure: unknown;
   try {
     const frameBytes = info.width * info.height * 4;
@@ -924,7 +971,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
           const area = mouthArea(geometry);
           const box = areaBox([area], info.width, info.height);
           if (box.width > 0 && box.height > 0) {
-            const shape = blendedMouth(track, timeMs, settings.transitionMs);
+            const shape = lips.steadied(blendedMouth(track, timeMs, settings.transitionMs), geometry);
             const sprite = renderMouthSprite(image, geometry, area, shape, box);
             paste(frame, info.width, sprite, box, strength);
             counts.framesReanimated++;
@@ -934,6 +981,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
           }
           warpMs += performance.now() - warpStarted;
         } else {
+          lips.forget();
           if (choice.found) counts.framesWithFace++;
           counts.framesSkipped++;
           counts.reasons[choice.reason] = (counts.reasons[choice.reason] ?? 0) + 1;

@@ -23,6 +23,11 @@ import {
   mouthOpening,
 } from '../../../../lambdas/engines/vision/face-landmarks.js';
 import {
+  ColumnContour,
+  featureFrame,
+  type MouthGeometry,
+} from '../../../../lambdas/engines/vision/feature-warps.js';
+import {
   blendedMouth,
   chooseFace,
   type Detection,
@@ -32,6 +37,7 @@ import {
   headTurn,
   type ReanimatedLips,
   reanimateLips,
+  SteadyLips,
   spanStrength,
 } from '../../../../lambdas/engines/vision/footage-lips.js';
 import { preparePhotoPresenter } from '../../../../lambdas/engines/vision/photo-presenter.js';
@@ -459,5 +465,40 @@ describe('faceAtFrame', () => {
     const halfway = faceAtFrame(detections, 1, 2);
     if (!('face' in halfway)) throw new Error('no face');
     expect(lip(halfway.face).y).toBeCloseTo(lip(shut).y + 6);
+  });
+});
+
+describe('SteadyLips', () => {
+  /** A 100 px wide mouth, shut, whose lips are this thick at the middle. */
+  const mouth = (upper: number, lower: number): MouthGeometry => {
+    const flat = (t: number) =>
+      new ColumnContour([
+        { s: -50, t },
+        { s: 50, t },
+      ]);
+    return {
+      frame: featureFrame({ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 50, y: 50 }),
+      width: 100,
+      innerStart: -40,
+      innerEnd: 40,
+      upperOuter: flat(-upper),
+      upperInner: flat(0),
+      lowerInner: flat(0),
+      lowerOuter: flat(lower),
+      jaw: flat(40),
+      noseBase: -30,
+      lipColour: [150, 90, 90],
+    };
+  };
+  it('keeps each lip near its running thickness, within limits, and starts again after the face is lost', () => {
+    const lips = new SteadyLips();
+    const shape = FOOTAGE_MOUTHS.rest;
+    expect(lips.steadied(shape, mouth(10, 12))).toMatchObject({ upperLipThickness: 1, lowerLipThickness: 1 });
+    // The old speech stretched the lips thin: they are drawn thicker again (at most 1.35×).
+    const thin = lips.steadied(shape, mouth(5, 11));
+    expect(thin.upperLipThickness).toBeCloseTo(1.35);
+    expect(thin.lowerLipThickness).toBeCloseTo((12 + (11 - 12) * 0.1) / 11);
+    lips.forget();
+    expect(lips.steadied(shape, mouth(5, 11))).toMatchObject({ upperLipThickness: 1, lowerLipThickness: 1 });
   });
 });
