@@ -48,6 +48,7 @@ import {
   mouthGeometry,
   type RgbaImage,
   renderMouthSprite,
+  smoothedContour,
 } from './feature-warps.js';
 import { VISION_FAILURE, VisionEngineError } from './human-runtime.js';
 import { FACE_MIN_SCORE, FACE_MIN_WIDTH_PIXELS, FACE_MIN_WIDTH_SHARE } from './photo-presenter.js';
@@ -471,6 +472,23 @@ export function spanStrength(spans: readonly LipSpan[], timeMs: number, fadeMs: 
     strength = Math.max(strength, Math.min(1, rise, fall));
   }
   return Math.max(0, strength);
+}
+
+/** How far the inner lip edges are averaged each way, × the mouth's width. */
+const INNER_EDGE_SMOOTHING = 0.06;
+
+/**
+ * The geometry with its inner lip edges averaged along the mouth (`INNER_EDGE_SMOOTHING`): found from
+ * the pixels between the lips, they follow every shadow of a stubbly or blurry mouth, and an opening
+ * drawn between them would have torn edges.
+ */
+export function steadyInnerEdges(geometry: MouthGeometry): MouthGeometry {
+  const radius = Math.max(1, INNER_EDGE_SMOOTHING * geometry.width);
+  return {
+    ...geometry,
+    upperInner: smoothedContour(geometry.upperInner, radius),
+    lowerInner: smoothedContour(geometry.lowerInner, radius),
+  };
 }
 
 /** Each lip's thickness at the middle of the mouth ÷ the mouth's width, as recorded. */
@@ -967,7 +985,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
           const warpStarted = performance.now();
           counts.framesWithFace++;
           const image: RgbaImage = { data: frame, width: info.width, height: info.height, channels: 4 };
-          const geometry = mouthGeometry(choice.face, image);
+          const geometry = steadyInnerEdges(mouthGeometry(choice.face, image));
           const area = mouthArea(geometry);
           const box = areaBox([area], info.width, info.height);
           if (box.width > 0 && box.height > 0) {

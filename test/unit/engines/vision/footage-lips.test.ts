@@ -39,6 +39,7 @@ import {
   reanimateLips,
   SteadyLips,
   spanStrength,
+  steadyInnerEdges,
 } from '../../../../lambdas/engines/vision/footage-lips.js';
 import { preparePhotoPresenter } from '../../../../lambdas/engines/vision/photo-presenter.js';
 import { ffmpeg, scratchDir } from '../composition/media-fixtures.js';
@@ -500,5 +501,38 @@ describe('SteadyLips', () => {
     expect(thin.lowerLipThickness).toBeCloseTo((12 + (11 - 12) * 0.1) / 11);
     lips.forget();
     expect(lips.steadied(shape, mouth(5, 11))).toMatchObject({ upperLipThickness: 1, lowerLipThickness: 1 });
+  });
+});
+
+describe('steadyInnerEdges', () => {
+  it('smooths a ragged inner lip edge along the mouth, and leaves the rest', () => {
+    // A seam between the lips that zigzags by 2 px every pixel (a stubbly mouth's shadows).
+    const ragged = new ColumnContour(
+      Array.from({ length: 101 }, (_, index) => ({ s: index - 50, t: index % 2 ? 2 : -2 })),
+    );
+    const flat = new ColumnContour([
+      { s: -50, t: -10 },
+      { s: 50, t: -10 },
+    ]);
+    const geometry: MouthGeometry = {
+      frame: featureFrame({ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 50, y: 50 }),
+      width: 100,
+      innerStart: -40,
+      innerEnd: 40,
+      upperOuter: flat,
+      upperInner: ragged,
+      lowerInner: ragged,
+      lowerOuter: flat,
+      jaw: flat,
+      noseBase: -30,
+      lipColour: [150, 90, 90],
+    };
+    const steady = steadyInnerEdges(geometry);
+    for (let s = -30; s <= 30; s += 0.5) {
+      expect(Math.abs(steady.upperInner.at(s))).toBeLessThan(0.5);
+      expect(Math.abs(steady.lowerInner.at(s))).toBeLessThan(0.5);
+    }
+    expect(steady.upperOuter).toBe(flat);
+    expect(steady.jaw).toBe(flat);
   });
 });
