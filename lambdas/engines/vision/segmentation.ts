@@ -522,7 +522,8 @@ const VIDEO_DEFAULTS = {
   timeoutMs: 600_000,
 } as const;
 
-interface VideoStreamInfo {
+/** A video's first picture stream, as its frames are decoded (upright). */
+export interface VideoStreamInfo {
   /** The stream's index in the file (ffmpeg's `-map 0:<index>`). */
   streamIndex: number;
   width: number;
@@ -534,7 +535,8 @@ interface VideoStreamInfo {
 
 const STDERR_TAIL_CHARACTERS = 16 * 1024;
 
-interface Child {
+/** A spawned ffmpeg or ffprobe, watched (`watch`). */
+export interface Child {
   /** Resolves with the exit code (null when killed) once the process has closed. */
   exit: Promise<number | null>;
   stderr: () => string;
@@ -542,7 +544,7 @@ interface Child {
 }
 
 /** Watches a spawned ffmpeg/ffprobe: its exit, the tail of its stderr, a way to kill it. */
-function watch(child: ReturnType<typeof spawn>, command: string): Child {
+export function watch(child: ReturnType<typeof spawn>, command: string): Child {
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => {
@@ -569,7 +571,8 @@ function watch(child: ReturnType<typeof spawn>, command: string): Child {
   };
 }
 
-async function runnable(tool: 'ffmpeg' | 'ffprobe'): Promise<string> {
+/** The ffmpeg or ffprobe to run, or `engine_unavailable`. */
+export async function runnable(tool: 'ffmpeg' | 'ffprobe'): Promise<string> {
   try {
     const command = tool === 'ffmpeg' ? ffmpegPath() : ffprobePath();
     await ensureExecutable(command);
@@ -605,8 +608,11 @@ function frameRateOf(value: string | undefined): string | undefined {
   return rate > 0 && rate <= 240 ? `${match[1]}/${match[2]}` : undefined;
 }
 
-/** The first video stream's upright size and frame rate, and whether there is audio. */
-async function probeVideo(inputPath: string, timeoutMs: number): Promise<VideoStreamInfo> {
+/**
+ * The first video stream's upright size and frame rate, and whether there is audio (`invalid_media` when
+ * there is no picture stream). Also used by `footage-lips.ts`.
+ */
+export async function probeVideo(inputPath: string, timeoutMs: number): Promise<VideoStreamInfo> {
   const ffprobe = await runnable('ffprobe');
   const child = spawn(
     ffprobe,
