@@ -10,6 +10,7 @@ import { translationCredits } from '../billing/plans.js';
 import { availableStockVoices, engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
+import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import { captionCuesFromWords, wordsWithPunctuation } from '../engines/composition/captions.js';
 import type { CaptionCue } from '../engines/composition/composition-engine.js';
 import {
@@ -29,8 +30,9 @@ import { recognitionEngineFor } from '../engines/recognition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import type { Pronunciation, SynthesisResult } from '../engines/speech/speech-engine.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
-import type { VisemeCue } from '../engines/speech/visemes.js';
+import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
 import { primaryLanguage, translationEngine } from '../engines/translation/index.js';
+import { reanimateLips } from '../engines/vision/footage-lips.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { putMediaObject, readMediaObject, readMediaStream } from '../media/media-store.js';
@@ -489,6 +491,24 @@ async function dub(ref: TranslationRef): Promise<null> {
       pictureForMux = (await retimeVideo(picture, plan.pictureSpans, { fps: prepared.fps, workDir })).path;
       if (original) originalForMix = (await retimeAudio(original, plan.pictureSpans, { workDir })).path;
     }
+    // The lips follow the new speech, unless only the audio is translated.
+    let lipsDescription = 'none (translate_audio_only)';
+    if (pictureForMux && !record.options.translate_audio_only) {
+      if (record.audio_key && soundtrackSpeech[0]) {
+        const samples = await decodeMonoPcm16(soundtrackSpeech[0].path, { sampleRate: 16_000 });
+        visemes = visemesFromAudio(samples, 16_000);
+      }
+      const lips = await reanimateLips({
+        videoPath: pictureForMux,
+        visemes,
+        spans: plan.lines.map((line) => ({ startMs: line.startMs, endMs: line.startMs + line.durationMs })),
+        workDir: join(workDir, 'lips'),
+      });
+      pictureForMux = lips.videoPath;
+      lipsDescription = `footage_lips (${lips.faces.framesReanimated} of ${lips.faces.framesInSpans} frames${skippedReasons(lips.faces.reasons)})`;
+    }
+    await updateRunningTranslation(record, { progress: 70 });
+
     const soundtrack = await dubSoundtrack({
       originalAudioPath: originalForMix,
       durationMs: plan.outputMs,
@@ -537,7 +557,12 @@ async function dub(ref: TranslationRef): Promise<null> {
     await writeFile(join(workDir, 'captions.vtt'), formatWebVtt(cues));
     const srtKey = await put(join(workDir, 'captions.srt'), 'captions.srt', 'application/x-subrip');
     const vttKey = await put(join(workDir, 'captions.vtt'), 'captions.vtt', 'text/vtt');
-    const engines = { ...record.engines, speech: speechEngine().name, voice: voiceDescription };
+    const engines = {
+      ...record.engines,
+      speech: speechEngine().name,
+      voice: voiceDescription,
+      lips: lipsDescription,
+    };
     await updateRunningTranslation(record, { engines });
     const done = await completeTranslation(
       { ...record, engines },
@@ -549,6 +574,12 @@ async function dub(ref: TranslationRef): Promise<null> {
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** `; no_face 12, face_turned 3` for the frames whose mouth was left as recorded. */
+function skippedReasons(reasons: Partial<Record<string, number>>): string {
+  const parts = Object.entries(reasons).map(([reason, count]) => `${reason} ${count}`);
+  return parts.length > 0 ? `; kept: ${parts.join(', ')}` : '';
 }
 
 /** Captions burned into the dubbed video by the composition engine (its caption style and font). */

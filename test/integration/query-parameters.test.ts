@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { STOCK_VOICES } from '../../lambdas/catalog/stock-voices.js';
 import reference from '../fixtures/reference-query-parameters.json' with { type: 'json' };
+import { mp4Header } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 interface ReferenceParameter {
@@ -164,6 +165,14 @@ beforeAll(async () => {
     expect(hook.status).toBe(201);
     const glossary = await api.call('POST', '/v3/brand-glossaries', { body: { name: `Glossary ${index}` } });
     expect(glossary.status).toBe(201);
+    // A translation of a file that is not a real video: listed at once, failed by its job soon after.
+    const translation = await api.call('POST', '/v3/video-translations', {
+      body: {
+        video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') },
+        output_languages: ['Spanish (Spain)'],
+      },
+    });
+    expect(translation.status, JSON.stringify(translation.body)).toBe(200);
   }
   for (const index of [1, 2]) {
     const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
@@ -234,6 +243,8 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/brand-glossaries',
       'GET /v3/brand-kits',
       'GET /v3/templates',
+      'GET /v3/video-translations',
+      'GET /v3/video-translations/statuses',
       'GET /v3/videos',
       'GET /v3/videos/batches/{batch_id}',
       'GET /v3/videos/statuses',

@@ -165,6 +165,10 @@ describe('video translations', () => {
     });
     expect(done.engines).toMatchObject({ translation: 'openai', speech: 'espeak' });
     expect(done.engines.voice).toMatch(/espeak-es/);
+    // The presenter's lips were re-animated to the Spanish on most frames where it is spoken.
+    const lips = /^footage_lips \((\d+) of (\d+) frames/.exec(done.engines.lips ?? '');
+    expect(lips, done.engines.lips).not.toBeNull();
+    expect(Number(lips?.[1])).toBeGreaterThan(0.8 * Number(lips?.[2]));
 
     // The captions are the Spanish lines, in order, inside the video.
     const cues = parseSubtitles(await (await fetch(done.srt_caption_url as string)).text()).cues;
@@ -207,6 +211,7 @@ describe('video translations', () => {
     const done = await waitFor<Translation>(`/v3/video-translations/${id}`);
     expect(done.failure_message).toBeNull();
     expect(done).toMatchObject({ status: 'completed', transcript_source: 'output_subtitles' });
+    expect(done.engines.lips).toMatch(/^footage_lips/);
     expect(done.engines.translation).toBeUndefined();
     expect(translator.requests.length).toBe(served);
     const cues = parseSubtitles(await (await fetch(done.srt_caption_url as string)).text()).cues;
