@@ -124,7 +124,8 @@ export type LipSkipReason = (typeof LIP_SKIP_REASONS)[keyof typeof LIP_SKIP_REAS
 export interface ReanimatedLips {
   /**
    * H.264 yuv420p mp4 without audio: the source's size (an odd side loses its last pixel row or
-   * column), frame rate and frame count.
+   * column), frame rate and frame count (a variable frame rate becomes its average, as in
+   * `segmentVideo`).
    */
   videoPath: string;
   width: number;
