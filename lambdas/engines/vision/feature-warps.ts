@@ -162,9 +162,19 @@ export function areaRadius(area: FeatureArea, point: LocalPoint): number {
   return Math.sqrt(Math.sqrt(x ** 4 + y ** 4));
 }
 
+const FADE_START_FOURTH = FADE_START ** 4;
+
 /** 1 well inside the area, fading smoothly to 0 at its edge and beyond. */
 export function areaWeight(area: FeatureArea, point: LocalPoint): number {
-  return 1 - smoothstep(FADE_START, 1, areaRadius(area, point));
+  // Every pixel of every sprite asks: the roots are taken only in the fade.
+  const x = (point.s - area.centre.s) / area.halfAcross;
+  const y = (point.t - area.centre.t) / area.halfDown;
+  const x2 = x * x;
+  const y2 = y * y;
+  const fourth = x2 * x2 + y2 * y2;
+  if (fourth <= FADE_START_FOURTH) return 1;
+  if (fourth >= 1) return 0;
+  return 1 - smoothstep(FADE_START, 1, Math.sqrt(Math.sqrt(fourth)));
 }
 
 /** The whole pixels that hold an area, within a `width` × `height` picture. */
@@ -624,11 +634,15 @@ function chroma(colour: Rgb): number {
  */
 function lipColourOf(colours: readonly Rgb[]): Rgb {
   if (colours.length === 0) return [150, 90, 90];
-  const saturated = [...colours]
-    .sort((a, b) => chroma(b) - chroma(a))
+  // Each colour's chroma and luminance once, not once per comparison.
+  const saturated = colours
+    .map((colour) => ({ colour, chroma: chroma(colour) }))
+    .sort((a, b) => b.chroma - a.chroma)
     .slice(0, Math.max(1, Math.ceil(colours.length * 0.4)));
-  const sorted = saturated.sort((a, b) => luminance(a) - luminance(b));
-  return sorted[Math.floor(sorted.length / 2)] as Rgb;
+  const sorted = saturated
+    .map(({ colour }) => ({ colour, light: luminance(colour) }))
+    .sort((a, b) => a.light - b.light);
+  return (sorted[Math.floor(sorted.length / 2)] as { colour: Rgb }).colour;
 }
 
 /** Each point's `t` replaced by the median of its 7 neighbours: one odd column does not make a notch. */
