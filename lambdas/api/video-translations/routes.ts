@@ -26,6 +26,7 @@ import {
   translationStatusListBody,
   updateTranslationBody,
 } from './schemas.js';
+import { V2_ROWS } from './v2-rows.js';
 
 const translationList = endpoint(
   { query: listTranslationsQuery },
@@ -215,4 +216,5 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'write',
     { endpoint: translationDelete },
   ),
+  ...V2_ROWS,
 ]);
