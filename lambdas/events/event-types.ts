@@ -17,8 +17,10 @@ export const EVENT_TYPES = {
     'A video translation (one output language) completed. `event_data`: `video_translation_id` (also `video_translate_id`), `title`, `input_language`, `output_language`, `callback_id`, `folder_id`, `url` and `video_url`, `audio_url`, `srt_caption_url`, `vtt_caption_url` (pre-signed; re-fetch the translation for fresh links).',
   'video_translate.fail':
     'A video translation failed and its credits were returned. `event_data`: `video_translation_id` (also `video_translate_id`), `title`, `input_language`, `output_language`, `callback_id`, `folder_id`, `failure_code`, `failure_message`, `message`.',
-  'proofread.success': 'A proofread session is ready for review.',
-  'proofread.fail': 'A proofread session failed.',
+  'proofread_creation.success':
+    'A proofread session (one output language) has its words translated, ready for review. `event_data`: `proofread_id`, `title`, `input_language`, `output_language`, `status`, `callback_id`, `srt_url` (pre-signed).',
+  'proofread_creation.fail':
+    'A proofread session failed. `event_data`: `proofread_id`, `title`, `input_language`, `output_language`, `status`, `callback_id`, `failure_code`, `failure_message`.',
   'ai_clipping.success': 'An AI clipping job produced its clips.',
   'ai_clipping.fail': 'An AI clipping job failed.',
   'lipsync.success': 'A lipsync completed.',

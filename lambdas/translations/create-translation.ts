@@ -65,6 +65,8 @@ export interface TranslationRequest {
 
 export interface TranslationContext {
   workspaceId: string;
+  /** A proofread session: the job stops once the words are translated (nothing is charged for it). */
+  proofread?: boolean;
   /** Prefix of every `param` (`video_translations[3].` in a batch). */
   param?: string;
   batch?: { batchId: string; firstIndex: number };
@@ -245,7 +247,8 @@ export async function createTranslations(
     if (audio) stored.push(audio);
 
     const mode = request.mode ?? 'speed';
-    const credits = translationCredits(estimateSeconds, mode);
+    // A proofread is paid for by the translations generated from it.
+    const credits = context.proofread ? 0 : translationCredits(estimateSeconds, mode);
     assertCanPay(workspace, credits * targets.length, false);
     const records: VideoTranslationRecord[] = [];
     for (const [index, target] of targets.entries()) {
@@ -255,6 +258,9 @@ export async function createTranslations(
       > = {
         video_translation_id: newId(),
         workspace_id: context.workspaceId,
+        proofread: context.proofread ?? false,
+        prepared_from: null,
+        proofread_outputs: null,
         status: TRANSLATION_STATUS.pending,
         title: request.title ?? `Translation into ${target.name}`,
         output_language: target.name,

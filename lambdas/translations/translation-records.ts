@@ -91,8 +91,25 @@ export interface TranslationOutputs {
   vtt_key: string;
 }
 
+/** A proofread's files, once its words are translated: what the caller reviews and edits. */
+export interface ProofreadOutputs {
+  /** The translated subtitles (editable with PUT …/srt). */
+  srt_key: string;
+  /** The source's own words, as subtitles. */
+  original_srt_key: string;
+}
+
 export interface VideoTranslationRecord extends JobBilling {
   video_translation_id: string;
+  /**
+   * A proofread session (`POST /v3/video-translations/proofreads`): the job stops once the words are
+   * translated, for review; `POST …/proofreads/{id}/generate` makes the translation from them.
+   * Absent on records made before proofreads.
+   */
+  proofread?: boolean;
+  /** A translation generated from a proofread: its words are the proofread's, as edited. */
+  prepared_from?: string | null;
+  proofread_outputs?: ProofreadOutputs | null;
   workspace_id: string;
   status: TranslationStatus;
   title: string;
@@ -170,12 +187,26 @@ export async function getTranslation(
   return item ? toRecord(item) : undefined;
 }
 
+/** A video translation (not a proofread session) of the workspace. */
 export async function requireTranslation(
   workspaceId: string,
   translationId: string,
 ): Promise<VideoTranslationRecord> {
   const record = await getTranslation(workspaceId, translationId);
-  if (!record) throw translationNotFound(translationId);
+  if (!record || record.proofread) throw translationNotFound(translationId);
+  return record;
+}
+
+export const proofreadNotFound = (proofreadId: string) =>
+  new NotFoundError(`Proofread ${proofreadId} not found.`, 'not_found', 'proofread_id');
+
+/** A proofread session of the workspace. */
+export async function requireProofread(
+  workspaceId: string,
+  proofreadId: string,
+): Promise<VideoTranslationRecord> {
+  const record = await getTranslation(workspaceId, proofreadId);
+  if (!record?.proofread) throw proofreadNotFound(proofreadId);
   return record;
 }
 
@@ -190,6 +221,8 @@ export async function listTranslations(
     limit: page.limit,
     token: page.token,
     binding: `${workspaceId}:VideoTranslateList`,
+    // Proofread sessions are translations stopped for review; they are not listed as translations.
+    keep: (item) => item.proofread !== true,
   });
   return { items: result.items.map(toRecord), nextToken: result.nextToken };
 }
@@ -216,11 +249,25 @@ export async function renameTranslation(
   translationId: string,
   title: string,
 ): Promise<VideoTranslationRecord> {
-  const item = ID_PATTERN.test(translationId)
-    ? await updateExistingItem<TranslationItem>(translationKey(workspaceId, translationId), { title })
-    : undefined;
+  await requireTranslation(workspaceId, translationId);
+  const item = await updateExistingItem<TranslationItem>(translationKey(workspaceId, translationId), {
+    title,
+  });
   if (!item) throw translationNotFound(translationId);
   return toRecord(item);
+}
+
+/** Ends a running proofread as completed, its subtitles ready for review. */
+export async function completeProofread(
+  record: VideoTranslationRecord,
+  outputs: ProofreadOutputs,
+): Promise<VideoTranslationRecord | undefined> {
+  return updateRunningTranslation(record, {
+    status: TRANSLATION_STATUS.completed,
+    proofread_outputs: outputs,
+    progress: 100,
+    completed_at: nowSeconds(),
+  });
 }
 
 /** Ends a running record as completed with its outputs (a conditional write: not if it ended meanwhile). */
@@ -262,7 +309,7 @@ export async function deleteTranslation(workspaceId: string, translationId: stri
   const key = translationKey(workspaceId, translationId);
   for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
     const record = await getTranslation(workspaceId, translationId, true);
-    if (!record) throw translationNotFound(translationId);
+    if (!record || record.proofread) throw translationNotFound(translationId);
     if (record.billing_state === BILLING_STATE.reserved) await refundReservation(key, workspaceId, record);
     if (!(await deleteExistingItem(key, { billing_state: BILLING_STATE.reserved }))) continue;
     if (record.batch_id && !isEnded(record)) {

@@ -43,7 +43,9 @@ import { resolveVoice } from '../voices/voice-resolution.js';
 import { type DubPlan, planDub, retimesPicture, segmentsFromWords, type TimedText } from './dub-plan.js';
 import { languageOfTag } from './translation-languages.js';
 import {
+  completeProofread,
   completeTranslation,
+  getTranslation,
   TRANSCRIPT_SOURCES,
   TRANSLATION_STATUS,
   type TranscriptSource,
@@ -146,7 +148,11 @@ async function readTranscript(
         record.options.srt_role === 'output'
           ? TRANSCRIPT_SOURCES.outputSubtitles
           : TRANSCRIPT_SOURCES.inputSubtitles,
-      language: record.input_language_tag,
+      language:
+        record.input_language_tag ??
+        (record.source.video_id
+          ? ((await videoLanguage(record.workspace_id, record.source.video_id)) ?? null)
+          : null),
       segments: cuesInCut(cues, prepared.startMs, prepared.durationMs),
       engine: null,
     };
@@ -222,6 +228,7 @@ async function prepare(ref: TranslationRef): Promise<null> {
   if (!record) return null;
   const running = await updateRunningTranslation(record, { status: TRANSLATION_STATUS.running, progress: 5 });
   if (!running) return null;
+  if (record.prepared_from) return prepareFromProofread(record, record.prepared_from);
   const workDir = await mkdtemp(join(tmpdir(), 'translation-prepare-'));
   try {
     const source = await download(record.source.key, join(workDir, 'source'));
@@ -301,8 +308,70 @@ async function prepare(ref: TranslationRef): Promise<null> {
   }
 }
 
+/** A translation generated from a proofread: its words are the proofread's, as reviewed and edited. */
+async function prepareFromProofread(record: VideoTranslationRecord, proofreadId: string): Promise<null> {
+  const proofread = await getTranslation(record.workspace_id, proofreadId, true);
+  const prepared = proofread?.proofread_outputs
+    ? await readMediaObject(
+        translationMediaKeys.work(
+          { workspace_id: record.workspace_id, video_translation_id: proofreadId },
+          'prepared.json',
+        ),
+      ).catch(() => undefined)
+    : undefined;
+  if (!proofread || !prepared) {
+    throw new JobFailure(
+      TRANSLATION_FAILURE.invalidMedia,
+      `The proofread ${proofreadId} this translation is made from is gone.`,
+    );
+  }
+  await putWork(record, 'prepared.json', prepared, 'application/json');
+  await updateRunningTranslation(record, {
+    progress: 40,
+    transcript_source: proofread.transcript_source,
+    input_language: proofread.input_language,
+    input_language_tag: proofread.input_language_tag,
+    engines: proofread.engines,
+    credits_due: Math.min(
+      record.credits_reserved ?? 0,
+      translationCredits(
+        (JSON.parse(prepared.toString('utf8')) as PreparedTranslation).source_ms / 1000,
+        record.options.mode,
+      ),
+    ),
+  });
+  return null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dub
+
+/** A proofread stops here: its subtitles, translated and original, are stored for review. */
+async function finishProofread(record: VideoTranslationRecord, prepared: PreparedTranslation): Promise<null> {
+  const translated = prepared.segments.map(({ text, startMs, endMs }) => ({ text, startMs, endMs }));
+  const original = prepared.segments.map(({ source, text, startMs, endMs }) => ({
+    text: source ?? text,
+    startMs,
+    endMs,
+  }));
+  const srtKey = translationMediaKeys.output(record, 'proofread.srt');
+  const originalKey = translationMediaKeys.output(record, 'original.srt');
+  await putMediaObject(
+    record.workspace_id,
+    srtKey,
+    Buffer.from(formatSrt(translated)),
+    'application/x-subrip',
+  );
+  await putMediaObject(
+    record.workspace_id,
+    originalKey,
+    Buffer.from(formatSrt(original)),
+    'application/x-subrip',
+  );
+  const done = await completeProofread(record, { srt_key: srtKey, original_srt_key: originalKey });
+  if (done) await finishJob(videoTranslationJob, done);
+  return null;
+}
 
 interface SpeakingVoice {
   engineVoiceId: string;
@@ -450,6 +519,7 @@ async function dub(ref: TranslationRef): Promise<null> {
     const prepared = JSON.parse(
       (await readMediaObject(translationMediaKeys.work(record, 'prepared.json'))).toString('utf8'),
     ) as PreparedTranslation;
+    if (record.proofread) return await finishProofread(record, prepared);
     const original = prepared.original_audio_key
       ? await download(prepared.original_audio_key, join(workDir, 'original.wav'))
       : null;

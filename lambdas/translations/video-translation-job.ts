@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
 import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
-import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
+import { deleteMediaObject, deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
 import {
   failTranslation,
   getTranslation,
@@ -50,7 +50,23 @@ async function completedEventUrls(record: VideoTranslationRecord) {
   return { url: urls.video_url ?? urls.audio_url, ...urls };
 }
 
-const eventData = async (record: VideoTranslationRecord) => ({
+const eventData = async (record: VideoTranslationRecord) =>
+  record.proofread ? proofreadEventData(record) : translationEventData(record);
+
+/** A proofread's event: the session, and its subtitles when ready. */
+const proofreadEventData = async (record: VideoTranslationRecord) => ({
+  proofread_id: record.video_translation_id,
+  title: record.title,
+  input_language: record.input_language,
+  output_language: record.output_language,
+  status: record.status,
+  callback_id: record.callback_id,
+  ...(record.proofread_outputs
+    ? { srt_url: await presignMediaDownload(record.proofread_outputs.srt_key) }
+    : { failure_code: record.failure_code, failure_message: record.failure_message }),
+});
+
+const translationEventData = async (record: VideoTranslationRecord) => ({
   video_translation_id: record.video_translation_id,
   // The hosted API's webhook names the id `video_translate_id`; both are sent.
   video_translate_id: record.video_translation_id,
@@ -127,8 +143,20 @@ export const videoTranslationJob = defineJob({
   },
   events: {
     entityId: (record) => record.video_translation_id,
-    success: { type: 'video_translate.success', data: eventData },
-    failure: { type: 'video_translate.fail', data: eventData },
+    success: {
+      type: {
+        byRecord: (record) => (record.proofread ? 'proofread_creation.success' : 'video_translate.success'),
+        all: ['video_translate.success', 'proofread_creation.success'],
+      },
+      data: eventData,
+    },
+    failure: {
+      type: {
+        byRecord: (record) => (record.proofread ? 'proofread_creation.fail' : 'video_translate.fail'),
+        all: ['video_translate.fail', 'proofread_creation.fail'],
+      },
+      data: eventData,
+    },
     callback: (record) =>
       record.callback_url ? { url: record.callback_url, id: record.callback_id } : undefined,
   },
@@ -151,6 +179,8 @@ export const videoTranslationJob = defineJob({
     record.batch_id ? { batchId: record.batch_id, itemId: record.video_translation_id } : undefined,
   // The source the request stored and the steps' work files are not kept once the translation ended.
   release: async (record) => {
+    // A proofread keeps its source and words: translations are generated from them later.
+    if (record.proofread) return;
     await deleteMediaPrefix(translationMediaKeys.work(record, ''));
     if (record.source.owned) await deleteMediaObject(record.source.key);
   },

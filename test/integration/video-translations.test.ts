@@ -74,6 +74,10 @@ async function translate(body: Record<string, unknown>, key?: string): Promise<s
   return created.body.data.video_translation_ids;
 }
 
+/** `HH:MM:SS,mmm`. */
+const stamp = (ms: number) =>
+  `${new Date(ms).toISOString().slice(11, 19)},${String(ms % 1000).padStart(3, '0')}`;
+
 /** RMS level (dBFS) of 16 kHz mono samples between two times. */
 function levelDb(samples: Int16Array, fromMs: number, toMs: number): number {
   const from = Math.floor((fromMs / 1000) * 16_000);
@@ -308,5 +312,89 @@ describe('video translations', () => {
     const deleted = await api.call('DELETE', `/v3/video-translations/${id}`);
     expect(deleted.body).toEqual({ data: { id } });
     expect((await api.call('GET', `/v3/video-translations/${id}`)).status).toBe(404);
+  });
+
+  it('proofreads: translated subtitles to review and edit, then a translation spoken from the edit', async () => {
+    const created = await api.call<{ data: { proofread_ids: string[]; status: string } }>(
+      'POST',
+      '/v3/video-translations/proofreads',
+      {
+        body: {
+          video: { type: 'url', url: sourceVideoUrl },
+          output_languages: ['Spanish (Spain)'],
+          title: 'Review',
+        },
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.data.status).toBe('processing');
+    const [proofreadId] = created.body.data.proofread_ids;
+    const proofread = await waitFor<{ status: string; output_language: string; input_language: string }>(
+      `/v3/video-translations/proofreads/${proofreadId}`,
+    );
+    expect(proofread).toMatchObject({ status: 'completed', output_language: 'Spanish (Spain)' });
+    // A proofread is not a translation.
+    expect((await api.call('GET', `/v3/video-translations/${proofreadId}`)).status).toBe(404);
+
+    const files = await api.call<{ data: { srt_url: string; original_srt_url: string } }>(
+      'GET',
+      `/v3/video-translations/proofreads/${proofreadId}/srt`,
+    );
+    const translated = parseSubtitles(await (await fetch(files.body.data.srt_url)).text()).cues;
+    const original = parseSubtitles(await (await fetch(files.body.data.original_srt_url)).text()).cues;
+    expect(translated.map((cue) => cue.text)).toEqual(Object.values(SPANISH));
+    expect(original.map((cue) => cue.text)).toEqual(Object.keys(SPANISH));
+
+    const bad = await api.call('PUT', `/v3/video-translations/proofreads/${proofreadId}/srt`, {
+      body: {
+        srt: {
+          type: 'base64',
+          media_type: 'application/x-subrip',
+          data: Buffer.from(
+            '1\n00:00:00,000 --> 00:00:01,000\nHola\n\n2\n00:00:03,000 --> 00:00:02,000\nAl revés\n',
+          ).toString('base64'),
+        },
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad)).toMatchObject({ param: 'srt' });
+    expect(errorOf(bad).message).toMatch(/Line 6/);
+
+    const edited = translated.map((cue, index) => ({
+      ...cue,
+      text: index === 0 ? 'Bienvenidas al taller.' : cue.text,
+    }));
+    const srt = edited
+      .map((cue, index) => `${index + 1}\n${stamp(cue.startMs)} --> ${stamp(cue.endMs)}\n${cue.text}\n`)
+      .join('\n');
+    const put = await api.call('PUT', `/v3/video-translations/proofreads/${proofreadId}/srt`, {
+      body: {
+        srt: {
+          type: 'base64',
+          media_type: 'application/x-subrip',
+          data: Buffer.from(srt).toString('base64'),
+        },
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+
+    const served = translator.requests.length;
+    const generated = await api.call<{ data: { video_translation_id: string } }>(
+      'POST',
+      `/v3/video-translations/proofreads/${proofreadId}/generate`,
+      { body: { captions: true } },
+    );
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    const done = await waitFor<Translation>(
+      `/v3/video-translations/${generated.body.data.video_translation_id}`,
+    );
+    expect(done.failure_message).toBeNull();
+    expect(done.status).toBe('completed');
+    // Spoken from the reviewed words: nothing was translated again.
+    expect(translator.requests.length).toBe(served);
+    const cues = parseSubtitles(await (await fetch(done.srt_caption_url as string)).text()).cues;
+    expect(cues.map((cue) => cue.text.replace(/\n/g, ' ')).join(' ')).toBe(
+      edited.map((cue) => cue.text).join(' '),
+    );
   });
 });

@@ -1,11 +1,19 @@
 /** Video translation and proofreads: this area's rows of the route table (lambdas/api/routes.ts). */
 import { checkStatusIdCount } from '../../batches/bulk-status.js';
+import { presignMediaDownload } from '../../media/media-store.js';
 import { createTranslations } from '../../translations/create-translation.js';
+import {
+  generateFromProofread,
+  proofreadSubtitles,
+  proofreadView,
+  replaceProofreadSubtitles,
+} from '../../translations/proofreads.js';
 import { targetLanguages } from '../../translations/translation-languages.js';
 import {
   deleteTranslation,
   listTranslations,
   renameTranslation,
+  requireProofread,
   requireTranslation,
   translationStatuses,
 } from '../../translations/translation-records.js';
@@ -14,9 +22,17 @@ import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, paidCreate, row } from '../route-rows.js';
 import {
+  createdProofreadsBody,
   createdTranslationsBody,
+  createProofreadBody,
   createTranslationBody,
+  generatedTranslationBody,
+  generateProofreadBody,
   listTranslationsQuery,
+  proofreadBody,
+  proofreadIdPath,
+  proofreadSrtBody,
+  replaceProofreadSrtBody,
   translationBody,
   translationDeletedBody,
   translationIdPath,
@@ -27,6 +43,64 @@ import {
   updateTranslationBody,
 } from './schemas.js';
 import { V2_ROWS } from './v2-rows.js';
+
+const proofreadCreate = endpoint(
+  { body: createProofreadBody },
+  async ({ body, principal }) => {
+    const { enable_video_stretching, ...rest } = body;
+    const records = await createTranslations(
+      { workspaceId: principal.workspaceId, proofread: true },
+      {
+        ...rest,
+        ...(enable_video_stretching !== undefined
+          ? { enable_dynamic_duration: enable_video_stretching }
+          : {}),
+      },
+    );
+    return respond.ok({
+      proofread_ids: records.map((record) => record.video_translation_id),
+      status: 'processing',
+    });
+  },
+  { response: createdProofreadsBody },
+);
+
+const proofreadGet = endpoint(
+  { path: proofreadIdPath },
+  async ({ path, principal }) =>
+    respond.ok(proofreadView(await requireProofread(principal.workspaceId, path.proofread_id))),
+  { response: proofreadBody },
+);
+
+const proofreadSrtGet = endpoint(
+  { path: proofreadIdPath },
+  async ({ path, principal }) => {
+    const outputs = await proofreadSubtitles(principal.workspaceId, path.proofread_id);
+    return respond.ok({
+      srt_url: await presignMediaDownload(outputs.srt_key),
+      original_srt_url: await presignMediaDownload(outputs.original_srt_key),
+    });
+  },
+  { response: proofreadSrtBody },
+);
+
+const proofreadSrtUpdate = endpoint(
+  { path: proofreadIdPath, body: replaceProofreadSrtBody },
+  async ({ path, body, principal }) =>
+    respond.ok(
+      proofreadView(await replaceProofreadSubtitles(principal.workspaceId, path.proofread_id, body.srt)),
+    ),
+  { response: proofreadBody },
+);
+
+const proofreadGenerate = endpoint(
+  { path: proofreadIdPath, body: generateProofreadBody },
+  async ({ path, body, principal }) => {
+    const record = await generateFromProofread(principal.workspaceId, path.proofread_id, body);
+    return respond.ok({ video_translation_id: record.video_translation_id, status: 'processing' });
+  },
+  { response: generatedTranslationBody },
+);
 
 const translationList = endpoint(
   { query: listTranslationsQuery },
@@ -145,7 +219,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Start a proofread session',
     ['translations:write'],
     'heavy',
-    paidCreate,
+    { ...paidCreate, endpoint: proofreadCreate },
   ),
   row(
     'GET',
@@ -154,6 +228,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Get a proofread session',
     ['translations:read'],
     'status',
+    { endpoint: proofreadGet },
   ),
   row(
     'POST',
@@ -162,7 +237,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Generate the video of a proofread',
     ['translations:write'],
     'heavy',
-    { billing: 'credits' },
+    { billing: 'credits', endpoint: proofreadGenerate },
   ),
   row(
     'GET',
@@ -171,6 +246,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Download the proofread SRT',
     ['translations:read'],
     'read',
+    { endpoint: proofreadSrtGet },
   ),
   row(
     'PUT',
@@ -179,6 +255,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Replace the proofread SRT',
     ['translations:write'],
     'write',
+    { endpoint: proofreadSrtUpdate },
   ),
   row(
     'GET',

@@ -126,3 +126,64 @@ export const translationStatusListBody = bulkStatusListBody(
   [BULK_STATUS.queued, BULK_STATUS.processing, BULK_STATUS.completed, BULK_STATUS.failed],
   'The video translation id',
 );
+
+export const proofreadIdPath = z.strictObject({ proofread_id: z.string().min(1) });
+
+/** `POST /v3/video-translations/proofreads`: the translate request's fields that shape the words. */
+export const createProofreadBody = z.strictObject({
+  video: createTranslationBody.shape.video,
+  output_languages: createTranslationBody.shape.output_languages,
+  title: userText(shortText(255).min(1, { error: 'must not be empty' })),
+  input_language: createTranslationBody.shape.input_language,
+  mode: createTranslationBody.shape.mode,
+  srt: createTranslationBody.shape.srt,
+  srt_role: createTranslationBody.shape.srt_role,
+  speaker_num: createTranslationBody.shape.speaker_num,
+  disable_music_track: z.boolean().optional(),
+  enable_speech_enhancement: z.boolean().optional(),
+  enable_video_stretching: z.boolean().optional().meta({
+    description:
+      'Slow the picture where a line needs more time (`enable_dynamic_duration` of a translation).',
+  }),
+  keep_the_same_format: z.boolean().optional(),
+  brand_glossary_id: createTranslationBody.shape.brand_glossary_id,
+  brand_voice_id: createTranslationBody.shape.brand_voice_id,
+  folder_id: createTranslationBody.shape.folder_id,
+});
+
+export const replaceProofreadSrtBody = z.strictObject({
+  srt: mediaInputSchema.meta({
+    description: 'The reviewed subtitles (SRT or WebVTT): their cues become the lines.',
+  }),
+});
+
+export const generateProofreadBody = z.strictObject({
+  captions: z.boolean().optional(),
+  translate_audio_only: z.boolean().optional(),
+  callback_url: outboundUrlParam.optional(),
+  callback_id: shortText(255).optional(),
+});
+
+const proofreadResponse = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(['processing', 'completed', 'failed']),
+  input_language: z.string().nullable(),
+  output_language: z.string(),
+  submitted_for_review: z.boolean(),
+  failure_message: z.string().nullable(),
+  created_at: unixSeconds,
+});
+export const proofreadBody = dataEnvelope(proofreadResponse);
+export const createdProofreadsBody = dataEnvelope(
+  z.object({ proofread_ids: z.array(z.string()), status: z.enum(['processing', 'completed', 'failed']) }),
+);
+export const proofreadSrtBody = dataEnvelope(
+  z.object({
+    srt_url: z.string().meta({ description: 'The translated subtitles, as reviewed so far (presigned).' }),
+    original_srt_url: z.string().meta({ description: 'The source’s words as subtitles (presigned).' }),
+  }),
+);
+export const generatedTranslationBody = dataEnvelope(
+  z.object({ video_translation_id: z.string(), status: z.enum(['processing', 'completed', 'failed']) }),
+);

@@ -30,6 +30,8 @@ const EMITTED = [
   'instant_avatar.fail',
   'video_translate.success',
   'video_translate.fail',
+  'proofread_creation.success',
+  'proofread_creation.fail',
 ] as const;
 
 function sources(directory: string): string[] {
