@@ -79,8 +79,11 @@ async function countsByStatus<Job, Item extends ItemKey>(family: BatchFamily<Job
   } else if (batch.status === 'processing') {
     for (const member of await allBatchMembers(family, batch.workspace_id, batch.batch_id)) {
       const { status } = family.entry(member);
-      if (status === BULK_STATUS.queued || status === BULK_STATUS.processing) counts[status] += 1;
+      if (status === BULK_STATUS.processing) counts.processing += 1;
     }
+    // Queued: every item neither counted nor processing, including items not written yet (a family
+    // whose items are written when the batch worker admits them).
+    counts.queued = batch.total_items - batch.succeeded - batch.failed - counts.processing;
   }
   return counts;
 }

@@ -16,6 +16,14 @@ export const batchItemMessage = z.discriminatedUnion('kind', [
     item_index: z.number().int().min(0),
     video_id: z.string(),
   }),
+  z.object({
+    kind: z.literal('translation.create'),
+    workspace_id: z.string(),
+    batch_id: z.string(),
+    /** The payload of the batch request; its languages are the items from `first_item_index` on. */
+    payload_index: z.number().int().min(0),
+    first_item_index: z.number().int().min(0),
+  }),
 ]);
 export type BatchItemMessage = z.infer<typeof batchItemMessage>;
 

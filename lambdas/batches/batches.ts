@@ -17,7 +17,11 @@ import { publishEvent } from '../events/domain-events.js';
 export const BATCH_STATUS = { processing: 'processing', completed: 'completed', failed: 'failed' } as const;
 export type BatchStatus = (typeof BATCH_STATUS)[keyof typeof BATCH_STATUS];
 
-export const BATCH_KINDS = { assetUploads: 'asset_uploads', videos: 'videos' } as const;
+export const BATCH_KINDS = {
+  assetUploads: 'asset_uploads',
+  videos: 'videos',
+  videoTranslations: 'video_translations',
+} as const;
 export type BatchKind = (typeof BATCH_KINDS)[keyof typeof BATCH_KINDS];
 
 export interface BatchRecord {

@@ -21,6 +21,7 @@ import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
 import { getVideo } from '../videos/videos.js';
 import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './translation-languages.js';
 import {
+  batchItemTranslationId,
   type FPS_MODES,
   type SRT_ROLES,
   type TRANSLATION_MODES,
@@ -256,7 +257,9 @@ export async function createTranslations(
         VideoTranslationRecord,
         'billing_state' | 'credits_reserved' | 'credits_charged' | 'credits_balance' | 'trial_counted'
       > = {
-        video_translation_id: newId(),
+        video_translation_id: context.batch
+          ? batchItemTranslationId(context.batch.batchId, context.batch.firstIndex + index)
+          : newId(),
         workspace_id: context.workspaceId,
         proofread: context.proofread ?? false,
         prepared_from: null,

@@ -5,8 +5,15 @@
  *
  * Statuses are the reference's: `pending` (accepted, not started), `running`, `completed`, `failed`.
  */
-import { recordBatchItemOutcome } from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry, bulkStatuses } from '../batches/bulk-status.js';
+import { createHash } from 'node:crypto';
+import { type BatchFamily, batchStatuses } from '../batches/batch-members.js';
+import {
+  BATCH_KINDS,
+  batchItemSortKey,
+  batchItemsPartition,
+  recordBatchItemOutcome,
+} from '../batches/batches.js';
+import { BULK_STATUS, type BulkStatus, type BulkStatusEntry } from '../batches/bulk-status.js';
 import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, nowSeconds } from '../core/ids.js';
@@ -169,10 +176,25 @@ export const translationNotFound = (translationId: string) =>
 
 /** The table item of a record (before its reservation is written, without the billing fields). */
 export function translationItem(record: Omit<VideoTranslationRecord, keyof JobBilling>): StoredItem {
-  return { ...translationKey(record.workspace_id, record.video_translation_id), ...record };
+  return {
+    ...translationKey(record.workspace_id, record.video_translation_id),
+    // A batch's items are indexed under it in item order (batches/batch-members.ts).
+    ...(record.batch_id !== null && record.item_index !== null
+      ? {
+          gsi1pk: batchItemsPartition(record.workspace_id, record.batch_id),
+          gsi1sk: batchItemSortKey(record.item_index),
+        }
+      : {}),
+    ...record,
+  };
 }
 
-function toRecord(item: TranslationItem): VideoTranslationRecord {
+/** The id of a batch's item: the same for every delivery of its message, so admitting it twice is seen. */
+export function batchItemTranslationId(batchId: string, itemIndex: number): string {
+  return createHash('sha256').update(`${batchId}:${itemIndex}`).digest('hex').slice(0, 32);
+}
+
+export function toTranslationRecord(item: TranslationItem): VideoTranslationRecord {
   const { pk: _pk, sk: _sk, ...record } = item;
   return record;
 }
@@ -184,7 +206,7 @@ export async function getTranslation(
 ): Promise<VideoTranslationRecord | undefined> {
   if (!ID_PATTERN.test(translationId)) return undefined;
   const item = await getItem<TranslationItem>(translationKey(workspaceId, translationId), consistent);
-  return item ? toRecord(item) : undefined;
+  return item ? toTranslationRecord(item) : undefined;
 }
 
 /** A video translation (not a proofread session) of the workspace. */
@@ -224,7 +246,7 @@ export async function listTranslations(
     // Proofread sessions are translations stopped for review; they are not listed as translations.
     keep: (item) => item.proofread !== true,
   });
-  return { items: result.items.map(toRecord), nextToken: result.nextToken };
+  return { items: result.items.map(toTranslationRecord), nextToken: result.nextToken };
 }
 
 /** Sets fields of a record that is still running (not ended, not deleted); the record after, else undefined. */
@@ -239,7 +261,7 @@ export async function updateRunningTranslation(
       [],
       { status },
     );
-    if (item) return toRecord(item);
+    if (item) return toTranslationRecord(item);
   }
   return undefined;
 }
@@ -254,7 +276,7 @@ export async function renameTranslation(
     title,
   });
   if (!item) throw translationNotFound(translationId);
-  return toRecord(item);
+  return toTranslationRecord(item);
 }
 
 /** Ends a running proofread as completed, its subtitles ready for review. */
@@ -337,29 +359,30 @@ const BULK_STATUS_OF: Readonly<Record<TranslationStatus, BulkStatus>> = {
   [TRANSLATION_STATUS.failed]: BULK_STATUS.failed,
 };
 
+/** Translations as batch members (`POST /v3/video-translations/batches`), for batch views and statuses. */
+export const TRANSLATION_BATCH_FAMILY: BatchFamily<VideoTranslationRecord, TranslationItem> = {
+  kind: BATCH_KINDS.videoTranslations,
+  listName: 'VideoTranslateBatchItems',
+  get: (workspaceId, id) => getTranslation(workspaceId, id),
+  toRecord: toTranslationRecord,
+  entry: (record) => ({
+    video_id: record.video_translation_id,
+    status: BULK_STATUS_OF[record.status],
+    batch_id: record.batch_id,
+    item_index: record.item_index,
+    error:
+      record.status === TRANSLATION_STATUS.failed
+        ? { code: record.failure_code ?? 'internal_error', message: record.failure_message ?? '' }
+        : null,
+  }),
+  uncounted: 'members',
+};
+
 /** `GET /v3/video-translations/statuses`: one entry per id, then the items of each batch. */
 export function translationStatuses(
   workspaceId: string,
   ids: readonly string[],
   batchIds: readonly string[],
 ): Promise<BulkStatusEntry[]> {
-  return bulkStatuses<VideoTranslationRecord>(
-    {
-      get: (id) => getTranslation(workspaceId, id),
-      // Translation batches come with POST /v3/video-translations/batches; until one exists, none is found.
-      members: async () => undefined,
-      entry: (record) => ({
-        video_id: record.video_translation_id,
-        status: BULK_STATUS_OF[record.status],
-        batch_id: record.batch_id,
-        item_index: record.item_index,
-        error:
-          record.status === TRANSLATION_STATUS.failed
-            ? { code: record.failure_code ?? 'internal_error', message: record.failure_message ?? '' }
-            : null,
-      }),
-    },
-    ids,
-    batchIds,
-  );
+  return batchStatuses(TRANSLATION_BATCH_FAMILY, workspaceId, ids, batchIds);
 }

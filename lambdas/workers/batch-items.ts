@@ -3,6 +3,7 @@
  */
 import { completeBatchItem } from '../assets/asset-batches.js';
 import { batchItemMessage } from '../batches/batch-queue.js';
+import { admitBatchTranslation } from '../translations/translation-batches.js';
 import { admitBatchVideo } from '../videos/video-batches.js';
 import { queueConsumer } from './queue-consumer.js';
 
@@ -16,6 +17,8 @@ export const handler = queueConsumer({
         return completeBatchItem(message.workspace_id, message.asset_id);
       case 'video.create':
         return admitBatchVideo(message);
+      case 'translation.create':
+        return admitBatchTranslation(message);
     }
   },
 });

@@ -8,6 +8,7 @@ import {
   proofreadView,
   replaceProofreadSubtitles,
 } from '../../translations/proofreads.js';
+import { createTranslationBatch, translationBatchView } from '../../translations/translation-batches.js';
 import { targetLanguages } from '../../translations/translation-languages.js';
 import {
   deleteTranslation,
@@ -18,6 +19,7 @@ import {
   translationStatuses,
 } from '../../translations/translation-records.js';
 import { translationView } from '../../translations/translation-views.js';
+import { batchIdPath, batchItemsQuery } from '../assets/batch-schemas.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, paidCreate, row } from '../route-rows.js';
@@ -25,6 +27,7 @@ import {
   createdProofreadsBody,
   createdTranslationsBody,
   createProofreadBody,
+  createTranslationBatchBody,
   createTranslationBody,
   generatedTranslationBody,
   generateProofreadBody,
@@ -33,6 +36,8 @@ import {
   proofreadIdPath,
   proofreadSrtBody,
   replaceProofreadSrtBody,
+  translationBatchBody,
+  translationBatchCreatedBody,
   translationBody,
   translationDeletedBody,
   translationIdPath,
@@ -100,6 +105,22 @@ const proofreadGenerate = endpoint(
     return respond.ok({ video_translation_id: record.video_translation_id, status: 'processing' });
   },
   { response: generatedTranslationBody },
+);
+
+const translationBatchCreate = endpoint(
+  { body: createTranslationBatchBody },
+  async ({ body, principal }) => {
+    const batch = await createTranslationBatch(principal.workspaceId, body);
+    return respond.accepted({ batch_id: batch.batch_id });
+  },
+  { successStatus: 202, response: translationBatchCreatedBody },
+);
+
+const translationBatchGet = endpoint(
+  { path: batchIdPath, query: batchItemsQuery },
+  async ({ path, query, principal }) =>
+    respond.ok(await translationBatchView(principal.workspaceId, path.batch_id, query.limit, query.token)),
+  { response: translationBatchBody },
 );
 
 const translationList = endpoint(
@@ -193,7 +214,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Translate videos in a batch',
     ['translations:write'],
     'heavy',
-    apiCreditCreate,
+    { ...apiCreditCreate, endpoint: translationBatchCreate },
   ),
   row(
     'GET',
@@ -202,6 +223,7 @@ export const AREA_ROUTES = areaRoutes('video-translations', [
     'Get a translation batch',
     ['translations:read'],
     'status',
+    { endpoint: translationBatchGet },
   ),
   row(
     'GET',

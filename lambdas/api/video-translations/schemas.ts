@@ -8,7 +8,7 @@ import {
   TRANSLATION_MODES,
   TRANSLATION_STATUS,
 } from '../../translations/translation-records.js';
-import { bulkStatusListBody } from '../batch-responses.js';
+import { batchViewBody, bulkStatusListBody } from '../batch-responses.js';
 import { dataEnvelope, listEnvelope, unixSeconds } from '../pipeline/response-envelopes.js';
 
 export const translationIdPath = z.strictObject({ video_translation_id: z.string().min(1) });
@@ -186,4 +186,38 @@ export const proofreadSrtBody = dataEnvelope(
 );
 export const generatedTranslationBody = dataEnvelope(
   z.object({ video_translation_id: z.string(), status: z.enum(['processing', 'completed', 'failed']) }),
+);
+
+/**
+ * `POST /v3/video-translations/batches`. Each payload is checked as `POST /v3/video-translations`
+ * checks its body; a bad one is 400 with `param: "video_translations"` (the spec's) and the payload's
+ * index and field in the message.
+ */
+export const createTranslationBatchBody = z.strictObject({
+  video_translations: z
+    .array(z.unknown(), { error: 'must be an array of translate requests' })
+    .min(1, { error: 'must hold 1 to 100 translate requests' })
+    .max(100, { error: 'must hold 1 to 100 translate requests' })
+    .superRefine((payloads, context) => {
+      payloads.forEach((payload, index) => {
+        const parsed = createTranslationBody.safeParse(payload);
+        if (parsed.success) return;
+        const issue = parsed.error.issues[0];
+        const field = issue?.path.length ? `.${issue.path.join('.')}` : '';
+        context.addIssue({
+          code: 'custom',
+          message: `video_translations[${index}]${field}: ${issue?.message ?? 'is invalid'}`,
+        });
+      });
+    })
+    .transform((payloads) => payloads.map((payload) => createTranslationBody.parse(payload)))
+    .meta({ description: 'Each shaped like the body of POST /v3/video-translations.' }),
+  title: userText(shortText(255)).optional(),
+  callback_url: outboundUrlParam.optional(),
+});
+
+export const translationBatchCreatedBody = dataEnvelope(z.object({ batch_id: z.string() }));
+export const translationBatchBody = batchViewBody(
+  [BULK_STATUS.queued, BULK_STATUS.processing, BULK_STATUS.completed, BULK_STATUS.failed],
+  'The video translation id',
 );
