@@ -99,6 +99,9 @@ function operation(route: RouteDefinition): JsonObject {
   return {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.deprecated
+      ? { description: `Deprecated: kept for older clients. Use ${route.deprecated.replacement}.` }
+      : {}),
     tags: [route.area],
     ...(route.auth === 'none' ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -116,7 +119,7 @@ function operation(route: RouteDefinition): JsonObject {
     'x-idempotent': route.idempotent,
     'x-billing': route.billing,
     'x-implemented': endpoint !== undefined || route.removed !== undefined,
-    ...(route.removed ? { deprecated: true } : {}),
+    ...(route.removed || route.deprecated ? { deprecated: true } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ interface RowOptions {
   auth?: 'required' | 'none';
   /** @default undefined (a current route) */
   removed?: { replacement: string };
+  /** @default undefined (a current route; see RouteDefinition.deprecated) */
+  deprecated?: { replacement: string };
   /** The body is streamed as it is produced (see RouteDefinition). @default false */
   responseStreaming?: boolean;
 }
@@ -52,6 +54,7 @@ export function row(
     auth: options.removed ? 'none' : (options.auth ?? 'required'),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.removed ? { removed: options.removed } : {}),
+    ...(options.deprecated ? { deprecated: options.deprecated } : {}),
     ...(options.responseStreaming ? { responseStreaming: true as const } : {}),
   };
 }

@@ -40,7 +40,9 @@ export function renderCoverageTable(): string {
       const status = route.removed
         ? 'removed (410)'
         : route.endpoint
-          ? 'implemented'
+          ? route.deprecated
+            ? 'implemented (deprecated)'
+            : 'implemented'
           : 'not implemented (501)';
       const scopes =
         route.scopes.length > 0

@@ -96,6 +96,11 @@ export interface RouteDefinition {
   /** A route removed from the contract: answers 410 `gone` naming what replaces it. */
   removed?: { replacement: string };
   /**
+   * A route still served but kept only for older clients (the `/v2` video-translate routes): marked
+   * `deprecated` in the OpenAPI document, whose description names what replaces it.
+   */
+  deprecated?: { replacement: string };
+  /**
    * The body is sent while it is produced (API Gateway response streaming, see
    * pipeline/response-streaming.ts): the endpoint answers with `respond.stream`. Absent: the response
    * is sent whole.
