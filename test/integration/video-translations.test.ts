@@ -397,4 +397,98 @@ describe('video translations', () => {
       edited.map((cue) => cue.text).join(' '),
     );
   });
+
+  it('translates a batch: languages expand to items, a refused payload fails its items, the batch closes', async () => {
+    const srt = '1\n00:00:00,200 --> 00:00:01,800\nHola a todos.\n';
+    const payloadSrt = {
+      type: 'base64',
+      media_type: 'application/x-subrip',
+      data: Buffer.from(srt).toString('base64'),
+    };
+    const created = await api.call<{ data: { batch_id: string } }>('POST', '/v3/video-translations/batches', {
+      body: {
+        title: 'Launch dubs',
+        video_translations: [
+          {
+            video: { type: 'url', url: sourceVideoUrl },
+            output_languages: ['Spanish (Spain)', 'Spanish (Mexico)'],
+            srt: payloadSrt,
+            srt_role: 'output',
+            translate_audio_only: true,
+          },
+          {
+            video: { type: 'url', url: sourceVideoUrl },
+            output_languages: ['Spanish (Spain)'],
+            folder_id: 'f'.repeat(32),
+          },
+        ],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const batchId = created.body.data.batch_id;
+    interface BatchView {
+      status: string;
+      title: string;
+      total_items: number;
+      counts_by_status: Record<string, number>;
+      items: { video_id: string; item_index: number; status: string; error: { code: string } | null }[];
+    }
+    const deadline = Date.now() + 120_000;
+    let batch: BatchView;
+    for (;;) {
+      batch = (await api.call<{ data: BatchView }>('GET', `/v3/video-translations/batches/${batchId}`)).body
+        .data;
+      if (batch.status !== 'processing') break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(batch).toMatchObject({ status: 'completed', title: 'Launch dubs', total_items: 3 });
+    expect(batch.counts_by_status).toEqual({ queued: 0, processing: 0, completed: 2, failed: 1 });
+    expect(batch.items.map((item) => [item.item_index, item.status])).toEqual([
+      [0, 'completed'],
+      [1, 'completed'],
+      [2, 'failed'],
+    ]);
+    expect(batch.items[2]?.error?.code).toBe('invalid_parameter');
+    const statuses = await api.call<{ data: { video_id: string; batch_id: string }[] }>(
+      'GET',
+      `/v3/video-translations/statuses?batch_ids=${batchId}`,
+    );
+    expect(statuses.body.data.map((entry) => entry.video_id)).toEqual(
+      batch.items.map((item) => item.video_id),
+    );
+    // translate_audio_only: the dub keeps the recorded lips.
+    const first = await api.call<{ data: Translation }>(
+      'GET',
+      `/v3/video-translations/${batch.items[0]?.video_id}`,
+    );
+    expect(first.body.data.engines.lips).toMatch(/^none/);
+  });
+
+  it('refuses a bad batch payload naming its index, and more than 100 items', async () => {
+    const bad = await api.call('POST', '/v3/video-translations/batches', {
+      body: {
+        video_translations: [
+          { video: { type: 'url', url: sourceVideoUrl }, output_languages: ['Spanish (Spain)'] },
+          { video: { type: 'url', url: sourceVideoUrl } },
+        ],
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad)).toMatchObject({ code: 'invalid_parameter', param: 'video_translations' });
+    expect(errorOf(bad).message).toContain('video_translations[1].output_languages');
+    const languages = (
+      await api.call<{ data: { languages: string[] } }>('GET', '/v3/video-translations/languages')
+    ).body.data.languages;
+    const tooMany = await api.call('POST', '/v3/video-translations/batches', {
+      body: {
+        video_translations: Array.from({ length: 11 }, () => ({
+          video: { type: 'url', url: sourceVideoUrl },
+          output_languages: languages.slice(0, 10),
+        })),
+      },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(errorOf(tooMany).message).toMatch(/video_translations\[10\].*at most 100/);
+  });
 });
