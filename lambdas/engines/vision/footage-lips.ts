@@ -52,7 +52,14 @@ import {
 } from './feature-warps.js';
 import { VISION_FAILURE, VisionEngineError } from './human-runtime.js';
 import { FACE_MIN_SCORE, FACE_MIN_WIDTH_PIXELS, FACE_MIN_WIDTH_SHARE } from './photo-presenter.js';
-import { type Child, probeVideo, runnable, type VideoStreamInfo, watch } from './segmentation.js';
+import {
+  type Child,
+  frameEncoder,
+  probeVideo,
+  runnable,
+  type VideoStreamInfo,
+  watch,
+} from './segmentation.js';
 import { fittedSize, scaleFace } from './twin-footage.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -945,21 +952,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
     'rgba',
     'pipe:1',
   ]);
-  const encoder = spawn(ffmpeg, encoderArguments(info, settings, outputPath), {
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  const encoding = watch(encoder, ffmpeg);
-  let encoderClosed = false;
-  encoding.exit.then(
-    () => {
-      encoderClosed = true;
-    },
-    () => {
-      encoderClosed = true;
-    },
-  );
-  // A write after the encoder died is an EPIPE; its exit code and stderr say why.
-  encoder.stdin?.on('error', () => undefined);
+  const encoding = frameEncoder(ffmpeg, encoderArguments(info, settings, outputPath));
   const killAll = () => {
     decoding.watched.kill();
     encoding.kill();
@@ -1010,11 +1003,9 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
           counts.reasons[choice.reason] = (counts.reasons[choice.reason] ?? 0) + 1;
         }
       }
-      const stdin = encoder.stdin;
-      if (!stdin || encoderClosed) throw new Error('the encoder stopped');
-      if (!stdin.write(frame)) await Promise.race([once(stdin, 'drain'), encoding.exit]);
+      await encoding.write(frame);
     }
-    encoder.stdin?.end();
+    encoding.end();
   } catch (error) {
     failure = error;
     killAll();

@@ -543,6 +543,40 @@ export interface Child {
   kill: () => void;
 }
 
+/**
+ * An ffmpeg encoder reading raw frames on its stdin, watched: `write` hands it one frame and waits
+ * while its pipe is full; once it has exited, a write throws (its exit code and stderr say why), and
+ * the EPIPE of a write racing its exit is ignored for the same reason.
+ */
+export interface FrameEncoder extends Child {
+  write(frame: Buffer): Promise<void>;
+  end(): void;
+}
+
+export function frameEncoder(ffmpeg: string, args: readonly string[]): FrameEncoder {
+  const encoder = spawn(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+  const encoding = watch(encoder, ffmpeg);
+  let closed = false;
+  encoding.exit.then(
+    () => {
+      closed = true;
+    },
+    () => {
+      closed = true;
+    },
+  );
+  encoder.stdin?.on('error', () => undefined);
+  return {
+    ...encoding,
+    async write(frame) {
+      const stdin = encoder.stdin;
+      if (!stdin || closed) throw new Error('the encoder stopped');
+      if (!stdin.write(frame)) await Promise.race([once(stdin, 'drain'), encoding.exit]);
+    },
+    end: () => encoder.stdin?.end(),
+  };
+}
+
 /** Watches a spawned ffmpeg/ffprobe: its exit, the tail of its stderr, a way to kill it. */
 export function watch(child: ReturnType<typeof spawn>, command: string): Child {
   let stderr = '';
@@ -844,19 +878,7 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const decoding = watch(decoder, ffmpeg);
-  const encoder = spawn(ffmpeg, encoderArguments(settings, info), { stdio: ['pipe', 'ignore', 'pipe'] });
-  const encoding = watch(encoder, ffmpeg);
-  let encoderClosed = false;
-  encoding.exit.then(
-    () => {
-      encoderClosed = true;
-    },
-    () => {
-      encoderClosed = true;
-    },
-  );
-  // A write after the encoder died is an EPIPE; its exit code and stderr say why.
-  encoder.stdin?.on('error', () => undefined);
+  const encoding = frameEncoder(ffmpeg, encoderArguments(settings, info));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -869,11 +891,7 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
   let segmentationMs = 0;
   let smoothed: Float32Array | undefined;
 
-  const writeFrame = async (rgba: Buffer): Promise<void> => {
-    const stdin = encoder.stdin;
-    if (!stdin || encoderClosed) throw new Error('the encoder stopped');
-    if (!stdin.write(rgba)) await Promise.race([once(stdin, 'drain'), encoding.exit]);
-  };
+  const writeFrame = (rgba: Buffer): Promise<void> => encoding.write(rgba);
   /** The second half of a frame: its mask at full size (sharp, off the main thread), RGBA, written. */
   const finishFrame = async (rgb: Buffer, probabilities: Probabilities, low: Uint8Array): Promise<void> => {
     const started = performance.now();
@@ -916,7 +934,7 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       await processFrame(frame);
     }
     await finishing;
-    encoder.stdin?.end();
+    encoding.end();
   } catch (error) {
     failure = error;
     decoding.kill();
