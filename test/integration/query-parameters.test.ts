@@ -207,6 +207,22 @@ beforeAll(async () => {
   });
   expect(videoBatch.status, JSON.stringify(videoBatch.body)).toBe(202);
   pathValues['GET /v3/videos/batches/{batch_id}:batch_id'] = videoBatch.body.data.batch_id;
+  const translationBatch = await api.call<{ data: { batch_id: string } }>(
+    'POST',
+    '/v3/video-translations/batches',
+    {
+      body: {
+        video_translations: [
+          {
+            video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') },
+            output_languages: ['Spanish (Spain)', 'Spanish (Mexico)'],
+          },
+        ],
+      },
+    },
+  );
+  expect(translationBatch.status, JSON.stringify(translationBatch.body)).toBe(202);
+  pathValues['GET /v3/video-translations/batches/{batch_id}:batch_id'] = translationBatch.body.data.batch_id;
   // Two templates, of a batch video whose scenes are ready.
   const firstVideo = (videoBatch.body.data as unknown as { items: { video_id: string }[] }).items[0]
     ?.video_id;
@@ -244,6 +260,7 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/brand-kits',
       'GET /v3/templates',
       'GET /v3/video-translations',
+      'GET /v3/video-translations/batches/{batch_id}',
       'GET /v3/video-translations/statuses',
       'GET /v3/videos',
       'GET /v3/videos/batches/{batch_id}',
