@@ -151,6 +151,8 @@ describe('/v2 video translate', () => {
         srt_role: 'output',
         mode: 'quality',
         callback_id: 'order-7',
+        // The wire format is the subject, not the lips.
+        translate_audio_only: true,
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -207,6 +209,7 @@ describe('/v2 video translate', () => {
         srt_role: 'output',
         mode: 'fast',
         enable_dynamic_duration: 'false',
+        translate_audio_only: true,
         // Sent by the vendor's own n8n node: accepted, no effect.
         use_disguised_voice: false,
         check_credits_sync: true,
