@@ -182,7 +182,8 @@ describe('reanimateLips over a recording of other speech', () => {
     const openOpenings: number[] = [];
     let oldOpenInRest = 0;
     let oldShutInOpen = 0;
-    for (let frame = 0; frame < outputFrames.length; frame++) {
+    // Every other frame: the old speech switches every 0.3 s (7 frames), so no stretch is skipped.
+    for (let frame = 0; frame < outputFrames.length; frame += 2) {
       const time = timeOf(frame);
       // Within 100 ms of a change the mouth is on its way from one shape to the next.
       if (Math.abs(time - 1000) < 100 || Math.abs(time - 2000) < 100) continue;
@@ -199,8 +200,8 @@ describe('reanimateLips over a recording of other speech', () => {
     }
     console.log(`mouth opening, recording → re-animated: ${rows.join(' ')}`);
     // The old speech really disagrees with the new: open in the rests, shut in the open stretch.
-    expect(oldOpenInRest).toBeGreaterThanOrEqual(15);
-    expect(oldShutInOpen).toBeGreaterThanOrEqual(8);
+    expect(oldOpenInRest).toBeGreaterThanOrEqual(7);
+    expect(oldShutInOpen).toBeGreaterThanOrEqual(4);
     expect(Math.max(...restOpenings)).toBeLessThan(0.1);
     expect(Math.min(...openOpenings)).toBeGreaterThan(0.15);
   }, 60_000);
