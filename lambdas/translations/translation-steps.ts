@@ -571,7 +571,15 @@ async function dub(ref: TranslationRef): Promise<null> {
       const lips = await reanimateLips({
         videoPath: pictureForMux,
         visemes,
-        spans: plan.lines.map((line) => ({ startMs: line.startMs, endMs: line.startMs + line.durationMs })),
+        // Given audio: its loudness drives the mouth over the whole video; else only where lines are said.
+        ...(record.audio_key
+          ? {}
+          : {
+              spans: plan.lines.map((line) => ({
+                startMs: line.startMs,
+                endMs: line.startMs + line.durationMs,
+              })),
+            }),
         workDir: join(workDir, 'lips'),
       });
       pictureForMux = lips.videoPath;
@@ -614,11 +622,9 @@ async function dub(ref: TranslationRef): Promise<null> {
       let finalPath = muxed.path;
       if (record.options.enable_caption && cues.length > 0)
         finalPath = await burnCaptions(muxed.path, cues, workDir);
-      videoKey = await put(
-        finalPath,
-        `video.${muxed.container === 'webm' ? 'webm' : 'mp4'}`,
-        muxed.container === 'webm' ? 'video/webm' : 'video/mp4',
-      );
+      // Burned captions are re-encoded as MP4; otherwise the container muxDub wrote (the source's with keep_the_same_format).
+      const container = finalPath === muxed.path ? muxed.container : 'mp4';
+      videoKey = await put(finalPath, `video.${container}`, VIDEO_CONTAINER_TYPES[container]);
       durationMs = muxed.durationMs;
     }
     const audio = await encodeAudioFile(soundtrack.path, join(workDir, 'audio.mp3'), 'mp3');
@@ -645,6 +651,8 @@ async function dub(ref: TranslationRef): Promise<null> {
     await rm(workDir, { recursive: true, force: true });
   }
 }
+
+const VIDEO_CONTAINER_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
 
 /** `; no_face 12, face_turned 3` for the frames whose mouth was left as recorded. */
 function skippedReasons(reasons: Partial<Record<string, number>>): string {

@@ -8,6 +8,7 @@ import { decodeMonoPcm16 } from '../../lambdas/engines/composition/audio-decode.
 import { probeMedia } from '../../lambdas/engines/composition/probe.js';
 import { parseSubtitles } from '../../lambdas/engines/composition/subtitle-files.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { wav } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 /** What the fake translation server knows: English lines of the source video and their Spanish. */
@@ -492,5 +493,23 @@ describe('video translations', () => {
     });
     expect(tooMany.status).toBe(400);
     expect(errorOf(tooMany).message).toMatch(/video_translations\[10\].*at most 100/);
+  });
+
+  it('dubs with audio of your own: it is the new speech, the lips follow it over the whole video', async () => {
+    const srt = '1\n00:00:00,000 --> 00:00:02,000\nHola.\n';
+    const [id] = await translate({
+      video: { type: 'url', url: sourceVideoUrl },
+      output_languages: ['Spanish (Spain)'],
+      srt: { type: 'base64', media_type: 'application/x-subrip', data: Buffer.from(srt).toString('base64') },
+      srt_role: 'output',
+      audio: { type: 'base64', media_type: 'audio/wav', data: wav(2, 16_000).toString('base64') },
+    });
+    const done = await waitFor<Translation>(`/v3/video-translations/${id}`);
+    expect(done.failure_message).toBeNull();
+    expect(done.engines.voice).toBe('given audio');
+    const lips = /^footage_lips \((\d+) of (\d+) frames/.exec(done.engines.lips ?? '');
+    // Every frame of the video is re-animated (the audio drives the mouth everywhere).
+    expect(Number(lips?.[2])).toBeGreaterThan(sourceDuration * 20);
+    expect(done.duration).toBeGreaterThanOrEqual(sourceDuration - 0.1);
   });
 });
