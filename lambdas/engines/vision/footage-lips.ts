@@ -32,7 +32,6 @@
  * RGB, so chroma is resampled (about 1.5/255 on coloured edges everywhere).
  */
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { rawFrames } from '../composition/ffmpeg-binaries.js';
