@@ -12,7 +12,9 @@
  *   each line spoken in its segment's time, the new soundtrack mixed, the lips re-animated on the
  *   faces, captions, the outputs stored.
  *
- * Events `video_translate.success` / `video_translate.fail`.
+ * A proofread session is a run with the record's `proofread` flag: Dub stores its subtitles for review
+ * instead (proofreads.ts). Events `video_translate.success` / `.fail`, for proofreads
+ * `proofread_creation.success` / `.fail`.
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
