@@ -13,7 +13,7 @@ import { translationCredits } from '../billing/plans.js';
 import { glossaryForGeneration } from '../brand/brand-glossaries.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
-import { newId, nowSeconds } from '../core/ids.js';
+import { newId } from '../core/ids.js';
 import { isSubtitleFormatError, parseSubtitles } from '../engines/composition/subtitle-files.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
@@ -23,9 +23,9 @@ import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './tr
 import {
   batchItemTranslationId,
   type FPS_MODES,
+  notStarted,
   type SRT_ROLES,
   type TRANSLATION_MODES,
-  TRANSLATION_STATUS,
   type TranslationGlossary,
   type TranslationSource,
   translationItem,
@@ -261,10 +261,9 @@ export async function createTranslations(
           ? batchItemTranslationId(context.batch.batchId, context.batch.firstIndex + index)
           : newId(),
         workspace_id: context.workspaceId,
+        ...notStarted(),
         proofread: context.proofread ?? false,
         prepared_from: null,
-        proofread_outputs: null,
-        status: TRANSLATION_STATUS.pending,
         title: request.title ?? `Translation into ${target.name}`,
         output_language: target.name,
         output_language_tag: target.tag,
@@ -295,15 +294,6 @@ export async function createTranslations(
         callback_id: request.callback_id ?? null,
         batch_id: context.batch?.batchId ?? null,
         item_index: context.batch ? context.batch.firstIndex + index : null,
-        progress: 0,
-        transcript_source: null,
-        engines: {},
-        outputs: null,
-        duration: null,
-        failure_code: null,
-        failure_message: null,
-        created_at: nowSeconds(),
-        completed_at: null,
       };
       const billing = await createJobWithReservation(workspace, translationItem(record), credits, {
         trialVideo: false,

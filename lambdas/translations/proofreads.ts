@@ -10,11 +10,12 @@ import { type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
 import { createJobWithReservation } from '../billing/credits.js';
 import { translationCredits } from '../billing/plans.js';
 import { ConflictError, InvalidParameterError } from '../core/errors.js';
-import { newId, nowSeconds } from '../core/ids.js';
+import { newId } from '../core/ids.js';
 import { formatSrt, isSubtitleFormatError, parseSubtitles } from '../engines/composition/subtitle-files.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
 import {
+  notStarted,
   requireProofread,
   TRANSLATION_STATUS,
   translationItem,
@@ -142,11 +143,10 @@ export async function generateFromProofread(
     'billing_state' | 'credits_reserved' | 'credits_charged' | 'credits_balance' | 'trial_counted'
   > = {
     ...base,
+    ...notStarted(),
     video_translation_id: newId(),
     proofread: false,
     prepared_from: proofread.video_translation_id,
-    proofread_outputs: null,
-    status: TRANSLATION_STATUS.pending,
     options: {
       ...proofread.options,
       enable_caption: request.captions ?? false,
@@ -160,13 +160,6 @@ export async function generateFromProofread(
     callback_id: request.callback_id ?? null,
     batch_id: null,
     item_index: null,
-    progress: 0,
-    outputs: null,
-    duration: null,
-    failure_code: null,
-    failure_message: null,
-    created_at: nowSeconds(),
-    completed_at: null,
   };
   const billing = await createJobWithReservation(
     workspace,

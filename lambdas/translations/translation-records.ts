@@ -174,6 +174,23 @@ type TranslationIds = Pick<VideoTranslationRecord, 'workspace_id' | 'video_trans
 export const translationNotFound = (translationId: string) =>
   new NotFoundError(`Video translation ${translationId} not found.`, 'not_found', 'video_translation_id');
 
+/** The fields of a record that nothing has run for yet (each new translation or proofread starts so). */
+export function notStarted() {
+  return {
+    status: TRANSLATION_STATUS.pending,
+    progress: 0,
+    transcript_source: null,
+    engines: {},
+    outputs: null,
+    proofread_outputs: null,
+    duration: null,
+    failure_code: null,
+    failure_message: null,
+    created_at: nowSeconds(),
+    completed_at: null,
+  } satisfies Partial<VideoTranslationRecord>;
+}
+
 /** The table item of a record (before its reservation is written, without the billing fields). */
 export function translationItem(record: Omit<VideoTranslationRecord, keyof JobBilling>): StoredItem {
   return {
