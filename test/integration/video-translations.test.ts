@@ -512,4 +512,36 @@ describe('video translations', () => {
     expect(Number(lips?.[2])).toBeGreaterThan(sourceDuration * 20);
     expect(done.duration).toBeGreaterThanOrEqual(sourceDuration - 0.1);
   });
+
+  it('answers 404 for every id that names nothing of the workspace', async () => {
+    const unknown = 'f'.repeat(32);
+    for (const [method, path, code] of [
+      ['GET', `/v3/video-translations/${unknown}`, 'not_found'],
+      ['PATCH', `/v3/video-translations/${unknown}`, 'not_found'],
+      ['DELETE', `/v3/video-translations/${unknown}`, 'not_found'],
+      ['GET', `/v3/video-translations/batches/${unknown}`, 'batch_not_found'],
+      ['GET', `/v3/video-translations/proofreads/${unknown}`, 'not_found'],
+      ['GET', `/v3/video-translations/proofreads/${unknown}/srt`, 'not_found'],
+      ['PUT', `/v3/video-translations/proofreads/${unknown}/srt`, 'not_found'],
+      ['POST', `/v3/video-translations/proofreads/${unknown}/generate`, 'not_found'],
+    ] as const) {
+      const body =
+        method === 'PATCH'
+          ? { title: 'x' }
+          : method === 'PUT'
+            ? {
+                srt: {
+                  type: 'base64',
+                  media_type: 'application/x-subrip',
+                  data: Buffer.from('1\n00:00:00,000 --> 00:00:01,000\nHola\n').toString('base64'),
+                },
+              }
+            : method === 'POST'
+              ? {}
+              : undefined;
+      const result = await api.call(method, path, body ? { body } : {});
+      expect(result.status, `${method} ${path}`).toBe(404);
+      expect(errorOf(result).code, `${method} ${path}`).toBe(code);
+    }
+  });
 });
