@@ -5,14 +5,14 @@
  * consent video are compared by their landmark geometry (vision/face-similarity.ts). Anything else
  * rejects it with the reason, through the failure step.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { bestFaceInVideo, SAME_FACE_THRESHOLD } from '../engines/vision/face-similarity.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { readMediaObject, readMediaStream } from '../media/media-store.js';
+import { downloadMediaObject, readMediaObject } from '../media/media-store.js';
 import { analyseRecording } from '../voices/voice-analysis.js';
 import { CONSENT_FAILURE, consentReviewJob, endReview, type ReviewRef } from './avatar-consent-job.js';
 import { CONSENT_STATUS, getLookRecord } from './avatar-records.js';
@@ -33,7 +33,7 @@ async function review(ref: ReviewRef): Promise<null> {
   const workDir = await mkdtemp(join(config().mediaWorkDir, `consent-${ref.review_id}-`));
   try {
     const videoPath = join(workDir, 'consent');
-    await writeFile(videoPath, await readMediaStream(group.consent_video_key));
+    await downloadMediaObject(group.consent_video_key, videoPath);
     const speech = await analyseRecording(videoPath, { workDir });
     if (!speech.usable) {
       throw new JobFailure(

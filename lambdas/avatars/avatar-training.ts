@@ -16,7 +16,7 @@
  *   (vision/twin-footage.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { drawnLookFromPrompt } from '../catalog/drawn-looks.js';
@@ -30,7 +30,7 @@ import { cutOutPerson, NO_PERSON_COVERAGE } from '../engines/vision/segmentation
 import { prepareTwinFootage } from '../engines/vision/twin-footage.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { readMediaObject, readMediaStream } from '../media/media-store.js';
+import { downloadMediaObject, readMediaObject } from '../media/media-store.js';
 import {
   type AvatarLookRecord,
   completeLookRecord,
@@ -261,7 +261,7 @@ async function twinLook(look: AvatarLookRecord, sourceKey: string): Promise<Made
   const workDir = await mkdtemp(join(config().mediaWorkDir, `avatar-${look.look_id}-`));
   try {
     const sourcePath = join(workDir, 'source');
-    await writeFile(sourcePath, await readMediaStream(sourceKey));
+    await downloadMediaObject(sourceKey, sourcePath);
     const footage = await prepareTwinFootage(sourcePath, workDir);
     const sheet = await packSpriteSheet(
       Object.entries(footage.sprites).map(([sprite, { png, box }]) => ({

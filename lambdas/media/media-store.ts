@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 /**
  * The media bucket: where every input and output lives, one prefix per workspace, never public.
  * Objects are written with the workspace's encryption; clients only ever see presigned URLs with a
@@ -155,6 +156,12 @@ export async function readMediaStream(key: string): Promise<AsyncIterable<Uint8A
   const result = await s3Client().send(new GetObjectCommand({ Bucket: config().bucketName, Key: key }));
   if (!result.Body) throw new Error(`Object ${key} has no body`);
   return result.Body as AsyncIterable<Uint8Array>;
+}
+
+/** The whole object written to `path`, streamed (media for an engine that reads files). Answers `path`. */
+export async function downloadMediaObject(key: string, path: string): Promise<string> {
+  await writeFile(path, await readMediaStream(key));
+  return path;
 }
 
 /**

@@ -19,7 +19,7 @@
  * Writes are conditional on the training the record waits for (`training_id`) and on `PENDING`, so a
  * training overtaken by a retrain, or a voice deleted meanwhile, records nothing.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
@@ -30,7 +30,7 @@ import { speechEngine } from '../engines/speech/index.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { readMediaStream } from '../media/media-store.js';
+import { downloadMediaObject } from '../media/media-store.js';
 import { voiceAnalyser } from '../voices/voice-analysers.js';
 import { deriveVoice, type RecordingAnalysis, VoiceDerivationError } from '../voices/voice-analysis.js';
 import {
@@ -230,7 +230,7 @@ async function trainModelVoice(ref: TrainingRef): Promise<TrainingResult> {
     const analyses: RecordingAnalysis[] = [];
     for (const [index, recording] of voice.recordings.entries()) {
       const path = join(workDir, `recording-${index}`);
-      await writeFile(path, await readMediaStream(recording.object_key));
+      await downloadMediaObject(recording.object_key, path);
       analyses.push(
         await voiceAnalyser().analyse(path, {
           denoise: voice.remove_background_noise,

@@ -309,16 +309,18 @@ export async function completeProofread(
   });
 }
 
-/** Ends a running record as completed with its outputs (a conditional write: not if it ended meanwhile). */
+/** Ends a running record as completed with its outputs and engines (a conditional write: not if it ended meanwhile). */
 export async function completeTranslation(
   record: VideoTranslationRecord,
   outputs: TranslationOutputs,
   duration: number,
+  engines: Record<string, string>,
 ): Promise<VideoTranslationRecord | undefined> {
   return updateRunningTranslation(record, {
     status: TRANSLATION_STATUS.completed,
     outputs,
     duration,
+    engines,
     progress: 100,
     completed_at: nowSeconds(),
   });

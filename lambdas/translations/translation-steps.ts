@@ -4,7 +4,6 @@
  * so a step that runs again (a retry, a restarted workflow) starts from the same files.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { translationCredits } from '../billing/plans.js';
 import { availableStockVoices, engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
@@ -35,7 +34,7 @@ import { primaryLanguage, translationEngine } from '../engines/translation/index
 import { reanimateLips } from '../engines/vision/footage-lips.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { putMediaObject, readMediaObject, readMediaStream } from '../media/media-store.js';
+import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
 import { getVideo, type TranscriptWord } from '../videos/videos.js';
 import { voiceAnalyser } from '../voices/voice-analysers.js';
 import { catalogVoicesOfLanguage, deriveVoice, VoiceDerivationError } from '../voices/voice-analysis.js';
@@ -70,11 +69,6 @@ interface PreparedTranslation {
   audio_sample_rate: number;
   /** The segments: original text (null for given output subtitles) and the text to speak. */
   segments: (TimedText & { source: string | null })[];
-}
-
-async function download(key: string, path: string): Promise<string> {
-  await writeFile(path, await readMediaStream(key));
-  return path;
 }
 
 async function putWork(
@@ -229,9 +223,9 @@ async function prepare(ref: TranslationRef): Promise<null> {
   const running = await updateRunningTranslation(record, { status: TRANSLATION_STATUS.running, progress: 5 });
   if (!running) return null;
   if (record.prepared_from) return prepareFromProofread(record, record.prepared_from);
-  const workDir = await mkdtemp(join(tmpdir(), 'translation-prepare-'));
+  const workDir = await mkdtemp(join(config().mediaWorkDir, `translation-${ref.video_translation_id}-`));
   try {
-    const source = await download(record.source.key, join(workDir, 'source'));
+    const source = await downloadMediaObject(record.source.key, join(workDir, 'source'));
     const cut = await prepareSource(source, {
       workDir,
       ...(record.options.start_ms !== null ? { startMs: record.options.start_ms } : {}),
@@ -415,9 +409,8 @@ async function speakingVoice(
     }
   }
   // Nothing to measure (no speech, a silent or music-only soundtrack): the language's first voice.
-  const fallback = catalogVoicesOfLanguage(record.output_language_tag).find((voice) =>
-    availableStockVoices(engine.name).includes(voice),
-  );
+  const available = new Set(availableStockVoices(engine.name));
+  const fallback = catalogVoicesOfLanguage(record.output_language_tag).find((voice) => available.has(voice));
   const engineVoiceId = fallback ? engineVoiceOf(fallback, engine.name) : undefined;
   if (!fallback || !engineVoiceId) {
     throw new JobFailure(
@@ -514,17 +507,17 @@ async function speakLines(
 async function dub(ref: TranslationRef): Promise<null> {
   const record = await resumeJob(videoTranslationJob, ref);
   if (!record) return null;
-  const workDir = await mkdtemp(join(tmpdir(), 'translation-dub-'));
+  const workDir = await mkdtemp(join(config().mediaWorkDir, `translation-${ref.video_translation_id}-`));
   try {
     const prepared = JSON.parse(
       (await readMediaObject(translationMediaKeys.work(record, 'prepared.json'))).toString('utf8'),
     ) as PreparedTranslation;
     if (record.proofread) return await finishProofread(record, prepared);
     const original = prepared.original_audio_key
-      ? await download(prepared.original_audio_key, join(workDir, 'original.wav'))
+      ? await downloadMediaObject(prepared.original_audio_key, join(workDir, 'original.wav'))
       : null;
     const picture = prepared.picture_key
-      ? await download(prepared.picture_key, join(workDir, 'picture'))
+      ? await downloadMediaObject(prepared.picture_key, join(workDir, 'picture'))
       : null;
 
     let soundtrackSpeech: { startMs: number; path: string }[];
@@ -534,7 +527,7 @@ async function dub(ref: TranslationRef): Promise<null> {
     let voiceDescription: string;
     if (record.audio_key) {
       // Dubbing audio of the caller's: it is the new speech, from the start; nothing is synthesized.
-      const given = await download(record.audio_key, join(workDir, 'given-audio'));
+      const given = await downloadMediaObject(record.audio_key, join(workDir, 'given-audio'));
       soundtrackSpeech = [{ startMs: 0, path: given }];
       plan = planDub([], [], { dynamicDuration: false, sourceMs: prepared.source_ms });
       cues = prepared.segments.map((segment) => ({
@@ -639,11 +632,11 @@ async function dub(ref: TranslationRef): Promise<null> {
       voice: voiceDescription,
       lips: lipsDescription,
     };
-    await updateRunningTranslation(record, { engines });
     const done = await completeTranslation(
-      { ...record, engines },
+      record,
       { video_key: videoKey, audio_key: audioKey, srt_key: srtKey, vtt_key: vttKey },
       Math.round(durationMs) / 1000,
+      engines,
     );
     if (done) await finishJob(videoTranslationJob, done);
     return null;

@@ -2,12 +2,12 @@
  * The Compose side of a video's brand kit (what a kit does: brand-kit-render.ts): the caption style
  * and the logo mark the composition engine takes, made from the kit copied into the render spec.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundledFontFile, isBundledFontFamily } from '../engines/composition/bundled-fonts.js';
 import type { CaptionStyle, Watermark } from '../engines/composition/composition-engine.js';
 import { probeMedia } from '../engines/composition/probe.js';
-import { readMediaStream } from '../media/media-store.js';
+import { downloadMediaObject } from '../media/media-store.js';
 import type { RenderBrandKit } from './render-spec.js';
 
 /** The largest share of the frame's width and height a kit's logo takes. */
@@ -41,11 +41,6 @@ export function captionColors(colors: readonly string[]): Pick<CaptionStyle, 'te
   };
 }
 
-async function download(key: string, path: string): Promise<string> {
-  await writeFile(path, await readMediaStream(key));
-  return path;
-}
-
 /**
  * What the composition engine needs for a video's kit: the caption style (font file and colours) and
  * the logo mark, with the kit's files downloaded into `workDir`.
@@ -60,12 +55,12 @@ export async function brandKitComposition(
   const family = kit.caption_font?.family;
   let font: CaptionStyle['font'];
   if (kit.caption_font?.key && family)
-    font = { path: await download(kit.caption_font.key, join(dir, 'caption-font')), family };
+    font = { path: await downloadMediaObject(kit.caption_font.key, join(dir, 'caption-font')), family };
   else if (family && isBundledFontFamily(family)) font = { path: bundledFontFile(family), family };
   const captionStyle: CaptionStyle = { ...(font ? { font } : {}), ...captionColors(kit.colors) };
   let logo: Watermark | undefined;
   if (kit.logo_key) {
-    const path = await download(kit.logo_key, join(dir, 'logo'));
+    const path = await downloadMediaObject(kit.logo_key, join(dir, 'logo'));
     const picture = (await probeMedia(path)).streams.find((stream) => stream.width && stream.height);
     if (picture?.width && picture.height) {
       const scale = Math.min(

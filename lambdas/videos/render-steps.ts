@@ -44,7 +44,7 @@ import type { PhotoPresenterResult } from '../engines/vision/photo-presenter.js'
 import type { PersonCutOut } from '../engines/vision/segmentation.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { deleteMediaObject, putMediaObject, readMediaStream } from '../media/media-store.js';
+import { deleteMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
 import {
   combinedSettings,
   type ResolvedVoice,
@@ -276,11 +276,6 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
 // ---------------------------------------------------------------------------------------------
 // compose
 
-async function download(key: string, path: string): Promise<string> {
-  await writeFile(path, await readMediaStream(key));
-  return path;
-}
-
 async function probeSeconds(path: string, what: string): Promise<number> {
   try {
     const probe = await probeMedia(path);
@@ -352,7 +347,7 @@ async function sheetPresenter(
   // sharp lives in the media image, where Compose runs; this module's other steps run as zip
   // functions without it.
   const { default: sharp } = await import('sharp');
-  const sheetPath = await download(sheet.key, file('sprites.png'));
+  const sheetPath = await downloadMediaObject(sheet.key, file('sprites.png'));
   const sprites = await spriteFiles(
     sheet.sprites.map(({ sprite, box, sheet_top }) => ({
       sprite,
@@ -367,7 +362,7 @@ async function sheetPresenter(
   if (!footageKey) return { imagePath: portrait, sprites, animated };
   return {
     imagePath: portrait,
-    videoPath: await download(footageKey, file('footage.mp4')),
+    videoPath: await downloadMediaObject(footageKey, file('footage.mp4')),
     sprites,
     animated,
   };
@@ -507,7 +502,7 @@ async function generateFootage(
     output: { bucket: config().bucketName, prefix: videoMediaKeys.work(ref, 'generated') },
     runId: ref.video_id,
   });
-  await download(generated.key, path);
+  await downloadMediaObject(generated.key, path);
   return {
     scene: {
       durationMs: cinematic.duration_seconds * 1000,
@@ -598,7 +593,7 @@ async function compose(
               ? `${PRESENTER_ANIMATION.lookSprites}, ${PRESENTER_ANIMATION.personCutOut}`
               : PRESENTER_ANIMATION.lookSprites;
         const faceBox = resolved.presenter_face_box;
-        prepared = download(pictureKey, file('portrait'))
+        prepared = downloadMediaObject(pictureKey, file('portrait'))
           .then((picture) =>
             sheet
               ? sheetPresenter(picture, sheet, file, animated, resolved.presenter_footage_key)
@@ -629,14 +624,14 @@ async function compose(
       let durationMs = scene.duration_ms ?? 0;
       let visemes: VisemeCue[] = [];
       if (spoken?.audio_key && spoken.duration_ms) {
-        narration = { path: await download(spoken.audio_key, file('speech.wav')), volume: 1 };
+        narration = { path: await downloadMediaObject(spoken.audio_key, file('speech.wav')), volume: 1 };
         durationMs = spoken.duration_ms;
         if (spoken.visemes_key)
           visemes = JSON.parse(
-            await readFile(await download(spoken.visemes_key, file('visemes.json')), 'utf8'),
+            await readFile(await downloadMediaObject(spoken.visemes_key, file('visemes.json')), 'utf8'),
           ) as VisemeCue[];
         const words = JSON.parse(
-          await readFile(await download(spoken.timings_key as string, file('words.json')), 'utf8'),
+          await readFile(await downloadMediaObject(spoken.timings_key as string, file('words.json')), 'utf8'),
         ) as WordTiming[];
         const text = scene.speech?.kind === 'script' ? scene.speech.text : '';
         const punctuated = wordsWithPunctuation(text, words, durationMs);
@@ -650,7 +645,7 @@ async function compose(
             endMs: word.endMs + offsetMs,
           });
       } else if (scene.speech?.kind === 'audio') {
-        const path = await download(scene.speech.key, file('audio'));
+        const path = await downloadMediaObject(scene.speech.key, file('audio'));
         durationMs = Math.round((await probeSeconds(path, `The audio of ${scene.id}`)) * 1000);
         narration = { path, volume: 1 };
         // A recording nobody here synthesized: the mouth follows its loudness.
@@ -661,11 +656,11 @@ async function compose(
       else if (scene.background.type === 'image')
         background = {
           type: 'image',
-          path: await download(scene.background.key, file('background')),
+          path: await downloadMediaObject(scene.background.key, file('background')),
           fit: scene.background.fit,
         };
       else {
-        const path = await download(scene.background.key, file('clip'));
+        const path = await downloadMediaObject(scene.background.key, file('clip'));
         const clipMs = Math.round((await probeSeconds(path, `The video of ${scene.id}`)) * 1000);
         if (!narration) durationMs = clipMs;
         background = { type: 'video', path, mode: scene.background.mode, volume: scene.background.volume };
@@ -718,7 +713,7 @@ async function compose(
     const mark = video.render.watermark;
     const watermark = mark
       ? {
-          imagePath: await download(mark.key, join(workDir, 'watermark')),
+          imagePath: await downloadMediaObject(mark.key, join(workDir, 'watermark')),
           opacity: mark.opacity,
           scale: mark.scale,
           position: mark.position,

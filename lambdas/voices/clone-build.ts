@@ -5,7 +5,7 @@
  * A recording that cannot be measured throws `JobFailure` `invalid_audio` with the analysis's reason;
  * the job framework's failure step records it (voice-clone-job.ts).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NoSuchKey } from '@aws-sdk/client-s3';
 import { findStockVoice } from '../catalog/stock-voices.js';
@@ -15,7 +15,7 @@ import { getItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { deleteMediaObject, readMediaStream } from '../media/media-store.js';
+import { deleteMediaObject, downloadMediaObject } from '../media/media-store.js';
 import { storeVoicePreview } from './designed-voices.js';
 import { voiceAnalyser } from './voice-analysers.js';
 import {
@@ -66,7 +66,7 @@ async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
   try {
     const recording = join(workDir, 'recording');
     try {
-      await writeFile(recording, await readMediaStream(record.source_key));
+      await downloadMediaObject(record.source_key, recording);
     } catch (error) {
       if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') {
         throw new JobFailure(
