@@ -19,6 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { HeadObjectCommand, ListObjectsV2Command, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
+import pLimit from 'p-limit';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import type { SpeechEngine } from '../engines/speech/speech-engine.js';
@@ -156,23 +157,6 @@ export function defaultCatalogCacheDirectory(): string {
     if (parent === directory) return join(tmpdir(), 'video-service-catalog');
     directory = parent;
   }
-}
-
-async function mapConcurrently<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  run: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  return results;
 }
 
 /** The media bucket: catalog objects under `catalog/`, their version in their metadata. */
@@ -365,7 +349,7 @@ export async function publishCatalogMedia(
   options: PublishCatalogMediaOptions,
 ): Promise<PublishCatalogMediaResult> {
   const started = Date.now();
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = Math.max(1, options.concurrency ?? 16);
   const cache =
     options.cacheDirectory === undefined ? defaultCatalogCacheDirectory() : options.cacheDirectory;
   const engine = options.speechEngine.name;
@@ -374,7 +358,7 @@ export async function publishCatalogMedia(
   const store = options.store ?? mediaBucketStore;
 
   const existing = await withRetries(retry, () => store.keys());
-  const current = await mapConcurrently(items, concurrency, async (item) =>
+  const current = await pLimit(concurrency).map(items, async (item) =>
     existing.has(item.key)
       ? (await withRetries(retry, () => store.versionOf(item.key))) === item.version
       : false,
@@ -410,12 +394,12 @@ export async function publishCatalogMedia(
   };
 
   // Everything the cache already holds goes up at once; only the rest waits for the generation lock.
-  const uploadedFromCache = await mapConcurrently(missing, concurrency, (item) => publish(item, false));
+  const uploadedFromCache = await pLimit(concurrency).map(missing, (item) => publish(item, false));
   const uncached = missing.filter((_, index) => !uploadedFromCache[index]);
   if (uncached.length > 0) {
     await withGenerationLock(cache, options.lockTimeoutMs ?? 120_000, async () => {
       // sharp and the speech engine have threads and queues of their own: more at once only costs memory.
-      await mapConcurrently(uncached, Math.min(concurrency, 4), (item) => publish(item, true));
+      await pLimit(Math.min(concurrency, 4)).map(uncached, (item) => publish(item, true));
       await pruneCache(cache, items);
     });
   }

@@ -211,15 +211,21 @@ describe('a photo avatar', () => {
     const file = await download(video.video_url as string, 'photo-look.mp4');
     const probe = await probeMedia(file);
     expect(probe.durationSeconds).toBeGreaterThan(1.5);
-    // The landmark engine, run on the written frames, sees the mouth open and shut as it speaks.
+    // The landmark engine, run on the written frames, sees the mouth open and shut as it speaks. It
+    // finds no face in a frame where the presenter blinks; blinks (150 ms, at least 2 s apart, placed by
+    // a seed from the video id) fall on at most two of these samples 200 ms apart.
     const openings: number[] = [];
+    let framesWithoutFace = 0;
     for (let t = 0.2; t < Math.min(2.4, probe.durationSeconds - 0.2); t += 0.2) {
       const { data, info } = await frameAt(file, t);
-      const faces = await findFaces({ data, width: info.width, height: info.height, channels: 3 });
-      expect(faces).toHaveLength(1);
-      openings.push(mouthOpening(faces[0] as (typeof faces)[number]));
       expect(info.height).toBe(720);
+      const faces = await findFaces({ data, width: info.width, height: info.height, channels: 3 });
+      expect(faces.length).toBeLessThanOrEqual(1);
+      if (faces[0]) openings.push(mouthOpening(faces[0]));
+      else framesWithoutFace++;
     }
+    expect(framesWithoutFace).toBeLessThanOrEqual(2);
+    expect(openings.length).toBeGreaterThanOrEqual(6);
     expect(Math.max(...openings)).toBeGreaterThan(0.2);
     expect(Math.min(...openings)).toBeLessThan(0.1);
   }, 120_000);
@@ -234,10 +240,17 @@ describe('a photo avatar', () => {
       'look_sprites, framed',
     );
     // The 16:9 photo cropped to 9:16 around her face fills the vertical frame: the face is a third of it.
-    const { data, info } = await frameAt(await download(video.video_url as string, 'vertical.mp4'), 0.5);
-    expect([info.width, info.height]).toEqual([720, 1280]);
-    const [face] = await findFaces({ data, width: info.width, height: info.height, channels: 3 });
-    expect(face?.box.width).toBeGreaterThan(info.width * 0.3);
+    // Two frames 300 ms apart: a blink (150 ms) can hide the face from the landmark engine in one of them.
+    const file = await download(video.video_url as string, 'vertical.mp4');
+    const widths: number[] = [];
+    for (const seconds of [0.3, 0.6]) {
+      const { data, info } = await frameAt(file, seconds);
+      expect([info.width, info.height]).toEqual([720, 1280]);
+      const faces = await findFaces({ data, width: info.width, height: info.height, channels: 3 });
+      widths.push(...faces.map((face) => face.box.width / info.width));
+    }
+    expect(widths.length).toBeGreaterThanOrEqual(1);
+    expect(Math.min(...widths)).toBeGreaterThan(0.3);
   }, 120_000);
 
   it('fails a picture without a face with the reason, and gives the credit back', async () => {

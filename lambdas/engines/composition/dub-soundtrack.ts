@@ -13,6 +13,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import pLimit from 'p-limit';
 import { CompositionError } from './composition-engine.js';
 import {
   duckDepthPieces,
@@ -172,24 +173,6 @@ async function ffmpegRun(args: readonly string[], timeoutMs: number, cwd?: strin
   }
 }
 
-/** Runs `task` on every item, at most `concurrency` at a time, results in order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  task: (item: T, index: number) => Promise<R>,
-) {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
-}
-
 /** Decodes a clip to raw mono s16le at `sampleRate`; its sample count is exact (the file's bytes / 2). */
 async function decodeClip(clip: SpeechClip, index: number, sampleRate: number, out: string) {
   const info = await probeMedia(clip.path);
@@ -323,9 +306,8 @@ export async function dubSoundtrack(request: DubSoundtrackRequest): Promise<DubS
   // Intermediates (decoded clips, lanes, the enhanced speech) can be hundreds of MB for a long video.
   const scratchFiles: string[] = [];
   try {
-    const clipFiles = await mapLimited(
+    const clipFiles = await pLimit(SOUNDTRACK_DEFAULTS.decodeConcurrency).map(
       request.speech,
-      SOUNDTRACK_DEFAULTS.decodeConcurrency,
       (clip, index) => {
         const file = path.join(workDir, `speech-clip-${index}.s16`);
         scratchFiles.push(file);

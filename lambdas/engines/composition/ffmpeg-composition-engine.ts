@@ -25,6 +25,7 @@ import { constants } from 'node:fs';
 import { access, copyFile, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { mediaToolsConfig } from '../../core/config.js';
 import { toAss } from './captions.js';
 import {
@@ -132,24 +133,6 @@ function defaultCaptionFont(): string {
 
 function xmlText(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Runs `work` over `items` with at most `limit` running at once; results keep the items' order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 class FfmpegEngine implements FfmpegCompositionEngine {
@@ -374,7 +357,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
   /** Probes each distinct input file once; the first unreadable one fails the request. */
   private async probeInputs(request: CompositionRequest): Promise<Map<string, MediaInfo>> {
     const files = compositionInputFiles(request);
-    const infos = await mapLimited(files, this.probeConcurrency, (file) =>
+    const infos = await pLimit(this.probeConcurrency).map(files, (file) =>
       probeMedia(file, { timeoutMs: this.probeTimeoutMs }),
     );
     return new Map(files.map((file, index) => [file, infos[index] as MediaInfo]));

@@ -55,6 +55,7 @@ import {
   type SynthesizeSpeechCommandInput,
   type Voice,
 } from '@aws-sdk/client-polly';
+import pLimit from 'p-limit';
 import { configuredClient } from '../../core/aws-clients.js';
 import { alignScriptWords } from './script-words.js';
 import {
@@ -515,23 +516,6 @@ function pcmSamples(bytes: Uint8Array): Int16Array {
   return samples;
 }
 
-async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const run = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return results;
-}
-
 interface ChunkResult {
   samples: Int16Array;
   words: ChunkWord[];
@@ -572,7 +556,7 @@ class PollyEngine implements SpeechEngine {
     const prosody = pollyProsody(settings);
     const engine = this.engineFor(entry, prosody.pitch !== undefined);
     const chunks = splitPollyText(request.text, this.maxChunkCharacters);
-    const results = await mapWithConcurrency(chunks, this.concurrency, (chunk) =>
+    const results = await pLimit(this.concurrency).map(chunks, (chunk) =>
       this.synthesizeChunk(chunk.text, entry.pollyId, engine, prosody),
     );
 

@@ -19,6 +19,7 @@ import {
   TranslateClient,
   TranslateTextCommand,
 } from '@aws-sdk/client-translate';
+import pLimit from 'p-limit';
 import { configuredClient } from '../../core/aws-clients.js';
 import {
   enforceGlossary,
@@ -101,19 +102,9 @@ class AmazonTranslateEngine implements TranslationEngine {
     validateTranslationRequest(request);
     const csv = terminologyCsv(request.glossary, request.sourceLanguage, request.targetLanguage);
     const terminology = csv ? await this.ensureTerminology(csv) : undefined;
-    const translated: string[] = new Array(request.segments.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < request.segments.length) {
-        const index = next++;
-        translated[index] = await this.translateSegment(
-          request,
-          request.segments[index] as string,
-          terminology,
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, request.segments.length) }, worker));
+    const translated = await pLimit(CONCURRENCY).map(request.segments, (segment) =>
+      this.translateSegment(request, segment, terminology),
+    );
     const { segments, violations } = enforceGlossary(request.segments, translated, request.glossary);
     return { engine: this.name, segments, glossaryViolations: violations };
   }

@@ -7,6 +7,8 @@
  * Left and right are the person's own, as in MediaPipe's face mesh: the right eye is on the image's
  * left for a face looking at the camera. Every contour runs from the person's right to their left.
  */
+
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import {
   imageTensor,
@@ -141,6 +143,17 @@ export function faceFromMesh(
  * scaled-down copy: the mesh model sees each face at 192 px anyway, so nothing is lost.
  */
 export async function findFaces(image: RawImage): Promise<FaceLandmarks[]> {
+  return oneDetectionAtATime(() => detectFaces(image));
+}
+
+/**
+ * Human keeps per-call state in module-level caches (the face boxes the mesh model crops), so two
+ * detections interleaved on one runtime read each other's boxes and lose faces. Jobs share the runtime
+ * (several run at once in `npm start`), so every detection in this process waits its turn.
+ */
+const oneDetectionAtATime = pLimit(1);
+
+async function detectFaces(image: RawImage): Promise<FaceLandmarks[]> {
   const { human, tf } = await visionRuntime();
   const longestSide = Math.max(image.width, image.height);
   const scale = longestSide > DETECTION_MAX_SIDE ? DETECTION_MAX_SIDE / longestSide : 1;

@@ -653,9 +653,16 @@ export async function startStepFunctionsEmulator(
   };
 }
 
-/** `promise`, or a rejection as soon as `signal` aborts. */
+/**
+ * `promise`, or a rejection as soon as `signal` aborts. A task abandoned that way still settles later
+ * (often failing, as the emulators it calls shut down); its outcome is observed here, because an
+ * unhandled rejection ends the process (the WebAssembly runtime of the vision engine rethrows them).
+ */
 function settleOnAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('execution ended'));
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(new Error('execution ended'));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Error('execution ended'));
     signal.addEventListener('abort', onAbort, { once: true });
