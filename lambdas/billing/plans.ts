@@ -73,3 +73,19 @@ export const AVATAR_GROUP_LIMITS: Readonly<Record<Plan, { groups: number; digita
 
 /** Looks one avatar group may hold. */
 export const MAX_LOOKS_PER_GROUP = 20;
+
+/**
+ * What removing the filler words of `durationSeconds` of a source costs: every started minute of the
+ * source, at least one (the hosted price is per source minute with a one-minute minimum).
+ */
+export function fillerRemovalCredits(durationSeconds: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+}
+
+/**
+ * A source's length before it is measured, from its size, as if it were 500 kbit/s (errs long): what a
+ * per-minute job reserves at admission; it is charged the measured minutes.
+ */
+export function estimatedSourceSeconds(sizeBytes: number): number {
+  return sizeBytes / 62_500;
+}

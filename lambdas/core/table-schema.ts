@@ -40,6 +40,8 @@ export const RESOURCE_TYPES = {
   brandGlossaryTombstone: 'BRAND_GLOSSARY_DELETED',
   /** A brand kit of the workspace (`/v3/brand-kits`): colours, caption fonts, logos. */
   brandKit: 'BRAND_KIT',
+  /** A filler-word removal job (filler-removals/filler-removal-records.ts). */
+  fillerWordRemoval: 'FILLER_WORD_REMOVAL',
   folder: 'FOLDER',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */
   modelVoice: 'MODEL_VOICE',

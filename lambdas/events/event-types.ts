@@ -29,8 +29,10 @@ export const EVENT_TYPES = {
   'overdub.fail': 'An overdub failed.',
   'hyperframes_render.success': 'A HyperFrames render completed.',
   'hyperframes_render.fail': 'A HyperFrames render failed.',
-  'filler_word_removal.success': 'A filler-word removal completed.',
-  'filler_word_removal.fail': 'A filler-word removal failed.',
+  'filler_word_removal.success':
+    'A filler-word removal completed. `event_data`: the job as GET /v3/filler-word-removals/{id} answers it (`id`, also `filler_word_removal_id`, `title`, `status`, `num_cuts`, `original_duration`, `output_duration`, `reduction_pct`, `video_url` and `thumbnail_url` pre-signed, `engines`, `callback_id`).',
+  'filler_word_removal.fail':
+    'A filler-word removal failed and its credits were returned. `event_data`: the job as GET answers it (`id`, also `filler_word_removal_id`, `title`, `status`, `failure_code`, `failure_message`, `callback_id`).',
   'background_removal.success': 'A background removal completed.',
   'background_removal.fail': 'A background removal failed.',
   'instant_avatar.success':

@@ -9,7 +9,7 @@
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
-import { translationCredits } from '../billing/plans.js';
+import { estimatedSourceSeconds, translationCredits } from '../billing/plans.js';
 import { glossaryForGeneration } from '../brand/brand-glossaries.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
@@ -18,7 +18,7 @@ import { isSubtitleFormatError, parseSubtitles } from '../engines/composition/su
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
-import { getVideo } from '../videos/videos.js';
+import { videoMadeHere } from '../videos/videos-made-here.js';
 import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './translation-languages.js';
 import {
   batchItemTranslationId,
@@ -71,33 +71,6 @@ export interface TranslationContext {
   /** Prefix of every `param` (`video_translations[3].` in a batch). */
   param?: string;
   batch?: { batchId: string; firstIndex: number };
-}
-
-/** A source reserved as if it were 500 kbit/s (errs long); the charge is the measured minutes. */
-const ESTIMATE_BYTES_PER_SECOND = 62_500;
-
-const MADE_HERE_PATH = /\/workspaces\/([^/]+)\/videos\/([0-9a-f]{32})\/([^/]+)$/;
-
-/** The video of this workspace a URL is an output of, and its object. */
-async function videoMadeHere(
-  workspaceId: string,
-  input: MediaInput,
-): Promise<(TranslationSource & { duration_seconds: number }) | undefined> {
-  if (input.type !== 'url' || !URL.canParse(input.url)) return undefined;
-  const match = MADE_HERE_PATH.exec(decodeURIComponent(new URL(input.url).pathname));
-  if (!match || match[1] !== workspaceId) return undefined;
-  const video = await getVideo(workspaceId, match[2] as string);
-  const key = [video?.outputs?.video_key, video?.outputs?.captioned_video_key].find(
-    (candidate) => candidate?.endsWith(`/${match[3]}`) && candidate.includes(`/videos/${match[2]}/`),
-  );
-  if (!video || !key) return undefined;
-  return {
-    key,
-    owned: false,
-    video_id: video.video_id,
-    size_bytes: 0,
-    duration_seconds: video.duration ?? 0,
-  };
 }
 
 function targetsOf(request: TranslationRequest, param: string): NamedLanguage[] {
@@ -216,9 +189,8 @@ export async function createTranslations(
     let source: TranslationSource;
     let estimateSeconds: number;
     if (madeHere) {
-      const { duration_seconds, ...rest } = madeHere;
-      source = rest;
-      estimateSeconds = duration_seconds;
+      source = { key: madeHere.key, owned: false, video_id: madeHere.video_id, size_bytes: 0 };
+      estimateSeconds = madeHere.duration_seconds;
     } else {
       const media = await resolveMediaInput(context.workspaceId, request.video, {
         param: `${param}video`,
@@ -231,7 +203,7 @@ export async function createTranslations(
         video_id: null,
         size_bytes: media.sizeBytes,
       };
-      estimateSeconds = media.sizeBytes / ESTIMATE_BYTES_PER_SECOND;
+      estimateSeconds = estimatedSourceSeconds(media.sizeBytes);
     }
     if (startMs !== null || endMs !== null) {
       const cutSeconds = ((endMs ?? estimateSeconds * 1000) - (startMs ?? 0)) / 1000;

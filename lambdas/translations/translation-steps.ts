@@ -35,7 +35,8 @@ import { reanimateLips } from '../engines/vision/footage-lips.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
-import { getVideo, type TranscriptWord } from '../videos/videos.js';
+import { getVideo } from '../videos/videos.js';
+import { hearStoredWords, storedWords } from '../videos/videos-made-here.js';
 import { voiceAnalyser } from '../voices/voice-analysers.js';
 import { catalogVoicesOfLanguage, deriveVoice, VoiceDerivationError } from '../voices/voice-analysis.js';
 import { resolveVoice } from '../voices/voice-resolution.js';
@@ -107,22 +108,6 @@ async function videoLanguage(workspaceId: string, videoId: string): Promise<stri
   return undefined;
 }
 
-/** The words of a video this service made, in the cut, on its timeline. */
-async function storedWords(
-  record: VideoTranslationRecord,
-  startMs: number,
-  durationMs: number,
-): Promise<TranscriptWord[] | undefined> {
-  if (!record.source.video_id) return undefined;
-  const video = await getVideo(record.workspace_id, record.source.video_id, true);
-  const key = video?.outputs?.transcript_key;
-  if (!key) return undefined;
-  const words = JSON.parse((await readMediaObject(key)).toString('utf8')) as TranscriptWord[];
-  return words
-    .filter((word) => word.endMs > startMs && word.startMs < startMs + durationMs)
-    .map((word) => ({ ...word, startMs: word.startMs - startMs, endMs: word.endMs - startMs }));
-}
-
 interface Transcript {
   source: TranscriptSource;
   language: string | null;
@@ -151,23 +136,25 @@ async function readTranscript(
       engine: null,
     };
   }
-  const stored = await storedWords(record, prepared.startMs, prepared.durationMs);
+  const stored = record.source.video_id
+    ? await storedWords(record.workspace_id, record.source.video_id, prepared.startMs, prepared.durationMs)
+    : undefined;
   if (stored && stored.length > 0) {
     const language =
       record.input_language_tag ??
       (await videoLanguage(record.workspace_id, record.source.video_id as string));
-    const engine = recognitionEngineFor({ knownTranscript: { words: stored, language: language ?? 'en' } });
-    const heard = await engine.recognize({
-      media: { bucket: config().bucketName, key: record.source.key, mediaType: 'video/mp4' },
+    const heard = await hearStoredWords({
+      words: stored,
+      language: language ?? 'en',
+      sourceKey: record.source.key,
       runId: record.video_translation_id,
       workPrefix: translationMediaKeys.work(record, ''),
-      knownTranscript: { words: stored, language: language ?? 'en' },
     });
     return {
       source: TRANSCRIPT_SOURCES.storedScript,
       language: heard.language,
       segments: segmentsFromWords(heard.words),
-      engine: engine.name,
+      engine: heard.engine,
     };
   }
   if (!audioKey)

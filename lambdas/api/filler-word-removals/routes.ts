@@ -1,5 +1,27 @@
 /** Filler word removal: this area's rows of the route table (lambdas/api/routes.ts). */
+import { createFillerRemoval } from '../../filler-removals/create-filler-removal.js';
+import { requireFillerRemoval } from '../../filler-removals/filler-removal-records.js';
+import { fillerRemovalView } from '../../filler-removals/filler-removal-views.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { respond } from '../pipeline/http.js';
 import { areaRoutes, paidCreate, row } from '../route-rows.js';
+import { createFillerRemovalBody, fillerRemovalBody, fillerRemovalIdPath } from './schemas.js';
+
+const fillerRemovalCreate = endpoint(
+  { body: createFillerRemovalBody },
+  async ({ body, principal }) =>
+    respond.ok(await fillerRemovalView(await createFillerRemoval(principal.workspaceId, body))),
+  { response: fillerRemovalBody },
+);
+
+const fillerRemovalGet = endpoint(
+  { path: fillerRemovalIdPath },
+  async ({ path, principal }) =>
+    respond.ok(
+      await fillerRemovalView(await requireFillerRemoval(principal.workspaceId, path.filler_word_removal_id)),
+    ),
+  { response: fillerRemovalBody },
+);
 
 export const AREA_ROUTES = areaRoutes('filler-word-removals', [
   row(
@@ -9,7 +31,7 @@ export const AREA_ROUTES = areaRoutes('filler-word-removals', [
     'Remove filler words from media',
     ['filler_removal:write'],
     'heavy',
-    paidCreate,
+    { ...paidCreate, endpoint: fillerRemovalCreate },
   ),
   row(
     'GET',
@@ -18,5 +40,6 @@ export const AREA_ROUTES = areaRoutes('filler-word-removals', [
     'Get a filler word removal',
     ['filler_removal:read'],
     'status',
+    { endpoint: fillerRemovalGet },
   ),
 ]);

@@ -24,6 +24,11 @@ export interface RecognizedWord {
   endMs: number;
   /** The engine's confidence, 0 to 1, when it gives one. */
   confidence?: number;
+  /**
+   * The engine heard it as a disfluency (a `like` or `you know` that is not meant), when it says so;
+   * filler-word removal cuts such words (filler-removals/filler-words.ts).
+   */
+  disfluent?: boolean;
 }
 
 /** The recording: an object of the media bucket (Transcribe reads it there), and its bytes when held. */

@@ -32,6 +32,8 @@ const EMITTED = [
   'video_translate.fail',
   'proofread_creation.success',
   'proofread_creation.fail',
+  'filler_word_removal.success',
+  'filler_word_removal.fail',
 ] as const;
 
 function sources(directory: string): string[] {
