@@ -2,8 +2,9 @@
  * What a filler-word removal cuts, as arithmetic (no media): the filler words and the long silences
  * of a source, turned into cuts on its frame grid, and the kept parts between them.
  *
- * - A filler word is cut whole: from the frame boundary at or before it starts to the one at or after
- *   it ends.
+ * - A filler word is cut from the frame boundary nearest its start to the one nearest its end: at most
+ *   half a frame of it is left, and at most half a frame of the words around it is taken (recognizers
+ *   put words edge to edge, so covering the filler to the outer frames would clip its neighbours).
  * - A silence longer than `silenceThresholdMs` is shortened to `silenceKeptMs` (half of it kept after
  *   the sound before, half before the sound after), so the speech keeps a natural pause.
  * - Cuts that overlap, touch, or leave less than `minKeptFrames` between them become one cut; nothing
@@ -94,8 +95,8 @@ export function planCuts(input: CutPlanInput): CutPlan {
   const raw: FrameCut[] = [];
   for (const filler of input.fillers) {
     raw.push({
-      startFrame: clamp(Math.floor(frameAt(filler.startMs) + 1e-9)),
-      endFrame: clamp(Math.ceil(frameAt(filler.endMs) - 1e-9)),
+      startFrame: clamp(Math.round(frameAt(filler.startMs))),
+      endFrame: clamp(Math.round(frameAt(filler.endMs))),
       fillers: 1,
     });
   }

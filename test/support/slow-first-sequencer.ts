@@ -19,6 +19,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/unit/engines/composition/talking-footage.test.ts', // 24
   'test/integration/videos.test.ts', // 23
   'test/integration/webhook-deliveries.test.ts', // 22
+  'test/integration/filler-word-removals.test.ts', // 20
   'test/integration/talking-photo.test.ts', // 19
   'test/integration/models-audio.test.ts', // 18
   'test/unit/engines/vision/twin-footage.test.ts', // 17

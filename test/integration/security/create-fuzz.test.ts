@@ -32,6 +32,7 @@ import {
   wellFormedId,
   wildValue,
 } from '../../support/fuzz-harness.js';
+import { mp4Header } from '../../support/sample-media.js';
 
 useFuzzStack();
 
@@ -214,7 +215,36 @@ describe('video creates never fail with 5xx', () => {
     { weight: 1, arbitrary: anyJson },
     { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
   );
+  // A source the admission accepts (an MP4 header), so that fuzzing also reaches the credit check.
+  const fillerSource = { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') };
+  const fillerRemovalBody = fc.oneof(
+    { weight: 3, arbitrary: fc.record({ video: fc.constant(fillerSource) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          video: fc.oneof(fc.constant(fillerSource), mediaInput),
+          title: fc.oneof(presenter.title, fc.constant(null), anyJson),
+          callback_url: fc.oneof(plausibleUrl, fc.constant(null)),
+          callback_id: fc.oneof(fc.string({ maxLength: 20 }), hugeString, fc.constant(null)),
+          silence_threshold_ms: fc.oneof(fc.integer({ min: -10, max: 20_000 }), fc.double(), anyJson),
+          filler_words: fc.oneof(fc.array(anyString, { maxLength: 4 }), anyJson),
+          language: fc.oneof(fc.constantFrom('en', 'en-US', 'de', 'x', ''), anyString),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
   const cases = [
+    {
+      label: 'POST /v3/filler-word-removals',
+      path: '/v3/filler-word-removals',
+      body: fillerRemovalBody,
+      passed: 402,
+      example: { video: fillerSource },
+    },
     {
       label: 'POST /v3/videos',
       path: '/v3/videos',

@@ -71,7 +71,7 @@ describe('planCuts', () => {
     );
   });
 
-  it('cuts every filler word whole, and leaves every silence at most the threshold long', () => {
+  it('cuts every filler word but half a frame at its edges, and shortens every long silence', () => {
     fc.assert(
       fc.property(planInput, (input) => {
         const plan = planCuts(input);
@@ -84,8 +84,9 @@ describe('planCuts', () => {
           // A word past the source's end (its media ran short of the transcript) has nothing to cut.
           const start = filler.startMs;
           const end = Math.min(filler.endMs, input.totalFrames * frameMs);
-          if (end <= start) continue;
-          expect(isCut(start) && isCut(end) && isCut((start + end) / 2)).toBe(true);
+          if (end - start < frameMs) continue;
+          const edge = frameMs / 2;
+          expect(isCut(start + edge) && isCut(end - edge) && isCut((start + end) / 2)).toBe(true);
         }
         // A silence inside the source, over the threshold by more than what is kept of it, is shortened.
         const shortened = input.silences.filter(
