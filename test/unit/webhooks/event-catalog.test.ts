@@ -32,6 +32,8 @@ const EMITTED = [
   'video_translate.fail',
   'proofread_creation.success',
   'proofread_creation.fail',
+  'background_removal.success',
+  'background_removal.fail',
 ] as const;
 
 function sources(directory: string): string[] {
