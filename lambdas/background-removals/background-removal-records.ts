@@ -10,7 +10,14 @@ import { createHash } from 'node:crypto';
 import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import { getItem, queryPage, type StoredItem, updateExistingItem } from '../core/repository.js';
+import {
+  deleteExistingItem,
+  getItem,
+  putNewItem,
+  queryPage,
+  type StoredItem,
+  updateExistingItem,
+} from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 
@@ -50,7 +57,7 @@ export interface BackgroundRemovalRecord extends JobBilling {
   title: string | null;
   /** The layers asked for, in the engine's order. */
   layers: BackgroundRemovalLayer[];
-  /** The caller's dedup key (`request_id`): the id is derived from it. */
+  /** The caller's dedup key (`request_id`), claimed for this removal (`claimRequestId`). */
   request_id: string | null;
   source: BackgroundRemovalSource;
   progress: number;
@@ -85,15 +92,43 @@ export const backgroundRemovalMediaKeys = {
 export const backgroundRemovalNotFound = (id: string) =>
   new NotFoundError(`Background removal ${id} not found.`, 'not_found', 'job_id');
 
+const requestKey = (workspaceId: string, requestId: string) =>
+  keys.resource(
+    workspaceId,
+    RESOURCE_TYPES.backgroundRemovalRequest,
+    createHash('sha256').update(requestId).digest('hex'),
+  );
+
 /**
- * The id of a removal with a `request_id`: the same for every request of the workspace with that key,
- * so the second request finds the first one's record (and its write of a new one is refused).
+ * Records that `requestId` of the workspace made removal `id` (a conditional write): undefined when
+ * this call claimed it, else the id of the removal that claimed it first.
  */
-export function requestBackgroundRemovalId(workspaceId: string, requestId: string): string {
-  return createHash('sha256')
-    .update(`background-removal:${workspaceId}:${requestId}`)
-    .digest('hex')
-    .slice(0, 32);
+export async function claimRequestId(
+  workspaceId: string,
+  requestId: string,
+  id: string,
+): Promise<string | undefined> {
+  const key = requestKey(workspaceId, requestId);
+  if (await putNewItem({ ...key, background_removal_id: id, created_at: nowSeconds() })) return undefined;
+  const claim = await getItem<{ pk: string; sk: string; background_removal_id: string }>(key, true);
+  return claim?.background_removal_id ?? id;
+}
+
+/** Forgets a claim whose removal was never admitted (refused, or its media bad). */
+export async function releaseRequestId(workspaceId: string, requestId: string): Promise<void> {
+  await deleteExistingItem(requestKey(workspaceId, requestId));
+}
+
+/** The removal a `request_id` of the workspace made, if any (deleted ones included). */
+export async function removalOfRequest(
+  workspaceId: string,
+  requestId: string,
+): Promise<BackgroundRemovalRecord | undefined> {
+  const claim = await getItem<{ pk: string; sk: string; background_removal_id: string }>(
+    requestKey(workspaceId, requestId),
+    true,
+  );
+  return claim ? getBackgroundRemoval(workspaceId, claim.background_removal_id, true) : undefined;
 }
 
 /** The fields of a record nothing has run for yet. */

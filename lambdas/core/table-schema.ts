@@ -35,6 +35,8 @@ export const RESOURCE_TYPES = {
   avatarLook: 'AVATAR_LOOK',
   /** A background removal job (background-removals/background-removal-records.ts). */
   backgroundRemoval: 'BACKGROUND_REMOVAL',
+  /** Which background removal a workspace's `request_id` made (its dedup key): `<sha256 of the request_id>`. */
+  backgroundRemovalRequest: 'BACKGROUND_REMOVAL_REQUEST',
   batch: 'BATCH',
   /** A brand glossary: pronunciations and translation rules (brand/brand-glossaries.ts). */
   brandGlossary: 'BRAND_GLOSSARY',
