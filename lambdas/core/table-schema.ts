@@ -33,6 +33,10 @@ export const RESOURCE_TYPES = {
   avatarGroup: 'AVATAR_GROUP',
   /** A look of one of the workspace's avatar groups: its id is a video's `avatar_id`. */
   avatarLook: 'AVATAR_LOOK',
+  /** A background removal job (background-removals/background-removal-records.ts). */
+  backgroundRemoval: 'BACKGROUND_REMOVAL',
+  /** Which background removal a workspace's `request_id` made (its dedup key): `<sha256 of the request_id>`. */
+  backgroundRemovalRequest: 'BACKGROUND_REMOVAL_REQUEST',
   batch: 'BATCH',
   /** A brand glossary: pronunciations and translation rules (brand/brand-glossaries.ts). */
   brandGlossary: 'BRAND_GLOSSARY',

@@ -33,8 +33,10 @@ export const EVENT_TYPES = {
     'A filler-word removal completed. `event_data`: the job as GET /v3/filler-word-removals/{id} answers it (`id`, also `filler_word_removal_id`, `title`, `status`, `num_cuts`, `original_duration`, `output_duration`, `reduction_pct`, `video_url` and `thumbnail_url` pre-signed, `engines`, `callback_id`).',
   'filler_word_removal.fail':
     'A filler-word removal failed and its credits were returned. `event_data`: the job as GET answers it (`id`, also `filler_word_removal_id`, `title`, `status`, `failure_code`, `failure_message`, `callback_id`).',
-  'background_removal.success': 'A background removal completed.',
-  'background_removal.fail': 'A background removal failed.',
+  'background_removal.success':
+    'A background removal completed. `event_data`: `id`, `title`, `status`, `layers` (layer name to a presigned URL), `duration` (seconds), `request_id`.',
+  'background_removal.fail':
+    'A background removal failed; its credits were returned. `event_data`: `id`, `title`, `status`, `request_id`, `failure_code`, `failure_message`, `error` (the message).',
   'instant_avatar.success':
     'A digital twin finished training (its videos still need approved consent). `event_data`: `avatar_id` (the look), `avatar_group_id`, `avatar_type`, `name`, `status`, and on failure `error` {`code`, `message`}.',
   'instant_avatar.fail':

@@ -5,6 +5,7 @@
  */
 import { consentReviewJob } from '../avatars/avatar-consent-job.js';
 import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
+import { backgroundRemovalJob } from '../background-removals/background-removal-job.js';
 import { fillerRemovalJob } from '../filler-removals/filler-removal-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
@@ -20,4 +21,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   consentReviewJob,
   videoTranslationJob,
   fillerRemovalJob,
+  backgroundRemovalJob,
 ];

@@ -173,6 +173,11 @@ beforeAll(async () => {
       },
     });
     expect(translation.status, JSON.stringify(translation.body)).toBe(200);
+    // The same for a background removal: listed at once, failed (invalid_media) by its job soon after.
+    const removal = await api.call('POST', '/v3/background-removals', {
+      body: { video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') } },
+    });
+    expect(removal.status, JSON.stringify(removal.body)).toBe(200);
   }
   for (const index of [1, 2]) {
     const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
@@ -256,6 +261,7 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/audio/sounds',
       'GET /v3/avatars',
       'GET /v3/avatars/looks',
+      'GET /v3/background-removals',
       'GET /v3/brand-glossaries',
       'GET /v3/brand-kits',
       'GET /v3/templates',

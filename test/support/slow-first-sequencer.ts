@@ -22,6 +22,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/integration/filler-word-removals.test.ts', // 20
   'test/integration/talking-photo.test.ts', // 19
   'test/integration/models-audio.test.ts', // 18
+  'test/integration/background-removals.test.ts', // 18
   'test/unit/engines/vision/twin-footage.test.ts', // 17
   'test/integration/video-restart.test.ts', // 15
   'test/integration/access-enforcement.test.ts', // 14

@@ -38,6 +38,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   translations: 4,
   // Filler-word removal reads the videos this service made (their words), as translations do.
   'filler-removals': 4,
+  // Background removals: a job over the segmentation engine.
+  'background-removals': 4,
   api: 5,
   workflows: 5,
   workers: 5,

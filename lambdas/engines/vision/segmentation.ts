@@ -50,6 +50,12 @@ import {
 } from '../composition/ffmpeg-binaries.js';
 import { fileInput } from '../composition/probe.js';
 import {
+  type BackgroundPlate,
+  backgroundLayerFrame,
+  createBackgroundPlate,
+  personCover,
+} from './background-plate.js';
+import {
   type RawImage,
   selfieModelFile,
   VISION_FAILURE,
@@ -809,50 +815,64 @@ function rgbaFrame(rgb: Uint8Array, mask: Uint8Array): Buffer {
   return rgba;
 }
 
-/**
- * Segments every frame of a video and writes it with the background removed (an alpha channel) or
- * replaced by a colour or a picture. Streaming: two frames are in flight at a time (one in the model,
- * the one before it being scaled up and written), whatever the video's length. Fails with `invalid_media` when the input (or the
- * background picture) cannot be read, `engine_unavailable` when ffmpeg or the model cannot run, the
- * encoder fails, or the run exceeds `timeoutMs`.
- */
-export async function segmentVideo(options: SegmentVideoOptions): Promise<SegmentVideoResult> {
-  const started = performance.now();
-  const settings = {
-    ...VIDEO_DEFAULTS,
-    ...definedOnly(options),
-    inputPath: options.inputPath,
-    outputPath: options.outputPath,
-  };
-  const mask = maskSettings(options);
-  const { edgeColourFraction } = colourSettings(options);
-  const { background } = settings;
-  if (
-    typeof background === 'string' &&
-    background !== 'transparent' &&
-    !/^#[0-9a-fA-F]{6}$/.test(background)
-  ) {
-    throw new RangeError(
-      `background must be 'transparent', a '#rrggbb' colour or { imagePath }, not ${background}`,
-    );
-  }
-  if (!(Number.isInteger(settings.vp9Crf) && settings.vp9Crf >= 0 && settings.vp9Crf <= 63)) {
-    throw new RangeError('vp9Crf must be a whole number from 0 to 63');
-  }
-  if (!(Number.isInteger(settings.vp9Speed) && settings.vp9Speed >= 0 && settings.vp9Speed <= 8)) {
-    throw new RangeError('vp9Speed must be a whole number from 0 to 8');
-  }
-  if (!(settings.newFrameWeight > 0 && settings.newFrameWeight <= 1)) {
-    throw new RangeError('newFrameWeight must be above 0 and at most 1');
-  }
-  if (!(settings.timeoutMs > 0)) throw new RangeError('timeoutMs must be a positive number of milliseconds');
-  if (typeof background === 'object') await assertReadablePicture(background.imagePath);
-  // Loaded before ffmpeg starts, so a missing model fails fast and the first frame is not slow.
-  await selfieModel();
-  const info = await probeVideo(settings.inputPath, settings.timeoutMs);
-  const ffmpeg = await runnable('ffmpeg');
-  const { width, height } = info;
+/** Settings of one pass over a video's frames, whatever it writes. */
+interface PassSettings {
+  inputPath: string;
+  timeoutMs: number;
+  newFrameWeight: number;
+  mask: Required<MaskOptions>;
+  onFrame?: ((framesDone: number) => void) | undefined;
+}
 
+/** A frame as the model saw it, handed to each output of a pass, in order. */
+interface SegmentedFrame {
+  /** The decoded frame, RGB. */
+  rgb: Buffer;
+  /** The person mask at the frame's size (feathered, choked). */
+  alpha: Uint8Array;
+  /** The person probabilities at the model's resolution, smoothed over time. */
+  probabilities: Probabilities;
+}
+
+/** One output of a pass: its encoder, and how a segmented frame becomes that encoder's input frame. */
+interface PassOutput {
+  name: string;
+  outputPath: string;
+  encoderArgs: string[];
+  frame(segmented: SegmentedFrame): Promise<Buffer>;
+}
+
+/** Where a pass's time went, in milliseconds summed over its frames. */
+export interface PassTimings {
+  /** Shrinking to the model's input, the model, smoothing and the edge ramp (this thread). */
+  model: number;
+  /** Scaling the mask up, feathering and choking it (sharp). */
+  mask: number;
+  /** Making each output's frames (colours, alpha interleaving, the background model). */
+  outputs: Record<string, number>;
+  /** Waiting for the encoders to take a frame: the encoders were slower than everything else. */
+  encoderWait: number;
+}
+
+interface PassResult {
+  frames: number;
+  /** Frames in which the person covers at least `NO_PERSON_COVERAGE`. */
+  personFrames: number;
+  timings: PassTimings;
+}
+
+/**
+ * One decode of the video, every frame segmented once, and each frame handed to every output's
+ * encoder. Streaming: two frames are in flight at a time (one in the model, the one before it being
+ * scaled up, turned into each output's frame and written), whatever the video's length.
+ */
+async function segmentationPass(
+  settings: PassSettings,
+  info: VideoStreamInfo,
+  ffmpeg: string,
+  outputs: readonly PassOutput[],
+): Promise<PassResult> {
+  const { width, height } = info;
   const decoder = spawn(
     ffmpeg,
     [
@@ -878,23 +898,32 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const decoding = watch(decoder, ffmpeg);
-  const encoding = frameEncoder(ffmpeg, encoderArguments(settings, info));
+  const encoders = outputs.map((output) => frameEncoder(ffmpeg, output.encoderArgs));
+  const killAll = () => {
+    decoding.kill();
+    for (const encoding of encoders) encoding.kill();
+  };
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    decoding.kill();
-    encoding.kill();
+    killAll();
   }, settings.timeoutMs);
 
+  const { mask } = settings;
   const frameBytes = width * height * 3;
   let frames = 0;
-  let segmentationMs = 0;
+  let personFrames = 0;
+  const timings: PassTimings = {
+    model: 0,
+    mask: 0,
+    outputs: Object.fromEntries(outputs.map((output) => [output.name, 0])),
+    encoderWait: 0,
+  };
   let smoothed: Float32Array | undefined;
 
-  const writeFrame = (rgba: Buffer): Promise<void> => encoding.write(rgba);
-  /** The second half of a frame: its mask at full size (sharp, off the main thread), RGBA, written. */
+  /** The second half of a frame: its mask at full size (sharp, off the main thread), each output's frame, written. */
   const finishFrame = async (rgb: Buffer, probabilities: Probabilities, low: Uint8Array): Promise<void> => {
-    const started = performance.now();
+    let started = performance.now();
     const alpha = await upscaleMask(
       low,
       probabilities.width,
@@ -904,25 +933,35 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       mask.featherFraction,
       mask.edgeChoke,
     );
-    const colours = await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction);
-    const rgba = rgbaFrame(colours, alpha);
-    segmentationMs += performance.now() - started;
-    await writeFrame(rgba);
+    if (maskCoverage(alpha) >= NO_PERSON_COVERAGE) personFrames++;
+    timings.mask += performance.now() - started;
+    const segmented = { rgb, alpha, probabilities };
+    const made: Buffer[] = [];
+    for (const output of outputs) {
+      started = performance.now();
+      made.push(await output.frame(segmented));
+      timings.outputs[output.name] = (timings.outputs[output.name] ?? 0) + performance.now() - started;
+    }
+    started = performance.now();
+    await Promise.all(encoders.map((encoding, index) => encoding.write(made[index] as Buffer)));
+    timings.encoderWait += performance.now() - started;
     frames++;
     settings.onFrame?.(frames);
   };
   // Two frames in flight: while one is finished (scaled up by sharp's threads, then written to the
-  // encoder), the next goes through the model on this thread.
+  // encoders), the next goes through the model on this thread.
   let finishing: Promise<void> = Promise.resolve();
   const processFrame = async (rgb: Buffer): Promise<void> => {
     const started = performance.now();
     const probabilities = await personProbabilities({ data: rgb, width, height, channels: 3 });
     smoothed = smoothOverTime(smoothed, probabilities.data, settings.newFrameWeight);
     const low = rampToMask(smoothed, mask.edgeLow, mask.edgeHigh);
-    segmentationMs += performance.now() - started;
+    // The smoothed probabilities are this frame's from here on (the outputs read them).
+    const current = { ...probabilities, data: Float32Array.from(smoothed) };
+    timings.model += performance.now() - started;
     // The previous frame is written before this one starts: frames stay in order, two at most are held.
     await finishing;
-    finishing = finishFrame(rgb, probabilities, low);
+    finishing = finishFrame(rgb, current, low);
     // Its failure is thrown where it is awaited (the next frame, or the end); not unhandled meanwhile.
     finishing.catch(() => undefined);
   };
@@ -934,16 +973,18 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       await processFrame(frame);
     }
     await finishing;
-    encoding.end();
+    for (const encoding of encoders) encoding.end();
   } catch (error) {
     failure = error;
-    decoding.kill();
-    encoding.kill();
+    killAll();
   }
   let decoderCode: number | null;
-  let encoderCode: number | null;
+  let encoderCodes: (number | null)[];
   try {
-    [decoderCode, encoderCode] = await Promise.all([decoding.exit, encoding.exit]);
+    [decoderCode, ...encoderCodes] = await Promise.all([
+      decoding.exit,
+      ...encoders.map((encoding) => encoding.exit),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -962,28 +1003,274 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       { cause: failure },
     );
   }
-  if (encoderCode !== 0 || failure) {
-    const reason = encoderCode !== 0 && encoderCode !== null ? lastLine(encoding.stderr()) : String(failure);
+  const failedEncoder = encoderCodes.findIndex((code) => code !== 0 && code !== null);
+  if (failedEncoder >= 0 || encoderCodes.some((code) => code !== 0) || failure) {
+    const index = Math.max(0, failedEncoder);
+    const reason =
+      failedEncoder >= 0 ? lastLine((encoders[index] as FrameEncoder).stderr()) : String(failure);
     throw new VisionEngineError(
       VISION_FAILURE.engineUnavailable,
-      `ffmpeg cannot encode ${settings.outputPath}: ${reason}`,
+      `ffmpeg cannot encode ${(outputs[index] as PassOutput).outputPath}: ${reason}`,
       { cause: failure },
     );
   }
   if (frames === 0) {
     throw new VisionEngineError(VISION_FAILURE.invalidMedia, `${settings.inputPath} has no decodable frames`);
   }
+  return { frames, personFrames, timings };
+}
+
+function checkedVideoSettings(options: SegmentVideoOptions | SeparateLayersOptions) {
+  const settings = {
+    ...VIDEO_DEFAULTS,
+    ...definedOnly(options),
+  };
+  if (!(Number.isInteger(settings.vp9Crf) && settings.vp9Crf >= 0 && settings.vp9Crf <= 63)) {
+    throw new RangeError('vp9Crf must be a whole number from 0 to 63');
+  }
+  if (!(Number.isInteger(settings.vp9Speed) && settings.vp9Speed >= 0 && settings.vp9Speed <= 8)) {
+    throw new RangeError('vp9Speed must be a whole number from 0 to 8');
+  }
+  if (!(settings.newFrameWeight > 0 && settings.newFrameWeight <= 1)) {
+    throw new RangeError('newFrameWeight must be above 0 and at most 1');
+  }
+  if (!(settings.timeoutMs > 0)) throw new RangeError('timeoutMs must be a positive number of milliseconds');
+  return settings;
+}
+
+const frameRateNumber = (rate: string) => {
+  const [numerator, denominator] = rate.split('/').map(Number) as [number, number];
+  return numerator / denominator;
+};
+
+/**
+ * Segments every frame of a video and writes it with the background removed (an alpha channel) or
+ * replaced by a colour or a picture. Streaming, whatever the video's length (`segmentationPass`).
+ * Fails with `invalid_media` when the input (or the background picture) cannot be read,
+ * `engine_unavailable` when ffmpeg or the model cannot run, the encoder fails, or the run exceeds
+ * `timeoutMs`.
+ */
+export async function segmentVideo(options: SegmentVideoOptions): Promise<SegmentVideoResult> {
+  const started = performance.now();
+  const settings = {
+    ...checkedVideoSettings(options),
+    inputPath: options.inputPath,
+    outputPath: options.outputPath,
+  };
+  const mask = maskSettings(options);
+  const { edgeColourFraction } = colourSettings(options);
+  const { background } = settings;
+  if (
+    typeof background === 'string' &&
+    background !== 'transparent' &&
+    !/^#[0-9a-fA-F]{6}$/.test(background)
+  ) {
+    throw new RangeError(
+      `background must be 'transparent', a '#rrggbb' colour or { imagePath }, not ${background}`,
+    );
+  }
+  if (typeof background === 'object') await assertReadablePicture(background.imagePath);
+  // Loaded before ffmpeg starts, so a missing model fails fast and the first frame is not slow.
+  await selfieModel();
+  const info = await probeVideo(settings.inputPath, settings.timeoutMs);
+  const ffmpeg = await runnable('ffmpeg');
+  const { width, height } = info;
+  const pass = await segmentationPass({ ...settings, mask, onFrame: options.onFrame }, info, ffmpeg, [
+    {
+      name: 'video',
+      outputPath: settings.outputPath,
+      encoderArgs: encoderArguments(settings, info),
+      frame: async ({ rgb, alpha }) =>
+        rgbaFrame(await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction), alpha),
+    },
+  ]);
   const elapsedMs = performance.now() - started;
-  const [numerator, denominator] = info.frameRate.split('/').map(Number) as [number, number];
   return {
     outputPath: settings.outputPath,
     width,
     height,
-    frames,
-    frameRate: numerator / denominator,
+    frames: pass.frames,
+    frameRate: frameRateNumber(info.frameRate),
     hasAudio: info.hasAudio,
     elapsedMs,
-    processingFps: frames / (elapsedMs / 1000),
-    segmentationMsPerFrame: segmentationMs / frames,
+    processingFps: pass.frames / (elapsedMs / 1000),
+    segmentationMsPerFrame:
+      (pass.timings.model + pass.timings.mask + (pass.timings.outputs.video ?? 0)) / pass.frames,
+  };
+}
+
+// ---- layers (background removal) ----
+
+/** The layers one pass can write. */
+export const VIDEO_LAYERS = ['foreground', 'mask', 'background'] as const;
+export type VideoLayer = (typeof VIDEO_LAYERS)[number];
+
+/** What each layer is written as. */
+export const LAYER_FORMATS = {
+  /** The person with an alpha channel: VP9 with alpha (yuva420p) in WebM, Opus audio. */
+  foreground: { extension: 'webm', contentType: 'video/webm' },
+  /** The matte, white person on black: H.264 (yuv420p) in MP4, no audio. */
+  mask: { extension: 'mp4', contentType: 'video/mp4' },
+  /** The scene without the person: H.264 (yuv420p) in MP4, AAC audio. */
+  background: { extension: 'mp4', contentType: 'video/mp4' },
+} as const satisfies Record<VideoLayer, { extension: string; contentType: string }>;
+
+/**
+ * The background layer's cover of the person: probabilities from `COVER_THRESHOLD` (below the mask's
+ * own edge, so the faint halo around hair counts) widened by `COVER_RADIUS` model pixels (2.5 px of
+ * 640, 5 px of 1280).
+ */
+const COVER_THRESHOLD = 0.2;
+const COVER_RADIUS = 2;
+
+export interface SeparateLayersOptions extends MaskOptions, ColourOptions {
+  inputPath: string;
+  /** Where each wanted layer is written (`LAYER_FORMATS` says as what); at least one. */
+  outputs: Partial<Record<VideoLayer, string>>;
+  /** See `SegmentVideoOptions`. */
+  newFrameWeight?: number;
+  vp9Crf?: number;
+  vp9Speed?: number;
+  timeoutMs?: number;
+  onFrame?: (framesDone: number) => void;
+}
+
+export interface SeparateLayersResult {
+  width: number;
+  height: number;
+  frames: number;
+  frameRate: number;
+  hasAudio: boolean;
+  /** Frames in which a person was found (covering at least `NO_PERSON_COVERAGE`). */
+  personFrames: number;
+  /** Of the pixels the person covered over all frames, the fraction no earlier frame had shown (inpainted). */
+  inpaintedFraction: number;
+  elapsedMs: number;
+  processingFps: number;
+  /** Where the time went, per frame (ms). */
+  msPerFrame: {
+    model: number;
+    mask: number;
+    layers: Partial<Record<VideoLayer, number>>;
+    encoderWait: number;
+  };
+}
+
+/** H.264 of raw frames on stdin (`gray` or `rgb24`), the source's audio as AAC when `withAudio`. */
+function h264Arguments(
+  info: VideoStreamInfo,
+  pixelFormat: 'gray' | 'rgb24',
+  inputPath: string,
+  outputPath: string,
+  withAudio: boolean,
+): string[] {
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+  args.push('-f', 'rawvideo', '-pix_fmt', pixelFormat, '-s', `${info.width}x${info.height}`);
+  args.push('-framerate', info.frameRate, '-i', 'pipe:0');
+  const audio = withAudio && info.hasAudio;
+  if (audio) args.push('-i', fileInput(inputPath), '-map', '0:v', '-map', '1:a:0');
+  // 4:2:0 needs even sides: an odd one gets a copied edge row or column.
+  args.push('-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2');
+  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p');
+  if (audio) args.push('-c:a', 'aac', '-b:a', '160k');
+  args.push('-movflags', '+faststart', '-f', 'mp4', `file:${path.resolve(outputPath)}`);
+  return args;
+}
+
+/**
+ * Background removal of a video in one decode: each frame is segmented once (smoothed over time) and
+ * handed to the encoder of every wanted layer. The foreground is the person with the mask as alpha
+ * (edge colours repaired), the mask the matte itself, the background the frame with the person
+ * replaced by what earlier frames showed there (`background-plate.ts`). Failures as `segmentVideo`'s.
+ */
+export async function separateVideoLayers(options: SeparateLayersOptions): Promise<SeparateLayersResult> {
+  const started = performance.now();
+  const settings = checkedVideoSettings(options);
+  const mask = maskSettings(options);
+  const { edgeColourFraction } = colourSettings(options);
+  const wanted = VIDEO_LAYERS.filter((layer) => options.outputs[layer] !== undefined);
+  if (wanted.length === 0) throw new RangeError('separateVideoLayers needs at least one output');
+  await selfieModel();
+  const info = await probeVideo(options.inputPath, settings.timeoutMs);
+  const ffmpeg = await runnable('ffmpeg');
+  const { width, height } = info;
+  let plate: BackgroundPlate | undefined;
+  let coveredPixels = 0;
+  let inpaintedPixels = 0;
+
+  const layerOutputs: Record<VideoLayer, (outputPath: string) => PassOutput> = {
+    foreground: (outputPath) => ({
+      name: 'foreground',
+      outputPath,
+      encoderArgs: encoderArguments(
+        { ...settings, format: 'webm', background: 'transparent', inputPath: options.inputPath, outputPath },
+        info,
+      ),
+      frame: async ({ rgb, alpha }) =>
+        rgbaFrame(await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction), alpha),
+    }),
+    mask: (outputPath) => ({
+      name: 'mask',
+      outputPath,
+      encoderArgs: h264Arguments(info, 'gray', options.inputPath, outputPath, false),
+      frame: async ({ alpha }) => Buffer.from(alpha.buffer, alpha.byteOffset, alpha.byteLength),
+    }),
+    background: (outputPath) => ({
+      name: 'background',
+      outputPath,
+      encoderArgs: h264Arguments(info, 'rgb24', options.inputPath, outputPath, true),
+      frame: async ({ rgb, probabilities }) => {
+        plate ??= createBackgroundPlate(width, height);
+        const low = personCover(
+          probabilities.data,
+          probabilities.width,
+          probabilities.height,
+          COVER_THRESHOLD,
+          COVER_RADIUS,
+        );
+        const cover = await sharp(low, {
+          raw: { width: probabilities.width, height: probabilities.height, channels: 1 },
+        })
+          .resize(width, height, { fit: 'fill', kernel: 'linear' })
+          .extractChannel(0)
+          .raw()
+          .toBuffer();
+        const layer = backgroundLayerFrame(plate, rgb, cover);
+        coveredPixels += layer.coveredPixels;
+        inpaintedPixels += layer.inpaintedPixels;
+        return layer.rgb;
+      },
+    }),
+  };
+  const pass = await segmentationPass(
+    {
+      inputPath: options.inputPath,
+      timeoutMs: settings.timeoutMs,
+      newFrameWeight: settings.newFrameWeight,
+      mask,
+      onFrame: options.onFrame,
+    },
+    info,
+    ffmpeg,
+    wanted.map((layer) => layerOutputs[layer](options.outputs[layer] as string)),
+  );
+  const elapsedMs = performance.now() - started;
+  const perFrame = (ms: number) => ms / pass.frames;
+  return {
+    width,
+    height,
+    frames: pass.frames,
+    frameRate: frameRateNumber(info.frameRate),
+    hasAudio: info.hasAudio,
+    personFrames: pass.personFrames,
+    inpaintedFraction: coveredPixels === 0 ? 0 : inpaintedPixels / coveredPixels,
+    elapsedMs,
+    processingFps: pass.frames / (elapsedMs / 1000),
+    msPerFrame: {
+      model: perFrame(pass.timings.model),
+      mask: perFrame(pass.timings.mask),
+      layers: Object.fromEntries(wanted.map((layer) => [layer, perFrame(pass.timings.outputs[layer] ?? 0)])),
+      encoderWait: perFrame(pass.timings.encoderWait),
+    },
   };
 }

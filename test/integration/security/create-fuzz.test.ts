@@ -23,6 +23,7 @@ import {
   headersOf,
   hugeString,
   idempotencyHeader,
+  jsonBodyFor,
   NUM_RUNS,
   payloadFor,
   plausibleBody,
@@ -289,6 +290,67 @@ describe('video creates never fail with 5xx', () => {
       { numRuns: NUM_RUNS, examples: [[route.example]] },
     );
     expectReached(seen, route.passed, 400);
+  });
+});
+
+describe('POST /v3/background-removals never fails with 5xx', () => {
+  // A workspace without credits: bodies that pass validation end in 402 instead of running a job.
+  let brokeKey: string;
+  beforeAll(async () => {
+    brokeKey = (await fuzzTarget.api.newWorkspace({ included_credits: 0 })).apiKey;
+  });
+  const video = fc.oneof(
+    fc.record({
+      type: fc.constant('base64'),
+      media_type: fc.constantFrom('video/mp4', 'image/png', ''),
+      data: fc.oneof(fc.base64String({ maxLength: 64 }), anyString),
+    }),
+    fc.record({ type: fc.constant('url'), url: plausibleUrl }),
+    fc.record({ type: fc.constant('asset_id'), asset_id: fc.oneof(wellFormedId, anyString) }),
+    anyJson,
+  );
+  const body = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          video,
+          layers: fc.oneof(
+            fc.array(fc.oneof(fc.constantFrom('foreground', 'mask', 'background'), anyString), {
+              maxLength: 4,
+            }),
+            anyJson,
+          ),
+          title: fc.oneof(fc.string({ maxLength: 20 }), hugeString, fc.constant(null)),
+          request_id: fc.oneof(fc.string({ maxLength: 20 }), hugeString, fc.constant(null), anyJson),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { weight: 1, arbitrary: jsonBodyFor(bodySchemaOf('BackgroundRemovalCreate')) },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+
+  it('any body', async () => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(body as fc.Arbitrary<unknown>, async (payload) => {
+        const attempt = {
+          method: 'POST',
+          path: '/v3/background-removals',
+          body: JSON.stringify(payload),
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': brokeKey },
+        };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        seen.add(reply.status);
+      }),
+      {
+        numRuns: NUM_RUNS,
+        examples: [[{ video: { type: 'base64', media_type: 'video/mp4', data: 'AAAA' }, layers: ['mask'] }]],
+      },
+    );
+    expectReached(seen, 402, 400);
   });
 });
 

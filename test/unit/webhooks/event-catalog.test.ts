@@ -34,6 +34,8 @@ const EMITTED = [
   'proofread_creation.fail',
   'filler_word_removal.success',
   'filler_word_removal.fail',
+  'background_removal.success',
+  'background_removal.fail',
 ] as const;
 
 function sources(directory: string): string[] {
