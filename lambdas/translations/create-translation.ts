@@ -79,7 +79,7 @@ const ESTIMATE_BYTES_PER_SECOND = 62_500;
 const MADE_HERE_PATH = /\/workspaces\/([^/]+)\/videos\/([0-9a-f]{32})\/([^/]+)$/;
 
 /** The video of this workspace a URL is an output of, and its object. */
-async function videoMadeHere(
+export async function videoMadeHere(
   workspaceId: string,
   input: MediaInput,
 ): Promise<(TranslationSource & { duration_seconds: number }) | undefined> {

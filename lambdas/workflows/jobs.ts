@@ -6,6 +6,7 @@
 import { consentReviewJob } from '../avatars/avatar-consent-job.js';
 import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
+import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
@@ -18,4 +19,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   avatarTrainingJob,
   consentReviewJob,
   videoTranslationJob,
+  lipsyncJob,
 ];

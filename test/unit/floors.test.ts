@@ -36,6 +36,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   'model-audio': 4,
   // Translations read the videos this service made (their words) and speak with its voices.
   translations: 4,
+  // Lipsyncs read the videos this service made (their words), as translations do.
+  lipsyncs: 4,
   api: 5,
   workflows: 5,
   workers: 5,

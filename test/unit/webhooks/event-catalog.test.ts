@@ -32,6 +32,10 @@ const EMITTED = [
   'video_translate.fail',
   'proofread_creation.success',
   'proofread_creation.fail',
+  'lipsync.success',
+  'lipsync.fail',
+  'overdub.success',
+  'overdub.fail',
 ] as const;
 
 function sources(directory: string): string[] {
