@@ -117,6 +117,10 @@ export async function createLipsync(
   if (request.folder_id !== undefined)
     await requireUsableFolder(context.workspaceId, request.folder_id, `${param}folder_id`, 'video');
 
+  const mode = request.mode ?? 'speed';
+  // The least it can cost, before any media is fetched: a workspace that cannot pay that hears so at once.
+  assertCanPay(workspace, lipsyncCredits(0, mode), false);
+
   const stored: ResolvedMedia[] = [];
   try {
     const { estimate_seconds: videoSeconds, ...video } = await mediaOf(
@@ -146,7 +150,6 @@ export async function createLipsync(
       const spanSeconds = ((endMs ?? estimateSeconds * 1000) - (startMs ?? 0)) / 1000;
       estimateSeconds = Math.max(1, Math.min(estimateSeconds, spanSeconds));
     }
-    const mode = request.mode ?? 'speed';
     const credits = lipsyncCredits(estimateSeconds, mode);
     assertCanPay(workspace, credits, false);
     const record: Omit<
