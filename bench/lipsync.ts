@@ -133,6 +133,8 @@ try {
     }
   }
 } finally {
+  // The step publishes its event just after the record reads completed: let it finish.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   await stack.stop();
   await rm(scratch, { recursive: true, force: true });
 }

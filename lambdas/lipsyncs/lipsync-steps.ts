@@ -11,7 +11,8 @@
  * 3. The mouth shapes: `speed` reads them from the audio's loudness (`visemesFromAudio`); `precision`
  *    from its words (`visemesFromWords`), heard by the speech recognition engine or known (the audio of a
  *    video made here), and falls back to the loudness when neither is there, saying so in `engines`.
- * 4. Lips, soundtrack, mux, captions (`enable_caption`, from the words), outputs: `renderDub`.
+ * 4. Lips, soundtrack (`disable_music_track` silences the original under the part only), mux,
+ *    captions (`enable_caption`, from the words), outputs: `renderDub`.
  *
  * No face in the part re-dubbed: a `speed` lipsync completes with the audio replaced and
  * `engines.lips` saying no face was found; a `precision` one fails with `no_face` (refunded), since
@@ -25,7 +26,12 @@ import { JobFailure } from '../core/errors.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import { captionCuesFromWords } from '../engines/composition/captions.js';
 import { CompositionError } from '../engines/composition/composition-engine.js';
-import { fitAudioLength, loopPicture, prepareSource } from '../engines/composition/dubbing.js';
+import {
+  fitAudioLength,
+  loopPicture,
+  prepareSource,
+  silenceAudioSpan,
+} from '../engines/composition/dubbing.js';
 import { probeMedia } from '../engines/composition/probe.js';
 import { describeLips, renderDub } from '../engines/dub-render.js';
 import {
@@ -203,9 +209,18 @@ async function lipsync(ref: LipsyncRef): Promise<null> {
     if (words) engines.captions = words.source;
     await updateRunningLipsync(record, { progress: 35 });
 
+    // disable_music_track: the original goes under the part re-dubbed only; outside it nothing changes.
+    const original =
+      source.audioPath && options.disable_music_track
+        ? await silenceAudioSpan(
+            source.audioPath,
+            { startMs, endMs: startMs + speechMs },
+            join(workDir, 'original-silenced.wav'),
+          )
+        : source.audioPath;
     const rendered = await renderDub({
       picturePath: picture,
-      originalAudioPath: source.audioPath,
+      originalAudioPath: original,
       durationMs: outputMs,
       speech: [{ startMs, path: fitted.path }],
       lips: { visemes: shifted(visemes, startMs), spans: [{ startMs, endMs: startMs + speechMs }] },
@@ -219,7 +234,7 @@ async function lipsync(ref: LipsyncRef): Promise<null> {
         }
       },
       onStage: (stage) => updateRunningLipsync(record, { progress: stage === 'lips' ? 75 : 85 }),
-      removeOriginal: options.disable_music_track,
+      removeOriginal: false,
       enhanceSpeech: options.enable_speech_enhancement,
       keepSameFormat: options.keep_the_same_format,
       fpsMode: options.fps_mode ?? 'cfr',

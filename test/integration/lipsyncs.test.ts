@@ -175,8 +175,15 @@ describe('lipsyncs', () => {
       start_time: 0.2,
       end_time: 0.6,
       enable_speech_enhancement: true,
+      disable_music_track: true,
     });
-    started.noFaceOverdub = create('/v3/overdubs', { video: plainVideo, audio: speech, title: 'Old name' });
+    started.noFaceOverdub = create('/v3/overdubs', {
+      video: plainVideo,
+      audio: speech,
+      title: 'Old name',
+      keep_the_same_format: true,
+      fps_mode: 'vfr',
+    });
     started.noFacePrecision = create('/v3/lipsyncs', { video: plainVideo, audio: speech, mode: 'precision' });
   }, 30_000);
   afterAll(async () => {
@@ -220,7 +227,7 @@ describe('lipsyncs', () => {
     );
   });
 
-  it('re-dubs only the start_time–end_time part, cutting a longer audio when the picture cannot grow', async () => {
+  it('re-dubs only the start_time–end_time part, cutting a longer audio when the picture cannot grow, the original kept outside it', async () => {
     const id = await started.cut;
     const done = await waitFor<Lipsync>(`/v3/lipsyncs/${id}`);
     expect(done.failure_message).toBeNull();
@@ -239,8 +246,8 @@ describe('lipsyncs', () => {
     // 0.4 s at 25 fps, and the frames of the 80 ms fades at its edges.
     expect(Number(lips?.[1])).toBeGreaterThanOrEqual(10);
     expect(Number(lips?.[1])).toBeLessThanOrEqual(14);
-    // The hum (a sine of amplitude 1/8: -21 dB RMS) plays at its own level after the part; under the
-    // new speech it is ducked, and the speech is louder than it was.
+    // disable_music_track: the hum (a sine of amplitude 1/8: -21 dB RMS) is gone under the part only;
+    // after it, it plays at its own level. The new speech, enhanced to -16 LUFS, is louder than it was.
     const samples = await decodeMonoPcm16(video, { sampleRate: 16_000 });
     expect(Math.abs(levelDb(samples, 800, 1100) + 21)).toBeLessThan(1.5);
     expect(levelDb(samples, 250, 550)).toBeGreaterThan(-21);

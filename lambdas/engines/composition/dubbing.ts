@@ -367,6 +367,39 @@ export async function fitAudioLength(
 }
 
 /**
+ * The soundtrack with `startMs`..`endMs` silenced (a lipsync's `disable_music_track` over part of the
+ * video: the original goes under the part re-dubbed and stays everywhere else), 16-bit PCM WAV at
+ * DUBBING_DEFAULTS.sampleRate, the channels kept.
+ */
+export async function silenceAudioSpan(
+  audioPath: string,
+  span: { startMs: number; endMs: number },
+  outPath: string,
+  options: { timeoutMs?: number } = {},
+): Promise<string> {
+  const from = expressionNumber(span.startMs / 1000);
+  const to = expressionNumber(span.endMs / 1000);
+  await ffmpegRun(
+    [
+      ...QUIET,
+      '-i',
+      fileInput(audioPath),
+      '-map',
+      '0:a:0',
+      '-af',
+      `volume=enable='between(t,${from},${to})':volume=0`,
+      '-ar',
+      String(DUBBING_DEFAULTS.sampleRate),
+      '-c:a',
+      'pcm_s16le',
+      fileInput(outPath),
+    ],
+    options.timeoutMs ?? DUBBING_DEFAULTS.encodeTimeoutMs,
+  );
+  return outPath;
+}
+
+/**
  * The picture played again from its start until it is `durationMs` long (a lipsync whose audio is
  * longer than the video, `enable_dynamic_duration`): H.264 (near-transparent CRF, yuv420p) at `fps`,
  * no audio, written as `looped-video.mp4` in `workDir`.
