@@ -256,7 +256,9 @@ async function lipsync(ref: LipsyncRef): Promise<null> {
           ? describeLips(lips)
           : 'none';
     if (options.enable_speech_enhancement && rendered.soundtrack.speechLevel) {
-      engines.speech_enhancement = `high-pass, afftdn, ${rendered.soundtrack.speechLevel.measuredLufs.toFixed(1)} → -16 LUFS`;
+      // The gain toward -16 LUFS stops where the true peak would pass -1.5 dBTP: say what it was.
+      const level = rendered.soundtrack.speechLevel;
+      engines.speech_enhancement = `high-pass, afftdn; speech at ${level.measuredLufs.toFixed(1)} LUFS, gain ${level.gainDb >= 0 ? '+' : ''}${level.gainDb.toFixed(1)} dB toward -16 LUFS (true peak at most -1.5 dBTP)`;
     }
     const done = await completeLipsync(record, {
       outputs: rendered.outputs,
