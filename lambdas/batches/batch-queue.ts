@@ -24,6 +24,13 @@ export const batchItemMessage = z.discriminatedUnion('kind', [
     payload_index: z.number().int().min(0),
     first_item_index: z.number().int().min(0),
   }),
+  z.object({
+    kind: z.literal('lipsync.create'),
+    workspace_id: z.string(),
+    batch_id: z.string(),
+    /** The payload of the batch request, and its item. */
+    item_index: z.number().int().min(0),
+  }),
 ]);
 export type BatchItemMessage = z.infer<typeof batchItemMessage>;
 

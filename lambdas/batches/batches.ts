@@ -21,6 +21,7 @@ export const BATCH_KINDS = {
   assetUploads: 'asset_uploads',
   videos: 'videos',
   videoTranslations: 'video_translations',
+  lipsyncs: 'lipsyncs',
 } as const;
 export type BatchKind = (typeof BATCH_KINDS)[keyof typeof BATCH_KINDS];
 

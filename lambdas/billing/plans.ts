@@ -62,6 +62,14 @@ export function backgroundRemovalCredits(durationSeconds: number): number {
   return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
 }
 
+/**
+ * What a lipsync of `durationSeconds` (the part re-dubbed) costs: every started minute, at least one;
+ * `precision` mode twice that, as a translation's.
+ */
+export function lipsyncCredits(durationSeconds: number, mode: 'speed' | 'precision'): number {
+  return translationCredits(durationSeconds, mode);
+}
+
 /** Credits of one avatar look, by how it is made (a look pack costs this per look). */
 export const AVATAR_LOOK_CREDITS = { photo: 1, prompt: 1, look_pack: 1, digital_twin: 5 } as const;
 

@@ -47,6 +47,8 @@ export const RESOURCE_TYPES = {
   /** A filler-word removal job (filler-removals/filler-removal-records.ts). */
   fillerWordRemoval: 'FILLER_WORD_REMOVAL',
   folder: 'FOLDER',
+  /** A lipsync (`/v3/lipsyncs`, and the deprecated `/v3/overdubs` over the same records): lipsyncs/lipsync-records.ts. */
+  lipsync: 'LIPSYNC',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */
   modelVoice: 'MODEL_VOICE',
   /** A deleted audio voice, kept a while so that repeating its delete still succeeds. */

@@ -23,10 +23,14 @@ export const EVENT_TYPES = {
     'A proofread session failed. `event_data`: `proofread_id`, `title`, `input_language`, `output_language`, `status`, `callback_id`, `failure_code`, `failure_message`.',
   'ai_clipping.success': 'An AI clipping job produced its clips.',
   'ai_clipping.fail': 'An AI clipping job failed.',
-  'lipsync.success': 'A lipsync completed.',
-  'lipsync.fail': 'A lipsync failed.',
-  'overdub.success': 'An overdub completed.',
-  'overdub.fail': 'An overdub failed.',
+  'lipsync.success':
+    'A lipsync completed (created through /v3/lipsyncs). `event_data`: `lipsync_id`, `title`, `status`, `callback_id`, `folder_id`, `url` and `video_url` (pre-signed; re-fetch the lipsync for fresh links), `caption_url` (null without captions), `duration`.',
+  'lipsync.fail':
+    'A lipsync failed and its credits were returned. `event_data`: `lipsync_id`, `title`, `status`, `callback_id`, `folder_id`, `failure_code`, `failure_message`.',
+  'overdub.success':
+    'An overdub completed (a lipsync created through the deprecated /v3/overdubs). `event_data`: `overdub_id`, `title`, `status`, `callback_id`, `folder_id`, `url` and `video_url` (pre-signed), `duration`.',
+  'overdub.fail':
+    'An overdub failed and its credits were returned. `event_data`: `overdub_id`, `title`, `status`, `callback_id`, `folder_id`, `failure_code`, `failure_message`.',
   'hyperframes_render.success': 'A HyperFrames render completed.',
   'hyperframes_render.fail': 'A HyperFrames render failed.',
   'filler_word_removal.success':

@@ -3,7 +3,7 @@
  * container on AWS. Each step reads what the one before it stored under the translation's work prefix,
  * so a step that runs again (a retry, a restarted workflow) starts from the same files.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { translationCredits } from '../billing/plans.js';
 import { availableStockVoices, engineVoiceOf, findStockVoice } from '../catalog/stock-voices.js';
@@ -13,25 +13,19 @@ import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import { captionCuesFromWords, wordsWithPunctuation } from '../engines/composition/captions.js';
 import type { CaptionCue } from '../engines/composition/composition-engine.js';
 import {
-  dubSoundtrack,
-  encodeAudioFile,
-  muxDub,
-  ORIGINAL_AUDIO,
   type PreparedSource,
   prepareSource,
   retimeAudio,
   retimeVideo,
 } from '../engines/composition/dubbing.js';
-import { compositionEngine } from '../engines/composition/index.js';
-import { probeMedia } from '../engines/composition/probe.js';
-import { formatSrt, formatWebVtt, parseSubtitles } from '../engines/composition/subtitle-files.js';
+import { formatSrt, parseSubtitles } from '../engines/composition/subtitle-files.js';
+import { describeLips, renderDub } from '../engines/dub-render.js';
 import { recognitionEngineFor } from '../engines/recognition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import type { Pronunciation, SynthesisResult } from '../engines/speech/speech-engine.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
 import { primaryLanguage, translationEngine } from '../engines/translation/index.js';
-import { reanimateLips } from '../engines/vision/footage-lips.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
@@ -542,87 +536,55 @@ async function dub(ref: TranslationRef): Promise<null> {
       if (original) originalForMix = (await retimeAudio(original, plan.pictureSpans, { workDir })).path;
     }
     // The lips follow the new speech, unless only the audio is translated.
-    let lipsDescription = 'none (translate_audio_only)';
-    if (pictureForMux && !record.options.translate_audio_only) {
-      if (record.audio_key && soundtrackSpeech[0]) {
-        const samples = await decodeMonoPcm16(soundtrackSpeech[0].path, { sampleRate: 16_000 });
-        visemes = visemesFromAudio(samples, 16_000);
-      }
-      const lips = await reanimateLips({
-        videoPath: pictureForMux,
-        visemes,
-        // Given audio: its loudness drives the mouth over the whole video; else only where lines are said.
-        ...(record.audio_key
-          ? {}
-          : {
-              spans: plan.lines.map((line) => ({
-                startMs: line.startMs,
-                endMs: line.startMs + line.durationMs,
-              })),
-            }),
-        workDir: join(workDir, 'lips'),
-      });
-      pictureForMux = lips.videoPath;
-      lipsDescription = `footage_lips (${lips.faces.framesReanimated} of ${lips.faces.framesInSpans} frames${skippedReasons(lips.faces.reasons)})`;
+    const reanimate = pictureForMux !== null && !record.options.translate_audio_only;
+    if (reanimate && record.audio_key && soundtrackSpeech[0]) {
+      const samples = await decodeMonoPcm16(soundtrackSpeech[0].path, { sampleRate: 16_000 });
+      visemes = visemesFromAudio(samples, 16_000);
     }
-    await updateRunningTranslation(record, { progress: 70 });
-
-    const soundtrack = await dubSoundtrack({
+    const rendered = await renderDub({
+      picturePath: pictureForMux,
       originalAudioPath: originalForMix,
       durationMs: plan.outputMs,
       speech: soundtrackSpeech,
-      original: record.options.disable_music_track ? ORIGINAL_AUDIO.remove : ORIGINAL_AUDIO.duck,
+      lips: reanimate
+        ? {
+            visemes,
+            // Given audio: its loudness drives the mouth over the whole video; else only where lines are said.
+            spans: record.audio_key
+              ? undefined
+              : plan.lines.map((line) => ({ startMs: line.startMs, endMs: line.startMs + line.durationMs })),
+          }
+        : null,
+      onStage: (stage) => updateRunningTranslation(record, { progress: stage === 'lips' ? 70 : 75 }),
+      removeOriginal: record.options.disable_music_track,
       enhanceSpeech: record.options.enable_speech_enhancement,
+      keepSameFormat: record.options.keep_the_same_format,
+      fpsMode: record.options.fps_mode ?? 'cfr',
+      source: {
+        codecs: prepared.codecs,
+        fps: prepared.fps,
+        audioChannels: prepared.audio_channels,
+        audioSampleRate: prepared.audio_sample_rate,
+      },
+      cues,
+      burnCaptions: record.options.enable_caption,
       workDir,
+      store: async (path, name, type) => {
+        const key = translationMediaKeys.output(record, name);
+        await putMediaObject(record.workspace_id, key, await readFile(path), type);
+        return key;
+      },
     });
-    await updateRunningTranslation(record, { progress: 75 });
-
-    const put = async (path: string, name: string, type: string) => {
-      const key = translationMediaKeys.output(record, name);
-      await putMediaObject(record.workspace_id, key, await readFile(path), type);
-      return key;
-    };
-    let videoKey: string | null = null;
-    let durationMs = soundtrack.durationMs;
-    if (pictureForMux) {
-      const muxed = await muxDub({
-        videoPath: pictureForMux,
-        audioPath: soundtrack.path,
-        outPath: join(workDir, 'translated.mp4'),
-        format: record.options.keep_the_same_format ? 'same' : 'mp4',
-        fpsMode: record.options.fps_mode ?? 'cfr',
-        keepSameFormat: record.options.keep_the_same_format,
-        sourceInfo: {
-          codecs: prepared.codecs,
-          fps: prepared.fps,
-          audioChannels: prepared.audio_channels,
-          audioSampleRate: prepared.audio_sample_rate,
-        },
-      });
-      let finalPath = muxed.path;
-      if (record.options.enable_caption && cues.length > 0)
-        finalPath = await burnCaptions(muxed.path, cues, workDir);
-      // Burned captions are re-encoded as MP4; otherwise the container muxDub wrote (the source's with keep_the_same_format).
-      const container = finalPath === muxed.path ? muxed.container : 'mp4';
-      videoKey = await put(finalPath, `video.${container}`, VIDEO_CONTAINER_TYPES[container]);
-      durationMs = muxed.durationMs;
-    }
-    const audio = await encodeAudioFile(soundtrack.path, join(workDir, 'audio.mp3'), 'mp3');
-    const audioKey = await put(audio.path, 'audio.mp3', 'audio/mpeg');
-    await writeFile(join(workDir, 'captions.srt'), formatSrt(cues));
-    await writeFile(join(workDir, 'captions.vtt'), formatWebVtt(cues));
-    const srtKey = await put(join(workDir, 'captions.srt'), 'captions.srt', 'application/x-subrip');
-    const vttKey = await put(join(workDir, 'captions.vtt'), 'captions.vtt', 'text/vtt');
     const engines = {
       ...record.engines,
       speech: speechEngine().name,
       voice: voiceDescription,
-      lips: lipsDescription,
+      lips: rendered.lips ? describeLips(rendered.lips) : 'none (translate_audio_only)',
     };
     const done = await completeTranslation(
       record,
-      { video_key: videoKey, audio_key: audioKey, srt_key: srtKey, vtt_key: vttKey },
-      Math.round(durationMs) / 1000,
+      rendered.outputs,
+      Math.round(rendered.durationMs) / 1000,
       engines,
     );
     if (done) await finishJob(videoTranslationJob, done);
@@ -630,41 +592,6 @@ async function dub(ref: TranslationRef): Promise<null> {
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-const VIDEO_CONTAINER_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
-
-/** `; no_face 12, face_turned 3` for the frames whose mouth was left as recorded. */
-function skippedReasons(reasons: Partial<Record<string, number>>): string {
-  const parts = Object.entries(reasons).map(([reason, count]) => `${reason} ${count}`);
-  return parts.length > 0 ? `; kept: ${parts.join(', ')}` : '';
-}
-
-/** Captions burned into the dubbed video by the composition engine (its caption style and font). */
-async function burnCaptions(
-  videoPath: string,
-  cues: readonly CaptionCue[],
-  workDir: string,
-): Promise<string> {
-  const info = await probeMedia(videoPath);
-  const video = info.streams.find((stream) => stream.type === 'video');
-  const burnDir = join(workDir, 'captioned');
-  await mkdir(burnDir, { recursive: true });
-  const result = await compositionEngine().compose({
-    workDir: burnDir,
-    width: video?.width ?? 1280,
-    height: video?.height ?? 720,
-    format: 'mp4',
-    scenes: [
-      {
-        durationMs: Math.round(info.durationSeconds * 1000),
-        background: { type: 'video', path: videoPath, mode: 'freeze', volume: 1 },
-      },
-    ],
-    captions: [...cues],
-    burnCaptions: true,
-  });
-  return result.videoPath;
 }
 
 export const Prepare = /* @__PURE__ */ jobStep(videoTranslationJob, 'Prepare', prepare);

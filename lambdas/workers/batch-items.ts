@@ -3,6 +3,7 @@
  */
 import { completeBatchItem } from '../assets/asset-batches.js';
 import { batchItemMessage } from '../batches/batch-queue.js';
+import { admitBatchLipsync } from '../lipsyncs/lipsync-batches.js';
 import { admitBatchTranslation } from '../translations/translation-batches.js';
 import { admitBatchVideo } from '../videos/video-batches.js';
 import { queueConsumer } from './queue-consumer.js';
@@ -19,6 +20,8 @@ export const handler = queueConsumer({
         return admitBatchVideo(message);
       case 'translation.create':
         return admitBatchTranslation(message);
+      case 'lipsync.create':
+        return admitBatchLipsync(message);
     }
   },
 });

@@ -8,6 +8,7 @@ import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
 import { backgroundRemovalJob } from '../background-removals/background-removal-job.js';
 import { fillerRemovalJob } from '../filler-removals/filler-removal-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
+import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
@@ -22,4 +23,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   videoTranslationJob,
   fillerRemovalJob,
   backgroundRemovalJob,
+  lipsyncJob,
 ];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { STOCK_VOICES } from '../../lambdas/catalog/stock-voices.js';
 import reference from '../fixtures/reference-query-parameters.json' with { type: 'json' };
-import { mp4Header } from '../support/sample-media.js';
+import { mp4Header, wav } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 interface ReferenceParameter {
@@ -178,6 +178,14 @@ beforeAll(async () => {
       body: { video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') } },
     });
     expect(removal.status, JSON.stringify(removal.body)).toBe(200);
+    // Likewise a lipsync.
+    const lipsync = await api.call('POST', '/v3/lipsyncs', {
+      body: {
+        video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') },
+        audio: { type: 'base64', media_type: 'audio/wav', data: wav(0.5).toString('base64') },
+      },
+    });
+    expect(lipsync.status, JSON.stringify(lipsync.body)).toBe(200);
   }
   for (const index of [1, 2]) {
     const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
@@ -228,6 +236,16 @@ beforeAll(async () => {
   );
   expect(translationBatch.status, JSON.stringify(translationBatch.body)).toBe(202);
   pathValues['GET /v3/video-translations/batches/{batch_id}:batch_id'] = translationBatch.body.data.batch_id;
+  const lipsyncBatch = await api.call<{ data: { batch_id: string } }>('POST', '/v3/lipsyncs/batches', {
+    body: {
+      lipsyncs: [1, 2].map(() => ({
+        video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') },
+        audio: { type: 'base64', media_type: 'audio/wav', data: wav(0.5).toString('base64') },
+      })),
+    },
+  });
+  expect(lipsyncBatch.status, JSON.stringify(lipsyncBatch.body)).toBe(202);
+  pathValues['GET /v3/lipsyncs/batches/{batch_id}:batch_id'] = lipsyncBatch.body.data.batch_id;
   // Two templates, of a batch video whose scenes are ready.
   const firstVideo = (videoBatch.body.data as unknown as { items: { video_id: string }[] }).items[0]
     ?.video_id;
@@ -264,6 +282,9 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/background-removals',
       'GET /v3/brand-glossaries',
       'GET /v3/brand-kits',
+      'GET /v3/lipsyncs',
+      'GET /v3/lipsyncs/batches/{batch_id}',
+      'GET /v3/lipsyncs/statuses',
       'GET /v3/templates',
       'GET /v3/video-translations',
       'GET /v3/video-translations/batches/{batch_id}',

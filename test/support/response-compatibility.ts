@@ -28,7 +28,10 @@ function typesOf(schema: JsonSchema): Set<string> | undefined {
   if (schema.const !== undefined) return new Set([schema.const === null ? 'null' : typeof schema.const]);
   if (schema.enum) return new Set(schema.enum.map((value) => (value === null ? 'null' : typeof value)));
   if (schema.type === undefined) return undefined;
-  const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
+  // Some reference schemas write a union as one type name (`"string|null"`, the overdubs' next_token).
+  const types = new Set(
+    (Array.isArray(schema.type) ? schema.type : [schema.type]).flatMap((type) => type.split('|')),
+  );
   if (schema.nullable) types.add('null');
   return types;
 }

@@ -15,6 +15,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/integration/security/route-fuzz.test.ts', // 29
   'test/integration/private-avatars.test.ts', // 29
   'test/integration/templates.test.ts', // 26
+  'test/integration/lipsyncs.test.ts', // 25
   'test/integration/admin-cli.test.ts', // 25
   'test/unit/engines/composition/talking-footage.test.ts', // 24
   'test/integration/videos.test.ts', // 23

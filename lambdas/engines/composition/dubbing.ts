@@ -325,6 +325,116 @@ export async function retimeVideo(
   return { path: out, durationMs: (frames * 1000) / options.fps, schedule };
 }
 
+/**
+ * Given dubbing audio made exactly `durationMs` long (a lipsync's span): cut where it is longer, padded
+ * with silence where it is shorter, as 16-bit PCM WAV at DUBBING_DEFAULTS.sampleRate, mono. Returns the
+ * audio's own length too (before fitting), so the caller can say how much was cut. Fails with
+ * `invalid_media` for a file without sound.
+ */
+export async function fitAudioLength(
+  audioPath: string,
+  durationMs: number,
+  outPath: string,
+  options: { timeoutMs?: number } = {},
+): Promise<{ path: string; sourceMs: number; durationMs: number }> {
+  const info = await probeMedia(audioPath, { timeoutMs: DUBBING_DEFAULTS.probeTimeoutMs });
+  if (!info.streams.some((stream) => stream.type === 'audio'))
+    throw invalid(`${audioPath} has no sound to dub with`);
+  const sourceMs = lengthMs(info);
+  if (!(durationMs > 0)) throw invalid('the audio must be fitted to a positive length');
+  const samples = Math.round((durationMs / 1000) * DUBBING_DEFAULTS.sampleRate);
+  await ffmpegRun(
+    [
+      ...QUIET,
+      '-i',
+      fileInput(audioPath),
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-af',
+      `aresample=${DUBBING_DEFAULTS.sampleRate}:async=1:first_pts=0,apad=whole_len=${samples},atrim=end_sample=${samples}`,
+      '-ar',
+      String(DUBBING_DEFAULTS.sampleRate),
+      '-c:a',
+      'pcm_s16le',
+      fileInput(outPath),
+    ],
+    options.timeoutMs ?? DUBBING_DEFAULTS.encodeTimeoutMs,
+  );
+  return { path: outPath, sourceMs, durationMs: (samples * 1000) / DUBBING_DEFAULTS.sampleRate };
+}
+
+/**
+ * The soundtrack with `startMs`..`endMs` silenced (a lipsync's `disable_music_track` over part of the
+ * video: the original goes under the part re-dubbed and stays everywhere else), 16-bit PCM WAV at
+ * DUBBING_DEFAULTS.sampleRate, the channels kept.
+ */
+export async function silenceAudioSpan(
+  audioPath: string,
+  span: { startMs: number; endMs: number },
+  outPath: string,
+  options: { timeoutMs?: number } = {},
+): Promise<string> {
+  const from = expressionNumber(span.startMs / 1000);
+  const to = expressionNumber(span.endMs / 1000);
+  await ffmpegRun(
+    [
+      ...QUIET,
+      '-i',
+      fileInput(audioPath),
+      '-map',
+      '0:a:0',
+      '-af',
+      `volume=enable='between(t,${from},${to})':volume=0`,
+      '-ar',
+      String(DUBBING_DEFAULTS.sampleRate),
+      '-c:a',
+      'pcm_s16le',
+      fileInput(outPath),
+    ],
+    options.timeoutMs ?? DUBBING_DEFAULTS.encodeTimeoutMs,
+  );
+  return outPath;
+}
+
+/**
+ * The picture played again from its start until it is `durationMs` long (a lipsync whose audio is
+ * longer than the video, `enable_dynamic_duration`): H.264 (near-transparent CRF, yuv420p) at `fps`,
+ * no audio, written as `looped-video.mp4` in `workDir`.
+ */
+export async function loopPicture(
+  videoPath: string,
+  durationMs: number,
+  options: { fps: number; workDir: string; timeoutMs?: number },
+): Promise<{ path: string; durationMs: number }> {
+  await mkdir(options.workDir, { recursive: true });
+  const out = path.join(options.workDir, 'looped-video.mp4');
+  const frames = Math.ceil((durationMs / 1000) * options.fps - 1e-6);
+  await ffmpegRun(
+    [
+      ...QUIET,
+      '-stream_loop',
+      '-1',
+      '-i',
+      fileInput(videoPath),
+      '-map',
+      '0:v:0',
+      '-an',
+      '-vf',
+      `fps=fps=${expressionNumber(options.fps)}`,
+      '-frames:v',
+      String(frames),
+      ...['-c:v', 'libx264', '-preset', DUBBING_DEFAULTS.x264Preset],
+      ...['-crf', String(DUBBING_DEFAULTS.intermediateCrf), '-pix_fmt', 'yuv420p'],
+      fileInput(out),
+    ],
+    options.timeoutMs ?? DUBBING_DEFAULTS.encodeTimeoutMs,
+  );
+  return { path: out, durationMs: (frames * 1000) / options.fps };
+}
+
 export interface MuxDubRequest {
   /** The (possibly cut or retimed) picture; null for an audio-only result. */
   videoPath: string | null;

@@ -74,6 +74,11 @@ export function createSpeechRecognitionEngine(
   }
 }
 
+/** Whether the deployment has a speech recognition engine configured (anything but `none`). */
+export function speechRecognitionConfigured(): boolean {
+  return modelEnginesConfig().speechRecognition.engine !== UNCONFIGURED_ENGINE;
+}
+
 let shared: SpeechRecognitionEngine | undefined;
 
 /** The process's configured speech recognition engine, created on first use and kept. */

@@ -108,6 +108,88 @@ describe('create and update routes never fail with 5xx', () => {
   });
 });
 
+describe('lipsync creates never fail with 5xx', () => {
+  // A workspace without credits: bodies that pass validation end in 402 before any media is fetched.
+  let brokeKey: string;
+  beforeAll(async () => {
+    brokeKey = (await fuzzTarget.api.newWorkspace({ included_credits: 0 })).apiKey;
+  });
+
+  const mediaInput = fc.oneof(
+    fc.record({
+      type: fc.constant('base64'),
+      media_type: fc.constantFrom('video/mp4', 'audio/wav', 'image/png', ''),
+      data: fc.oneof(fc.base64String({ maxLength: 64 }), anyString),
+    }),
+    fc.record({ type: fc.constant('url'), url: plausibleUrl }),
+    fc.record({ type: fc.constant('asset_id'), asset_id: fc.oneof(wellFormedId, anyString) }),
+    anyJson,
+  );
+  const seconds = fc.oneof(fc.double({ min: -1, max: 120, noNaN: true }), anyJson);
+  const lipsyncBody = fc.record(
+    {
+      video: mediaInput,
+      audio: mediaInput,
+      title: fc.oneof(anyString, hugeString),
+      mode: fc.oneof(fc.constantFrom('speed', 'precision'), anyString),
+      start_time: seconds,
+      end_time: seconds,
+      fps_mode: fc.oneof(fc.constantFrom('vfr', 'cfr', 'passthrough'), anyString),
+      enable_caption: fc.oneof(fc.boolean(), anyJson),
+      keep_the_same_format: fc.boolean(),
+      enable_dynamic_duration: fc.boolean(),
+      disable_music_track: fc.boolean(),
+      enable_speech_enhancement: fc.boolean(),
+      enable_watermark: fc.boolean(),
+      folder_id: fc.oneof(wellFormedId, anyString),
+      callback_url: plausibleUrl,
+      callback_id: anyString,
+    },
+    { requiredKeys: [] },
+  );
+  const example = {
+    video: { type: 'base64', media_type: 'video/mp4', data: 'AAAAGGZ0eXBpc29t' },
+    audio: { type: 'base64', media_type: 'audio/wav', data: 'UklGRg==' },
+  };
+  const cases = [
+    { label: 'POST /v3/lipsyncs', path: '/v3/lipsyncs', body: lipsyncBody, passed: 402, example },
+    { label: 'POST /v3/overdubs', path: '/v3/overdubs', body: lipsyncBody, passed: 402, example },
+    {
+      label: 'POST /v3/lipsyncs/batches',
+      path: '/v3/lipsyncs/batches',
+      body: fc.record(
+        {
+          lipsyncs: fc.oneof(fc.array(lipsyncBody, { maxLength: 3 }), anyJson),
+          title: anyString,
+          callback_url: plausibleUrl,
+        },
+        { requiredKeys: [] },
+      ),
+      passed: 202,
+      example: { lipsyncs: [example] },
+    },
+  ] as const;
+
+  it.each(cases.map((route) => [route.label, route] as const))('%s: any body', async (_label, route) => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(route.body as fc.Arbitrary<unknown>, async (body) => {
+        const attempt = {
+          method: 'POST',
+          path: route.path,
+          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': brokeKey },
+        };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        seen.add(reply.status);
+      }),
+      { numRuns: NUM_RUNS, examples: [[route.example]] },
+    );
+    expectReached(seen, route.passed, 400);
+  });
+});
+
 describe('video creates never fail with 5xx', () => {
   // A workspace without credits: bodies that pass validation end in 402 instead of rendering.
   let brokeKey: string;

@@ -36,6 +36,10 @@ const EMITTED = [
   'filler_word_removal.fail',
   'background_removal.success',
   'background_removal.fail',
+  'lipsync.success',
+  'lipsync.fail',
+  'overdub.success',
+  'overdub.fail',
 ] as const;
 
 function sources(directory: string): string[] {
