@@ -18,7 +18,7 @@ import { isSubtitleFormatError, parseSubtitles } from '../engines/composition/su
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
-import { getVideo } from '../videos/videos.js';
+import { videoMadeHere } from '../videos/source-transcript.js';
 import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './translation-languages.js';
 import {
   batchItemTranslationId,
@@ -75,30 +75,6 @@ export interface TranslationContext {
 
 /** A source reserved as if it were 500 kbit/s (errs long); the charge is the measured minutes. */
 const ESTIMATE_BYTES_PER_SECOND = 62_500;
-
-const MADE_HERE_PATH = /\/workspaces\/([^/]+)\/videos\/([0-9a-f]{32})\/([^/]+)$/;
-
-/** The video of this workspace a URL is an output of, and its object. */
-async function videoMadeHere(
-  workspaceId: string,
-  input: MediaInput,
-): Promise<(TranslationSource & { duration_seconds: number }) | undefined> {
-  if (input.type !== 'url' || !URL.canParse(input.url)) return undefined;
-  const match = MADE_HERE_PATH.exec(decodeURIComponent(new URL(input.url).pathname));
-  if (!match || match[1] !== workspaceId) return undefined;
-  const video = await getVideo(workspaceId, match[2] as string);
-  const key = [video?.outputs?.video_key, video?.outputs?.captioned_video_key].find(
-    (candidate) => candidate?.endsWith(`/${match[3]}`) && candidate.includes(`/videos/${match[2]}/`),
-  );
-  if (!video || !key) return undefined;
-  return {
-    key,
-    owned: false,
-    video_id: video.video_id,
-    size_bytes: 0,
-    duration_seconds: video.duration ?? 0,
-  };
-}
 
 function targetsOf(request: TranslationRequest, param: string): NamedLanguage[] {
   const seen = new Set<string>();
@@ -216,9 +192,8 @@ export async function createTranslations(
     let source: TranslationSource;
     let estimateSeconds: number;
     if (madeHere) {
-      const { duration_seconds, ...rest } = madeHere;
-      source = rest;
-      estimateSeconds = duration_seconds;
+      source = { key: madeHere.key, owned: false, video_id: madeHere.video_id, size_bytes: 0 };
+      estimateSeconds = madeHere.duration_seconds;
     } else {
       const media = await resolveMediaInput(context.workspaceId, request.video, {
         param: `${param}video`,

@@ -25,7 +25,6 @@ import {
 import { compositionEngine } from '../engines/composition/index.js';
 import { probeMedia } from '../engines/composition/probe.js';
 import { formatSrt, formatWebVtt, parseSubtitles } from '../engines/composition/subtitle-files.js';
-import { recognitionEngineFor } from '../engines/recognition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import type { Pronunciation, SynthesisResult } from '../engines/speech/speech-engine.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
@@ -35,10 +34,9 @@ import { reanimateLips } from '../engines/vision/footage-lips.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
-import { getVideo, type TranscriptWord } from '../videos/videos.js';
+import { sourceWords, videoLanguage } from '../videos/source-transcript.js';
 import { voiceAnalyser } from '../voices/voice-analysers.js';
 import { catalogVoicesOfLanguage, deriveVoice, VoiceDerivationError } from '../voices/voice-analysis.js';
-import { resolveVoice } from '../voices/voice-resolution.js';
 import { type DubPlan, planDub, retimesPicture, segmentsFromWords, type TimedText } from './dub-plan.js';
 import { languageOfTag } from './translation-languages.js';
 import {
@@ -93,36 +91,6 @@ function cuesInCut(cues: readonly CaptionCue[], startMs: number, durationMs: num
     }));
 }
 
-/** The language a video of this service was spoken in: its first script's voice's. */
-async function videoLanguage(workspaceId: string, videoId: string): Promise<string | undefined> {
-  const video = await getVideo(workspaceId, videoId, true);
-  for (const scene of video?.render.scenes ?? []) {
-    const voiceId = scene.speech?.kind === 'script' ? scene.speech.voice_id : null;
-    if (!voiceId) continue;
-    const stock = findStockVoice(voiceId);
-    if (stock) return stock.language;
-    const resolved = await resolveVoice(workspaceId, voiceId, config().speechEngine).catch(() => undefined);
-    if (resolved) return resolved.language;
-  }
-  return undefined;
-}
-
-/** The words of a video this service made, in the cut, on its timeline. */
-async function storedWords(
-  record: VideoTranslationRecord,
-  startMs: number,
-  durationMs: number,
-): Promise<TranscriptWord[] | undefined> {
-  if (!record.source.video_id) return undefined;
-  const video = await getVideo(record.workspace_id, record.source.video_id, true);
-  const key = video?.outputs?.transcript_key;
-  if (!key) return undefined;
-  const words = JSON.parse((await readMediaObject(key)).toString('utf8')) as TranscriptWord[];
-  return words
-    .filter((word) => word.endMs > startMs && word.startMs < startMs + durationMs)
-    .map((word) => ({ ...word, startMs: word.startMs - startMs, endMs: word.endMs - startMs }));
-}
-
 interface Transcript {
   source: TranscriptSource;
   language: string | null;
@@ -151,39 +119,22 @@ async function readTranscript(
       engine: null,
     };
   }
-  const stored = await storedWords(record, prepared.startMs, prepared.durationMs);
-  if (stored && stored.length > 0) {
-    const language =
-      record.input_language_tag ??
-      (await videoLanguage(record.workspace_id, record.source.video_id as string));
-    const engine = recognitionEngineFor({ knownTranscript: { words: stored, language: language ?? 'en' } });
-    const heard = await engine.recognize({
-      media: { bucket: config().bucketName, key: record.source.key, mediaType: 'video/mp4' },
-      runId: record.video_translation_id,
-      workPrefix: translationMediaKeys.work(record, ''),
-      knownTranscript: { words: stored, language: language ?? 'en' },
-    });
-    return {
-      source: TRANSCRIPT_SOURCES.storedScript,
-      language: heard.language,
-      segments: segmentsFromWords(heard.words),
-      engine: engine.name,
-    };
-  }
-  if (!audioKey)
-    return { source: TRANSCRIPT_SOURCES.recognition, language: null, segments: [], engine: null };
-  const engine = recognitionEngineFor({});
-  const heard = await engine.recognize({
-    media: { bucket: config().bucketName, key: audioKey, mediaType: 'audio/wav' },
-    ...(record.input_language_tag ? { language: record.input_language_tag } : {}),
+  const heard = await sourceWords({
+    workspaceId: record.workspace_id,
+    videoId: record.source.video_id,
+    mediaKey: record.source.key,
+    audioKey,
+    language: record.input_language_tag,
+    startMs: prepared.startMs,
+    durationMs: prepared.durationMs,
     runId: record.video_translation_id,
     workPrefix: translationMediaKeys.work(record, ''),
   });
   return {
-    source: TRANSCRIPT_SOURCES.recognition,
+    source: heard.source,
     language: heard.language,
     segments: segmentsFromWords(heard.words),
-    engine: engine.name,
+    engine: heard.engine,
   };
 }
 

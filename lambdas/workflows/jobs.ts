@@ -5,6 +5,7 @@
  */
 import { consentReviewJob } from '../avatars/avatar-consent-job.js';
 import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
+import { aiClippingJob } from '../clipping/ai-clipping-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
@@ -18,4 +19,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   avatarTrainingJob,
   consentReviewJob,
   videoTranslationJob,
+  aiClippingJob,
 ];

@@ -36,6 +36,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   'model-audio': 4,
   // Translations read the videos this service made (their words) and speak with its voices.
   translations: 4,
+  // AI clipping reads the videos this service made (their words), like translations.
+  clipping: 4,
   api: 5,
   workflows: 5,
   workers: 5,

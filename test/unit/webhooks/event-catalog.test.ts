@@ -32,6 +32,8 @@ const EMITTED = [
   'video_translate.fail',
   'proofread_creation.success',
   'proofread_creation.fail',
+  'ai_clipping.success',
+  'ai_clipping.fail',
 ] as const;
 
 function sources(directory: string): string[] {
