@@ -4,7 +4,7 @@ import { type AiClippingRecord, CLIP_STATUS, CLIPPING_STATUS, type ClipRecord } 
 
 const presigned = (key: string | null) => (key ? presignMediaDownload(key) : Promise.resolve(null));
 
-async function clipView(clip: ClipRecord) {
+async function clipView(clip: ClipRecord, record: AiClippingRecord) {
   const completed = clip.status === CLIP_STATUS.completed;
   return {
     id: clip.id,
@@ -14,7 +14,8 @@ async function clipView(clip: ClipRecord) {
     virality_score: completed ? clip.virality_score : null,
     thumbnail_url: completed ? await presigned(clip.thumbnail_key) : null,
     video_url: completed ? await presigned(clip.video_key) : null,
-    aspect_ratio: completed ? clip.aspect_ratio : null,
+    // Known from the request before the clip is made (the reference's clients read a string).
+    aspect_ratio: clip.aspect_ratio ?? record.output_settings.aspect_ratio,
     failure_message: null,
     /** Where in the source the clip is cut from, and what its score is made of. */
     duration_type: clip.duration_type,
@@ -38,7 +39,7 @@ export async function clippingView(record: AiClippingRecord, options: { coarse?:
     callback_id: record.callback_id,
     progress: options.coarse ? (record.status === CLIPPING_STATUS.completed ? 100 : 0) : record.progress,
     source_duration: record.source_duration,
-    clips: await Promise.all(record.clips.map(clipView)),
+    clips: await Promise.all(record.clips.map((clip) => clipView(clip, record))),
     failure_code: record.failure_code,
     failure_message: record.failure_message,
     transcript_source: record.transcript_source,

@@ -18,6 +18,7 @@ import {
 } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { probeMedia } from '../../lambdas/engines/composition/probe.js';
 import { findFaces } from '../../lambdas/engines/vision/face-landmarks.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 /** Several sentences, one of them a hook about batteries (the prompt). About 10 s in eSpeak. */
@@ -26,6 +27,7 @@ const SCRIPT =
   'The motor needs power to turn the wheels. Keep it charged and your robot runs all day!';
 
 let api: TestStack;
+let judge: ModelServer;
 let scratch: string;
 let sourceVideoUrl: string;
 let sourceBytes: Buffer;
@@ -94,7 +96,29 @@ async function frameAt(video: string, seconds: number) {
 }
 
 beforeAll(async () => {
-  api = await startTestStack({ engines: 'reference', stepFunctionsTimeScale: 0.001 });
+  // A language model stand-in judges the candidates: it likes the ones about batteries, and titles them.
+  judge = await startModelServer((request) => {
+    const body = JSON.parse(request.body.toString('utf8')) as {
+      messages: { role: string; content: string }[];
+    };
+    const user = body.messages.find((message) => message.role === 'user')?.content ?? '{}';
+    const { candidates } = JSON.parse(user) as { candidates: { index: number; transcript: string }[] };
+    const clips = candidates.map(({ index, transcript }) => ({
+      index,
+      score: /battery/.test(transcript) ? 95 : 10,
+      title: `Judge: ${transcript.split(' ').slice(0, 3).join(' ')}`,
+    }));
+    return { json: { choices: [{ message: { role: 'assistant', content: JSON.stringify({ clips }) } }] } };
+  });
+  api = await startTestStack({
+    engines: 'reference',
+    stepFunctionsTimeScale: 0.001,
+    environment: {
+      TEXT_GENERATION_ENGINE: 'openai',
+      TEXT_GENERATION_BASE_URL: judge.baseUrl,
+      MODEL_HOSTS_ALLOW_PRIVATE: 'true',
+    },
+  });
   scratch = await mkdtemp(join(tmpdir(), 'ai-clipping-test-'));
   const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
     body: {
@@ -117,6 +141,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.stop();
+  await judge?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -142,7 +167,11 @@ describe('AI clipping', () => {
       transcript_source: 'stored_script',
       input_language: 'en-US',
     });
-    expect(done.engines).toMatchObject({ recognition: 'known_transcript', composition: 'ffmpeg' });
+    expect(done.engines).toMatchObject({
+      recognition: 'known_transcript',
+      composition: 'ffmpeg',
+      judge: 'openai',
+    });
     expect(done.engines.reframing).toMatch(/^face_landmarks \(a face in \d+ of \d+ sampled frames\)/);
     expect(done.source_duration).toBeGreaterThan(6);
     expect(done.clips.length).toBeGreaterThan(0);
@@ -163,8 +192,13 @@ describe('AI clipping', () => {
     for (let index = 1; index < sorted.length; index++)
       expect(sorted[index]?.start_seconds).toBeGreaterThanOrEqual(sorted[index - 1]?.end_seconds ?? 0);
 
-    // The best clip plays: 9:16 H.264 + AAC, its thumbnail a JPEG.
+    // The judge's favourite is the best clip: about batteries, its title the judge's.
     const best = done.clips[0] as Clip;
+    expect(judge.requests.length).toBeGreaterThan(0);
+    expect(best.title).toMatch(/^Judge: /);
+    expect(best.virality_score).toBeGreaterThanOrEqual(48);
+
+    // The best clip plays: 9:16 H.264 + AAC, its thumbnail a JPEG.
     const video = join(scratch, 'best.mp4');
     await writeFile(video, Buffer.from(await (await fetch(best.video_url as string)).arrayBuffer()));
     const probe = await probeMedia(video);

@@ -69,7 +69,7 @@ const clipResponse = z.object({
   virality_score: z.number().int().min(0).max(100).nullable(),
   thumbnail_url: z.string().nullable(),
   video_url: z.string().nullable(),
-  aspect_ratio: z.enum(ASPECT_RATIOS).nullable(),
+  aspect_ratio: z.enum(ASPECT_RATIOS),
   failure_message: z.string().nullable(),
   duration_type: z.enum(DURATION_TYPES),
   start_seconds: z.number().meta({ description: 'Where the clip starts in the source.' }),
