@@ -73,6 +73,21 @@ async function waitFor<T extends { status: string }>(path: string): Promise<T> {
   }
 }
 
+/** The outcome event of a job, as the events list holds it. */
+async function eventOf(type: string, jobId: string): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const events = await api.call<{ data: { event_type: string; event_data: Record<string, unknown> }[] }>(
+      'GET',
+      `/v3/webhooks/events?event_type=${type}&entity_id=${jobId}`,
+    );
+    const event = events.body.data?.[0];
+    if (event) return event.event_data;
+    if (Date.now() > deadline) throw new Error(`no ${type} event for ${jobId}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function clip(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Clipping> {
   const created = await api.call<{ data: Clipping }>('POST', '/v3/ai-clipping', { body, headers });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -120,6 +135,11 @@ beforeAll(async () => {
     },
   });
   scratch = await mkdtemp(join(tmpdir(), 'ai-clipping-test-'));
+  // Events are recorded for a workspace with an endpoint that wants them.
+  const endpoint = await api.call('POST', '/v3/webhooks/endpoints', {
+    body: { url: 'https://hooks.example.com/clips', events: ['ai_clipping.success', 'ai_clipping.fail'] },
+  });
+  expect(endpoint.status).toBe(201);
   const created = await api.call<{ data: { video_id: string } }>('POST', '/v3/videos', {
     body: {
       type: 'avatar',
@@ -248,6 +268,11 @@ describe('AI clipping', () => {
     expect(yellowBottom).toBeGreaterThan(500);
     expect(yellowTop).toBeLessThan(yellowBottom / 10);
 
+    // The webhook carries the job as GET answers it.
+    const event = await eventOf('ai_clipping.success', created.id);
+    expect(event).toMatchObject({ id: created.id, status: 'completed', callback_id: 'job-1' });
+    expect((event.clips as Clip[]).map((item) => item.id)).toEqual(done.clips.map((item) => item.id));
+
     // One credit: the source is under a minute, whatever the number of clips.
     expect(before - (await credits())).toBe(1);
     const list = await api.call<{ data: Clipping[] }>('GET', '/v3/ai-clipping?limit=100');
@@ -264,6 +289,11 @@ describe('AI clipping', () => {
     expect(done).toMatchObject({ status: 'failed', failure_code: 'engine_unavailable', clips: [] });
     expect(done.failure_message).toMatch(/SPEECH_RECOGNITION_ENGINE/);
     expect(await credits()).toBe(before);
+    expect(await eventOf('ai_clipping.fail', created.id)).toMatchObject({
+      id: created.id,
+      status: 'failed',
+      failure_code: 'engine_unavailable',
+    });
   });
 
   it('fails with no_clips when no run of whole sentences fits the durations asked for, refunded', async () => {
