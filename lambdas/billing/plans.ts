@@ -70,6 +70,14 @@ export function lipsyncCredits(durationSeconds: number, mode: 'speed' | 'precisi
   return translationCredits(durationSeconds, mode);
 }
 
+/**
+ * What AI clipping of `durationSeconds` of source costs: every started minute of the source, at least
+ * one, whatever the number of clips made from it.
+ */
+export function clippingCredits(durationSeconds: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+}
+
 /** Credits of one avatar look, by how it is made (a look pack costs this per look). */
 export const AVATAR_LOOK_CREDITS = { photo: 1, prompt: 1, look_pack: 1, digital_twin: 5 } as const;
 

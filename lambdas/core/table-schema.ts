@@ -28,6 +28,8 @@ export const keys = {
 
 /** Sort-key prefixes of workspace-owned resource types. */
 export const RESOURCE_TYPES = {
+  /** An AI clipping job: one long video cut into short clips (clipping/clipping-records.ts). */
+  aiClipping: 'AI_CLIPPING',
   asset: 'ASSET',
   /** An avatar group (character) of the workspace: photo avatars, prompt avatars, a digital twin. */
   avatarGroup: 'AVATAR_GROUP',

@@ -21,8 +21,10 @@ export const EVENT_TYPES = {
     'A proofread session (one output language) has its words translated, ready for review. `event_data`: `proofread_id`, `title`, `input_language`, `output_language`, `status`, `callback_id`, `srt_url` (pre-signed).',
   'proofread_creation.fail':
     'A proofread session failed. `event_data`: `proofread_id`, `title`, `input_language`, `output_language`, `status`, `callback_id`, `failure_code`, `failure_message`.',
-  'ai_clipping.success': 'An AI clipping job produced its clips.',
-  'ai_clipping.fail': 'An AI clipping job failed.',
+  'ai_clipping.success':
+    'An AI clipping job produced its clips. `event_data`: the job as GET /v3/ai-clipping/{job_id} answers it: `id`, `title`, `status`, `input_language`, `output_settings`, `callback_id`, `progress`, `source_duration`, `clips` (each `id`, `title`, `duration_seconds`, `virality_score`, `aspect_ratio`, pre-signed `video_url` and `thumbnail_url`), `created_at`, `completed_at`.',
+  'ai_clipping.fail':
+    'An AI clipping job failed and its credits were returned. `event_data`: the job as GET /v3/ai-clipping/{job_id} answers it, with `failure_code` and `failure_message`.',
   'lipsync.success':
     'A lipsync completed (created through /v3/lipsyncs). `event_data`: `lipsync_id`, `title`, `status`, `callback_id`, `folder_id`, `url` and `video_url` (pre-signed; re-fetch the lipsync for fresh links), `caption_url` (null without captions), `duration`.',
   'lipsync.fail':

@@ -10,7 +10,7 @@ import { estimatedSourceSeconds, fillerRemovalCredits } from '../billing/plans.j
 import { newId } from '../core/ids.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject } from '../media/media-store.js';
-import { videoMadeHere } from '../videos/videos-made-here.js';
+import { videoMadeHere } from '../videos/source-transcript.js';
 import { fillerRemovalJob } from './filler-removal-job.js';
 import {
   type FillerRemovalRecord,

@@ -27,7 +27,7 @@ import {
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { copyMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
-import { hearStoredWords, storedWords } from '../videos/videos-made-here.js';
+import { sourceWords } from '../videos/source-transcript.js';
 import { type CutPlan, findSilences, planCuts } from './cut-plan.js';
 import { FILLER_REMOVAL_FAILURE, type FillerRemovalRef, fillerRemovalJob } from './filler-removal-job.js';
 import {
@@ -63,19 +63,6 @@ interface HeardWords {
 /** The source's words: stored for a video made here, else heard; none (said why) without an engine. */
 async function wordsOf(record: FillerRemovalRecord, prepared: PreparedSource): Promise<HeardWords> {
   const language = record.options.language;
-  if (record.source.video_id) {
-    const stored = await storedWords(record.workspace_id, record.source.video_id, 0, prepared.durationMs);
-    if (stored && stored.length > 0) {
-      const heard = await hearStoredWords({
-        words: stored,
-        language: language ?? 'en',
-        sourceKey: record.source.key,
-        runId: record.filler_word_removal_id,
-        workPrefix: fillerRemovalMediaKeys.work(record, ''),
-      });
-      return { words: heard.words, language: heard.language, engine: heard.engine };
-    }
-  }
   const soundKey = fillerRemovalMediaKeys.work(record, 'sound.wav');
   await putMediaObject(
     record.workspace_id,
@@ -83,15 +70,19 @@ async function wordsOf(record: FillerRemovalRecord, prepared: PreparedSource): P
     await readFile(prepared.audioPath as string),
     'audio/wav',
   );
-  const engine = recognitionEngineFor({});
   try {
-    const heard = await engine.recognize({
-      media: { bucket: config().bucketName, key: soundKey, mediaType: 'audio/wav' },
-      ...(language ? { language } : {}),
+    const heard = await sourceWords({
+      workspaceId: record.workspace_id,
+      videoId: record.source.video_id,
+      mediaKey: record.source.key,
+      audioKey: soundKey,
+      language,
+      startMs: 0,
+      durationMs: prepared.durationMs,
       runId: record.filler_word_removal_id,
       workPrefix: fillerRemovalMediaKeys.work(record, ''),
     });
-    return { words: heard.words, language: heard.language, engine: engine.name };
+    return { words: heard.words, language: heard.language ?? language, engine: heard.engine ?? 'none' };
   } catch (error) {
     // Without recognition the silences can still be cut: the job says what it could not do.
     if (

@@ -17,8 +17,8 @@ import { speechRecognitionConfigured } from '../engines/recognition/index.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject } from '../media/media-store.js';
+import { videoMadeHere } from '../videos/source-transcript.js';
 import { getVideo } from '../videos/videos.js';
-import { videoMadeHere } from '../videos/videos-made-here.js';
 import { lipsyncJob } from './lipsync-job.js';
 import {
   batchItemLipsyncId,

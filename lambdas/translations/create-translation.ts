@@ -18,7 +18,7 @@ import { isSubtitleFormatError, parseSubtitles } from '../engines/composition/su
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
-import { videoMadeHere } from '../videos/videos-made-here.js';
+import { videoMadeHere } from '../videos/source-transcript.js';
 import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './translation-languages.js';
 import {
   batchItemTranslationId,

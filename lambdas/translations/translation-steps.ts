@@ -20,7 +20,6 @@ import {
 } from '../engines/composition/dubbing.js';
 import { formatSrt, parseSubtitles } from '../engines/composition/subtitle-files.js';
 import { describeLips, renderDub } from '../engines/dub-render.js';
-import { recognitionEngineFor } from '../engines/recognition/index.js';
 import { speechEngine } from '../engines/speech/index.js';
 import type { Pronunciation, SynthesisResult } from '../engines/speech/speech-engine.js';
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
@@ -29,11 +28,9 @@ import { primaryLanguage, translationEngine } from '../engines/translation/index
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
-import { getVideo } from '../videos/videos.js';
-import { hearStoredWords, storedWords } from '../videos/videos-made-here.js';
+import { sourceWords, videoLanguage } from '../videos/source-transcript.js';
 import { voiceAnalyser } from '../voices/voice-analysers.js';
 import { catalogVoicesOfLanguage, deriveVoice, VoiceDerivationError } from '../voices/voice-analysis.js';
-import { resolveVoice } from '../voices/voice-resolution.js';
 import { type DubPlan, planDub, retimesPicture, segmentsFromWords, type TimedText } from './dub-plan.js';
 import { languageOfTag } from './translation-languages.js';
 import {
@@ -88,20 +85,6 @@ function cuesInCut(cues: readonly CaptionCue[], startMs: number, durationMs: num
     }));
 }
 
-/** The language a video of this service was spoken in: its first script's voice's. */
-async function videoLanguage(workspaceId: string, videoId: string): Promise<string | undefined> {
-  const video = await getVideo(workspaceId, videoId, true);
-  for (const scene of video?.render.scenes ?? []) {
-    const voiceId = scene.speech?.kind === 'script' ? scene.speech.voice_id : null;
-    if (!voiceId) continue;
-    const stock = findStockVoice(voiceId);
-    if (stock) return stock.language;
-    const resolved = await resolveVoice(workspaceId, voiceId, config().speechEngine).catch(() => undefined);
-    if (resolved) return resolved.language;
-  }
-  return undefined;
-}
-
 interface Transcript {
   source: TranscriptSource;
   language: string | null;
@@ -130,41 +113,22 @@ async function readTranscript(
       engine: null,
     };
   }
-  const stored = record.source.video_id
-    ? await storedWords(record.workspace_id, record.source.video_id, prepared.startMs, prepared.durationMs)
-    : undefined;
-  if (stored && stored.length > 0) {
-    const language =
-      record.input_language_tag ??
-      (await videoLanguage(record.workspace_id, record.source.video_id as string));
-    const heard = await hearStoredWords({
-      words: stored,
-      language: language ?? 'en',
-      sourceKey: record.source.key,
-      runId: record.video_translation_id,
-      workPrefix: translationMediaKeys.work(record, ''),
-    });
-    return {
-      source: TRANSCRIPT_SOURCES.storedScript,
-      language: heard.language,
-      segments: segmentsFromWords(heard.words),
-      engine: heard.engine,
-    };
-  }
-  if (!audioKey)
-    return { source: TRANSCRIPT_SOURCES.recognition, language: null, segments: [], engine: null };
-  const engine = recognitionEngineFor({});
-  const heard = await engine.recognize({
-    media: { bucket: config().bucketName, key: audioKey, mediaType: 'audio/wav' },
-    ...(record.input_language_tag ? { language: record.input_language_tag } : {}),
+  const heard = await sourceWords({
+    workspaceId: record.workspace_id,
+    videoId: record.source.video_id,
+    mediaKey: record.source.key,
+    audioKey,
+    language: record.input_language_tag,
+    startMs: prepared.startMs,
+    durationMs: prepared.durationMs,
     runId: record.video_translation_id,
     workPrefix: translationMediaKeys.work(record, ''),
   });
   return {
-    source: TRANSCRIPT_SOURCES.recognition,
+    source: heard.source,
     language: heard.language,
     segments: segmentsFromWords(heard.words),
-    engine: engine.name,
+    engine: heard.engine,
   };
 }
 

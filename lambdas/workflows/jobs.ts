@@ -6,6 +6,7 @@
 import { consentReviewJob } from '../avatars/avatar-consent-job.js';
 import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
 import { backgroundRemovalJob } from '../background-removals/background-removal-job.js';
+import { aiClippingJob } from '../clipping/ai-clipping-job.js';
 import { fillerRemovalJob } from '../filler-removals/filler-removal-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
@@ -24,4 +25,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   fillerRemovalJob,
   backgroundRemovalJob,
   lipsyncJob,
+  aiClippingJob,
 ];

@@ -186,6 +186,11 @@ beforeAll(async () => {
       },
     });
     expect(lipsync.status, JSON.stringify(lipsync.body)).toBe(200);
+    // An AI clipping job of a file that is not a real video: listed at once, failed by its job soon after.
+    const clipping = await api.call('POST', '/v3/ai-clipping', {
+      body: { video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') } },
+    });
+    expect(clipping.status, JSON.stringify(clipping.body)).toBe(200);
   }
   for (const index of [1, 2]) {
     const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
@@ -273,6 +278,7 @@ afterAll(() => api?.stop());
 describe('the reference query parameters of every built route', () => {
   it('covers the built routes of the file, each of whose query schemas knows every parameter', () => {
     expect(BUILT.map((operation) => operation.key).sort()).toEqual([
+      'GET /v3/ai-clipping',
       'GET /v3/assets',
       'GET /v3/assets/batches/{batch_id}',
       'GET /v3/assets/statuses',

@@ -22,6 +22,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/integration/webhook-deliveries.test.ts', // 22
   'test/integration/filler-word-removals.test.ts', // 20
   'test/integration/talking-photo.test.ts', // 19
+  'test/integration/ai-clipping.test.ts', // 19 (a loaded machine: 31 wall, 19 CPU)
   'test/integration/models-audio.test.ts', // 18
   'test/integration/background-removals.test.ts', // 18
   'test/unit/engines/vision/twin-footage.test.ts', // 17

@@ -10,7 +10,7 @@
  * captions do not flicker.
  */
 import { alignScriptWords } from '../speech/script-words.js';
-import type { CaptionCue } from './composition-engine.js';
+import type { CaptionCue, CaptionPosition, CaptionStyle } from './composition-engine.js';
 import { clockParts, cueLines } from './subtitle-files.js';
 
 export interface TimedWord {
@@ -199,16 +199,12 @@ export function captionCuesFromWords(
   return cues;
 }
 
-export interface AssStyleOptions {
+export interface AssStyleOptions extends Omit<CaptionStyle, 'font'> {
   /** The frame size: the script's coordinate space, so every size below is in frame pixels. */
   width: number;
   height: number;
   /** Font family name; the renderer falls back to its only font when this one is not installed. */
   fontName: string;
-  /** `#rrggbb` of the text. @default white */
-  textColor?: string;
-  /** `#rrggbb` of an opaque box behind each line, drawn instead of the outline and shadow. @default none */
-  boxColor?: string;
 }
 
 /** `#rrggbb` as ASS writes an opaque colour: `&H00BBGGRR`. */
@@ -231,26 +227,49 @@ function assText(lines: readonly string[]): string {
     .join('\\N');
 }
 
+/** ASS alignment (numpad: 2 bottom-centre, 5 middle-centre) and vertical margin, as a fraction of the height. */
+const POSITIONS: Readonly<Record<CaptionPosition, { alignment: number; margin: number }>> = {
+  bottom: { alignment: 2, margin: 0.05 },
+  lower_third: { alignment: 2, margin: 0.22 },
+  middle: { alignment: 5, margin: 0 },
+};
+
 /**
- * An ASS script that burns the cues in: white text (or `textColor`) with a dark outline and soft
- * shadow, or on an opaque `boxColor` box, bottom-centred, the font scaled to the frame (5% of the
- * height, less on narrow portrait frames). Lines wider than the frame wrap. In the picture `{` `}`
- * show as `(` `)` and `\` as `∖` (ASS markup cannot show them).
+ * An ASS script that burns the cues in: by default white text with a dark outline and soft shadow,
+ * bottom-centred, the font scaled to the frame (5% of the height, less on narrow portrait frames); or
+ * the style's colours, outline, shadow, weight, slant, capitals, size and position, or its opaque
+ * `boxColor` box. Lines wider than the frame wrap. In the picture `{` `}` show as `(` `)` and `\` as `∖`
+ * (ASS markup cannot show them).
  */
 export function toAss(cues: readonly CaptionCue[], style: AssStyleOptions): string {
-  const fontSize = Math.max(8, Math.round(0.05 * Math.min(style.height, style.width * 0.9)));
+  const baseSize = 0.05 * Math.min(style.height, style.width * 0.9);
+  const fontSize = Math.max(8, Math.round(baseSize * (style.sizeScale ?? 1)));
   const boxed = style.boxColor !== undefined;
   // In a box (BorderStyle 3) the outline width is the box's padding around the text.
-  const outline = Math.max(1, Math.round(fontSize * (boxed ? 0.25 : 0.08)));
-  const shadow = boxed ? 0 : Math.max(1, Math.round(fontSize * 0.04));
+  const outline = boxed
+    ? Math.max(1, Math.round(fontSize * 0.25))
+    : style.outlineWidth !== undefined
+      ? Math.round(fontSize * style.outlineWidth)
+      : Math.max(1, Math.round(fontSize * 0.08));
+  const shadow = boxed
+    ? 0
+    : style.shadowDepth !== undefined
+      ? Math.round(fontSize * style.shadowDepth)
+      : Math.max(1, Math.round(fontSize * 0.04));
   const marginSide = Math.round(style.width * 0.05);
-  const marginBottom = Math.round(style.height * 0.05);
+  const position = POSITIONS[style.position ?? 'bottom'];
+  const marginVertical = Math.round(style.height * position.margin);
   const text = style.textColor ? assColor(style.textColor) : '&H00FFFFFF';
   // libass fills the box of BorderStyle 3 with the outline colour.
-  const outlineColour = style.boxColor ? assColor(style.boxColor) : '&H00000000';
+  const outlineColour = style.boxColor
+    ? assColor(style.boxColor)
+    : style.outlineColor
+      ? assColor(style.outlineColor)
+      : '&H00000000';
   // Fields of a style line are comma-separated: a family name cannot carry one.
   const fontName = style.fontName.replace(/,/g, ' ');
-  // Colours are &HAABBGGRR with AA = transparency: opaque white text, opaque black outline, half-black shadow.
+  const flag = (on: boolean | undefined) => (on ? -1 : 0);
+  // Colours are &HAABBGGRR with AA = transparency: opaque text and outline, half-black shadow.
   const header = [
     '[Script Info]',
     'ScriptType: v4.00+',
@@ -261,13 +280,13 @@ export function toAss(cues: readonly CaptionCue[], style: AssStyleOptions): stri
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    `Style: Caption,${fontName},${fontSize},${text},${text},${outlineColour},&H80000000,0,0,0,0,100,100,0,0,${boxed ? 3 : 1},${outline},${shadow},2,${marginSide},${marginSide},${marginBottom},1`,
+    `Style: Caption,${fontName},${fontSize},${text},${text},${outlineColour},&H80000000,${flag(style.bold)},${flag(style.italic)},0,0,100,100,0,0,${boxed ? 3 : 1},${outline},${shadow},${position.alignment},${marginSide},${marginSide},${marginVertical},1`,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
   ];
   const events = cues
-    .map((cue) => ({ cue, lines: cueLines(cue.text) }))
+    .map((cue) => ({ cue, lines: cueLines(style.uppercase ? cue.text.toUpperCase() : cue.text) }))
     .filter(({ lines }) => lines.length > 0)
     .map(
       ({ cue, lines }) =>

@@ -83,7 +83,24 @@ export interface CaptionStyle {
    * any picture). @default none
    */
   boxColor?: string;
+  /** `#rrggbb` of the outline around the letters. @default black */
+  outlineColor?: string;
+  /** Outline width as a fraction of the font size, 0 to 0.3. @default 0.08 */
+  outlineWidth?: number;
+  /** Shadow offset as a fraction of the font size, 0 to 0.3. @default 0.04 */
+  shadowDepth?: number;
+  bold?: boolean;
+  italic?: boolean;
+  /** Captions in capitals. */
+  uppercase?: boolean;
+  /** Font size relative to the default (5 % of the frame's height), 0.5 to 3. @default 1 */
+  sizeScale?: number;
+  /** Where the lines sit: on the bottom margin, at the lower third, or in the middle. @default 'bottom' */
+  position?: CaptionPosition;
 }
+
+export const CAPTION_POSITIONS = ['bottom', 'lower_third', 'middle'] as const;
+export type CaptionPosition = (typeof CAPTION_POSITIONS)[number];
 
 export interface Watermark {
   /** PNG (transparency kept) or JPEG. */
@@ -440,9 +457,19 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
     for (const [what, color] of [
       ['text', style.textColor],
       ['box', style.boxColor],
+      ['outline', style.outlineColor],
     ] as const)
       if (color !== undefined && (typeof color !== 'string' || !COLOR_PATTERN.test(color)))
         throw invalid(`caption ${what} colour must look like #rrggbb`);
+    for (const [what, value, low, high] of [
+      ['outline width', style.outlineWidth, 0, 0.3],
+      ['shadow depth', style.shadowDepth, 0, 0.3],
+      ['size scale', style.sizeScale, 0.5, 3],
+    ] as const)
+      if (value !== undefined && !isNumberIn(value, low, high))
+        throw invalid(`caption ${what} must be from ${low} to ${high}`);
+    if (style.position !== undefined && !CAPTION_POSITIONS.includes(style.position))
+      throw invalid(`caption position must be one of ${CAPTION_POSITIONS.join(', ')}`);
   }
   return { fps };
 }

@@ -322,9 +322,8 @@ class FfmpegEngine implements FfmpegCompositionEngine {
         toAss(cues, {
           width: request.width,
           height: request.height,
+          ...style,
           fontName: style?.font?.family ?? 'DejaVu Sans',
-          ...(style?.textColor ? { textColor: style.textColor } : {}),
-          ...(style?.boxColor ? { boxColor: style.boxColor } : {}),
         }),
       );
     }

@@ -12,7 +12,14 @@ import { createOpenAiTextGenerationEngine } from './openai-text-generation-engin
 import { createTestDoubleTextGenerationEngine } from './test-double-text-generation-engine.js';
 import { type TextGenerationEngine, TextGenerationError } from './text-generation-engine.js';
 
-export { countWords, keywords, rankSentences, splitSentences } from './local-planner.js';
+export {
+  contentTerms,
+  countWords,
+  keywords,
+  rankSentences,
+  sentiment,
+  splitSentences,
+} from './local-planner.js';
 export * from './text-generation-engine.js';
 
 /** What a deployer reads when text generation is asked for and none is configured. */

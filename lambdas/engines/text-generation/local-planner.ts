@@ -102,3 +102,17 @@ export function rankSentences(text: string): RankedSentence[] {
 /** Counts words as the planner's budgets do: runs of letters or digits. */
 export const countWords = (text: string) =>
   text.match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+
+/** The text's content words (nouns, proper nouns, adjectives; no stop words), normalized, in order. */
+export function contentTerms(text: string): string[] {
+  return analyse(text).flatMap(({ terms }) => terms);
+}
+
+/**
+ * The text's sentiment, from -1 (negative) to 1 (positive): wink-nlp's lexicon of emotionally
+ * loaded words and emoticons, with negation handled ("not good" is negative).
+ */
+export function sentiment(text: string): number {
+  const nlpInstance = language();
+  return Number(nlpInstance.readDoc(text).out(nlpInstance.its.sentiment)) || 0;
+}

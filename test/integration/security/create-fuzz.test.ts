@@ -957,3 +957,85 @@ describe('webhook event routes never fail with 5xx', () => {
     );
   });
 });
+
+describe('AI clipping creates never fail with 5xx', () => {
+  // A workspace without credits: bodies that pass validation end in 402 instead of clipping.
+  let brokeKey: string;
+  beforeAll(async () => {
+    brokeKey = (await fuzzTarget.api.newWorkspace({ included_credits: 0 })).apiKey;
+  });
+  const video = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constant({
+        type: 'base64',
+        media_type: 'video/mp4',
+        data: mp4Header().toString('base64'),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('url'), url: plausibleUrl }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ type: fc.constant('asset_id'), asset_id: fc.oneof(wellFormedId, anyString) }),
+    },
+    { weight: 1, arbitrary: anyJson },
+  );
+  const outputSettings = fc.record(
+    {
+      aspect_ratio: fc.oneof(fc.constantFrom('landscape', 'portrait', 'square', 'wide'), anyJson),
+      captions: fc.oneof(fc.boolean(), anyJson),
+      caption_style: fc.oneof(fc.constantFrom('outline_classic', 'pop_single', 'comic', null), anyString),
+      duration_types: fc.oneof(fc.uniqueArray(fc.constantFrom('30', '60', '180', 'long', '45')), anyJson),
+      prompt: fc.oneof(fc.constantFrom('the best moments', null), anyString, hugeString),
+    },
+    { requiredKeys: [] },
+  );
+  const body = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          video,
+          title: fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null), hugeString),
+          input_language: fc.oneof(fc.constantFrom('en', 'pt-BR', 'English', null), anyString),
+          output_settings: fc.oneof(
+            { weight: 4, arbitrary: outputSettings },
+            { weight: 1, arbitrary: anyJson },
+          ),
+          callback_url: plausibleUrl,
+          callback_id: fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null)),
+        },
+        { requiredKeys: ['video'] },
+      ),
+    },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+
+  it('POST /v3/ai-clipping: any body and Idempotency-Key', async () => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(body, idempotencyHeader, async (payload, key) => {
+        const attempt = {
+          method: 'POST',
+          path: '/v3/ai-clipping',
+          body: JSON.stringify(payload),
+          headers: { ...headersOf('application/json', key), 'X-Api-Key': brokeKey },
+        };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        seen.add(reply.status);
+      }),
+      {
+        numRuns: NUM_RUNS,
+        examples: [
+          [
+            { video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') } },
+            undefined,
+          ],
+        ],
+      },
+    );
+    expectReached(seen, 402, 400);
+  });
+});

@@ -40,6 +40,8 @@ const EMITTED = [
   'lipsync.fail',
   'overdub.success',
   'overdub.fail',
+  'ai_clipping.success',
+  'ai_clipping.fail',
 ] as const;
 
 function sources(directory: string): string[] {
