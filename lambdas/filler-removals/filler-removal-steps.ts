@@ -16,6 +16,7 @@ import { fillerRemovalCredits } from '../billing/plans.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
+import { CompositionError } from '../engines/composition/composition-engine.js';
 import { muxContainer, muxDub, type PreparedSource, prepareSource } from '../engines/composition/dubbing.js';
 import { cutMedia, extractFrame } from '../engines/composition/media-cuts.js';
 import {
@@ -144,7 +145,7 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
   const workDir = await mkdtemp(join(config().mediaWorkDir, `filler-${ref.filler_word_removal_id}-`));
   try {
     const source = await downloadMediaObject(record.source.key, join(workDir, 'source'));
-    const prepared = await prepareSource(source, { workDir });
+    const prepared = await readableSource(source, workDir);
     const fps = prepared.hasVideo ? prepared.fps : FILLER_REMOVAL_DEFAULTS.audioOnlyGridFps;
     const minutesDue = Math.min(
       record.credits_reserved ?? 0,
@@ -234,6 +235,25 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The source probed and its sound extracted; an unreadable one fails saying why, without the work paths. */
+async function readableSource(source: string, workDir: string): Promise<PreparedSource> {
+  try {
+    return await prepareSource(source, { workDir });
+  } catch (error) {
+    if (!(error instanceof CompositionError) || error.failureCode !== 'invalid_media') throw error;
+    const reason = error.message
+      .replaceAll(`file:${source}: `, '')
+      .replaceAll(`cannot read ${source}: `, '')
+      .replaceAll(source, 'the file')
+      .replace(/ to translate$/, '');
+    throw new JobFailure(
+      FILLER_REMOVAL_FAILURE.invalidMedia,
+      `The video could not be read: ${reason}. Send a video or audio file (MP4, MOV, WebM, MP3, WAV, …); its credits were returned.`,
+      { cause: error },
+    );
   }
 }
 
