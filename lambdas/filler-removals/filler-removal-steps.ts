@@ -132,7 +132,27 @@ async function planOf(record: FillerRemovalRecord, prepared: PreparedSource, hea
   });
 }
 
-const CONTENT_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
+const VIDEO_CONTENT_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
+/** Sound-only files kept as they are, by ffmpeg's container name. */
+const AUDIO_FILES: Readonly<Record<string, { extension: string; type: string }>> = {
+  wav: { extension: 'wav', type: 'audio/wav' },
+  mp3: { extension: 'mp3', type: 'audio/mpeg' },
+  ogg: { extension: 'ogg', type: 'audio/ogg' },
+  flac: { extension: 'flac', type: 'audio/flac' },
+};
+
+/** The name and type of the source's byte copy (an unchanged output). */
+function unchangedOutput(prepared: PreparedSource): { name: string; type: string } {
+  const audio = prepared.hasVideo ? undefined : AUDIO_FILES[prepared.codecs.container.split(',')[0] ?? ''];
+  if (audio) return { name: `audio.${audio.extension}`, type: audio.type };
+  const container = muxContainer('same', true, prepared);
+  return prepared.hasVideo
+    ? { name: `video.${container}`, type: VIDEO_CONTENT_TYPES[container] }
+    : {
+        name: `audio.${container === 'mp4' ? 'm4a' : container}`,
+        type: `audio/${container === 'mkv' ? 'x-matroska' : container}`,
+      };
+}
 
 async function clean(ref: FillerRemovalRef): Promise<null> {
   const record = await resumeJob(fillerRemovalJob, ref);
@@ -169,9 +189,9 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
 
     if (!plan || plan.cuts.length === 0) {
       // Nothing to cut: the source as it is, and nothing charged.
-      const container = muxContainer('same', true, prepared);
-      const videoKey = fillerRemovalMediaKeys.output(record, `video.${container}`);
-      await copyMediaObject(record.workspace_id, record.source.key, videoKey, CONTENT_TYPES[container]);
+      const unchanged = unchangedOutput(prepared);
+      const videoKey = fillerRemovalMediaKeys.output(record, unchanged.name);
+      await copyMediaObject(record.workspace_id, record.source.key, videoKey, unchanged.type);
       const thumbnailKey = prepared.hasVideo ? await storeThumbnail(record, source, workDir) : null;
       const done = await completeFillerRemoval(record, {
         outputs: { video_key: videoKey, thumbnail_key: thumbnailKey },
@@ -213,8 +233,10 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
       keepSameFormat: false,
       sourceInfo: prepared,
     });
-    const videoKey = fillerRemovalMediaKeys.output(record, 'video.mp4');
-    await putMediaObject(record.workspace_id, videoKey, await readFile(muxed.path), 'video/mp4');
+    // An MP4 either way; a source without pictures gives one with sound only (an M4A).
+    const [name, type] = cut.videoPath ? ['video.mp4', 'video/mp4'] : ['audio.m4a', 'audio/mp4'];
+    const videoKey = fillerRemovalMediaKeys.output(record, name);
+    await putMediaObject(record.workspace_id, videoKey, await readFile(muxed.path), type);
     const thumbnailKey = cut.videoPath ? await storeThumbnail(record, muxed.path, workDir) : null;
     const outputDuration = Math.round((plan.keptFrames * 1000) / fps) / 1000;
     const done = await completeFillerRemoval(record, {

@@ -276,6 +276,33 @@ describe('filler-word removal', () => {
     expect(frames.length).toBe(Math.round((done.output_duration as number) * FPS));
   });
 
+  it('cleans a recording without pictures: its silences cut, an M4A with sound only', async () => {
+    const recording = join(scratch, 'recording.wav');
+    await ffmpeg([
+      ...['-f', 'lavfi', '-i', 'aevalsrc=if(between(t\\,0.5\\,2)\\,0\\,0.4*sin(2*PI*300*t)):s=16000:d=2.5'],
+      ...['-c:a', 'pcm_s16le', recording],
+    ]);
+    const created = await create({
+      video: {
+        type: 'base64',
+        media_type: 'audio/wav',
+        data: (await readFile(recording)).toString('base64'),
+      },
+    });
+    const done = await waitFor<Removal>(`/v3/filler-word-removals/${created.id}`);
+    expect(done.failure_message).toBeNull();
+    // 1.5 s of silence → 0.3 s, on the 10 ms grid of a source without frames.
+    expect(done).toMatchObject({
+      status: 'completed',
+      num_cuts: 0,
+      thumbnail_url: null,
+      output_duration: 1.3,
+    });
+    const probe = await probeMedia(await download(done.video_url, 'recording-cleaned.m4a'));
+    expect(probe.streams.map((stream) => stream.type)).toEqual(['audio']);
+    expect(probe.durationSeconds).toBeCloseTo(1.3, 1);
+  });
+
   it('changes nothing when nothing is long enough to cut: the source byte for byte, the charge refunded', async () => {
     const { workspaceId, apiKey } = await api.newWorkspace();
     const before = await creditsOf(workspaceId);
