@@ -29,7 +29,7 @@ import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { copyMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
 import { hearStoredWords, storedWords } from '../videos/videos-made-here.js';
-import { type CutPlan, findSilences, planCuts } from './cut-plan.js';
+import { type CutPlan, type FillerSpan, findSilences, planCuts } from './cut-plan.js';
 import { FILLER_REMOVAL_FAILURE, type FillerRemovalRef, fillerRemovalJob } from './filler-removal-job.js';
 import {
   completeFillerRemoval,
@@ -112,9 +112,25 @@ async function wordsOf(record: FillerRemovalRecord, prepared: PreparedSource): P
 /** The cuts of a source with sound. */
 async function planOf(record: FillerRemovalRecord, prepared: PreparedSource, heard: HeardWords, fps: number) {
   const vocabulary = fillerVocabulary(heard.language, record.options.filler_words);
-  const fillers = fillerWordIndexes(heard.words, vocabulary).map(
-    (index) => heard.words[index] as RecognizedWord,
-  );
+  const fillerIndexes = fillerWordIndexes(heard.words, vocabulary);
+  const isFiller = new Set(fillerIndexes);
+  // The words beside each filler that stay: a cut may reach out to whole frames up to them, not into them.
+  const keptBeside = (from: number, step: -1 | 1) => {
+    let index = from + step;
+    while (isFiller.has(index)) index += step;
+    return heard.words[index];
+  };
+  const fillers = fillerIndexes.map((index): FillerSpan => {
+    const word = heard.words[index] as RecognizedWord;
+    const before = keptBeside(index, -1);
+    const after = keptBeside(index, 1);
+    return {
+      startMs: word.startMs,
+      endMs: word.endMs,
+      ...(before ? { notBeforeMs: before.endMs } : {}),
+      ...(after ? { notAfterMs: after.startMs } : {}),
+    };
+  });
   const samples = await decodeMonoPcm16(prepared.audioPath as string, {
     sampleRate: FILLER_REMOVAL_DEFAULTS.analysisSampleRate,
   });
