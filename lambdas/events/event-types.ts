@@ -3,7 +3,7 @@
  * subscriptions are validated against it, and producers may only emit names from it. The payloads of
  * the types emitted today (`avatar_video.*`, `batch.completed`, `voice_clone.*`, `audio_voice.*`,
  * the avatar look events `photo_avatar_train.*`, `photo_avatar_generation.*`, `photo_avatar_look.*`,
- * `instant_avatar.*`) are
+ * `instant_avatar.*`, `filler_word_removal.*`) are
  * documented in docs/webhooks.md; the others come with their routes.
  */
 export const EVENT_TYPES = {

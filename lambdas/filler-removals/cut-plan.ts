@@ -2,9 +2,10 @@
  * What a filler-word removal cuts, as arithmetic (no media): the filler words and the long silences
  * of a source, turned into cuts on its frame grid, and the kept parts between them.
  *
- * - A filler word is cut from the frame boundary nearest its start to the one nearest its end: at most
- *   half a frame of it is left, and at most half a frame of the words around it is taken (recognizers
- *   put words edge to edge, so covering the filler to the outer frames would clip its neighbours).
+ * - A filler word is cut whole, out to the frame boundaries around it, where that takes nothing of
+ *   the words beside it (`notBeforeMs`, `notAfterMs`: a pause lies between). Where a word touches it
+ *   (recognizers put words edge to edge), that side is cut at the nearest boundary instead: at most
+ *   half a frame of the filler is left, at most half a frame of its neighbour taken.
  * - A silence longer than `silenceThresholdMs` is shortened to `silenceKeptMs` (half of it kept after
  *   the sound before, half before the sound after), so the speech keeps a natural pause.
  * - Cuts that overlap, touch, or leave less than `minKeptFrames` between them become one cut; nothing
@@ -19,13 +20,19 @@ export interface TimeSpan {
   endMs: number;
 }
 
+/** A filler word's time, and where the words beside it end and start (absent: nothing beside it). */
+export interface FillerSpan extends TimeSpan {
+  notBeforeMs?: number;
+  notAfterMs?: number;
+}
+
 export interface CutPlanInput {
   /** The source's frame rate (the grid of the cuts). */
   fps: number;
   /** Frames of the source. */
   totalFrames: number;
   /** The filler words' times. */
-  fillers: readonly TimeSpan[];
+  fillers: readonly FillerSpan[];
   /** Silences, of any length. */
   silences: readonly TimeSpan[];
   silenceThresholdMs: number;
@@ -93,10 +100,21 @@ export function planCuts(input: CutPlanInput): CutPlan {
   const frameAt = (ms: number) => (ms * fps) / 1000;
   const clamp = (frame: number) => Math.min(totalFrames, Math.max(0, frame));
   const raw: FrameCut[] = [];
+  const msAt = (frame: number) => (frame * 1000) / fps;
   for (const filler of input.fillers) {
+    const outerStart = Math.floor(frameAt(filler.startMs) + 1e-9);
+    const outerEnd = Math.ceil(frameAt(filler.endMs) - 1e-9);
     raw.push({
-      startFrame: clamp(Math.round(frameAt(filler.startMs))),
-      endFrame: clamp(Math.round(frameAt(filler.endMs))),
+      startFrame: clamp(
+        msAt(outerStart) >= (filler.notBeforeMs ?? Number.NEGATIVE_INFINITY) - 1e-6
+          ? outerStart
+          : Math.round(frameAt(filler.startMs)),
+      ),
+      endFrame: clamp(
+        msAt(outerEnd) <= (filler.notAfterMs ?? Number.POSITIVE_INFINITY) + 1e-6
+          ? outerEnd
+          : Math.round(frameAt(filler.endMs)),
+      ),
       fillers: 1,
     });
   }

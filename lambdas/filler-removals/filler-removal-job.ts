@@ -54,7 +54,7 @@ export const fillerRemovalJob = defineJob({
   steps: {
     Clean: {
       description:
-        'Filler-word removal: hear the words (or read a video’s stored words), find the long silences, cut fillers and silences on frame boundaries with crossfaded sound, store the cleaned video',
+        'Filler-word removal: hear the words (or read the stored words of a video made here), find the long silences, cut fillers and silences on frame boundaries with crossfaded sound, store the cleaned video',
       input: fillerRemovalRef,
       output: z.null(),
       deployment: {

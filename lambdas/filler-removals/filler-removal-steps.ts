@@ -16,6 +16,7 @@ import { fillerRemovalCredits } from '../billing/plans.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
+import { CompositionError } from '../engines/composition/composition-engine.js';
 import { muxContainer, muxDub, type PreparedSource, prepareSource } from '../engines/composition/dubbing.js';
 import { cutMedia, extractFrame } from '../engines/composition/media-cuts.js';
 import {
@@ -28,7 +29,7 @@ import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { copyMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
 import { sourceWords } from '../videos/source-transcript.js';
-import { type CutPlan, findSilences, planCuts } from './cut-plan.js';
+import { type CutPlan, type FillerSpan, findSilences, planCuts } from './cut-plan.js';
 import { FILLER_REMOVAL_FAILURE, type FillerRemovalRef, fillerRemovalJob } from './filler-removal-job.js';
 import {
   completeFillerRemoval,
@@ -102,9 +103,25 @@ async function wordsOf(record: FillerRemovalRecord, prepared: PreparedSource): P
 /** The cuts of a source with sound. */
 async function planOf(record: FillerRemovalRecord, prepared: PreparedSource, heard: HeardWords, fps: number) {
   const vocabulary = fillerVocabulary(heard.language, record.options.filler_words);
-  const fillers = fillerWordIndexes(heard.words, vocabulary).map(
-    (index) => heard.words[index] as RecognizedWord,
-  );
+  const fillerIndexes = fillerWordIndexes(heard.words, vocabulary);
+  const isFiller = new Set(fillerIndexes);
+  // The words beside each filler that stay: a cut may reach out to whole frames up to them, not into them.
+  const keptBeside = (from: number, step: -1 | 1) => {
+    let index = from + step;
+    while (isFiller.has(index)) index += step;
+    return heard.words[index];
+  };
+  const fillers = fillerIndexes.map((index): FillerSpan => {
+    const word = heard.words[index] as RecognizedWord;
+    const before = keptBeside(index, -1);
+    const after = keptBeside(index, 1);
+    return {
+      startMs: word.startMs,
+      endMs: word.endMs,
+      ...(before ? { notBeforeMs: before.endMs } : {}),
+      ...(after ? { notAfterMs: after.startMs } : {}),
+    };
+  });
   const samples = await decodeMonoPcm16(prepared.audioPath as string, {
     sampleRate: FILLER_REMOVAL_DEFAULTS.analysisSampleRate,
   });
@@ -122,7 +139,27 @@ async function planOf(record: FillerRemovalRecord, prepared: PreparedSource, hea
   });
 }
 
-const CONTENT_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
+const VIDEO_CONTENT_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
+/** Sound-only files kept as they are, by ffmpeg's container name. */
+const AUDIO_FILES: Readonly<Record<string, { extension: string; type: string }>> = {
+  wav: { extension: 'wav', type: 'audio/wav' },
+  mp3: { extension: 'mp3', type: 'audio/mpeg' },
+  ogg: { extension: 'ogg', type: 'audio/ogg' },
+  flac: { extension: 'flac', type: 'audio/flac' },
+};
+
+/** The name and type of the source's byte copy (an unchanged output). */
+function unchangedOutput(prepared: PreparedSource): { name: string; type: string } {
+  const audio = prepared.hasVideo ? undefined : AUDIO_FILES[prepared.codecs.container.split(',')[0] ?? ''];
+  if (audio) return { name: `audio.${audio.extension}`, type: audio.type };
+  const container = muxContainer('same', true, prepared);
+  return prepared.hasVideo
+    ? { name: `video.${container}`, type: VIDEO_CONTENT_TYPES[container] }
+    : {
+        name: `audio.${container === 'mp4' ? 'm4a' : container}`,
+        type: `audio/${container === 'mkv' ? 'x-matroska' : container}`,
+      };
+}
 
 async function clean(ref: FillerRemovalRef): Promise<null> {
   const record = await resumeJob(fillerRemovalJob, ref);
@@ -135,7 +172,7 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
   const workDir = await mkdtemp(join(config().mediaWorkDir, `filler-${ref.filler_word_removal_id}-`));
   try {
     const source = await downloadMediaObject(record.source.key, join(workDir, 'source'));
-    const prepared = await prepareSource(source, { workDir });
+    const prepared = await readableSource(source, workDir);
     const fps = prepared.hasVideo ? prepared.fps : FILLER_REMOVAL_DEFAULTS.audioOnlyGridFps;
     const minutesDue = Math.min(
       record.credits_reserved ?? 0,
@@ -159,9 +196,9 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
 
     if (!plan || plan.cuts.length === 0) {
       // Nothing to cut: the source as it is, and nothing charged.
-      const container = muxContainer('same', true, prepared);
-      const videoKey = fillerRemovalMediaKeys.output(record, `video.${container}`);
-      await copyMediaObject(record.workspace_id, record.source.key, videoKey, CONTENT_TYPES[container]);
+      const unchanged = unchangedOutput(prepared);
+      const videoKey = fillerRemovalMediaKeys.output(record, unchanged.name);
+      await copyMediaObject(record.workspace_id, record.source.key, videoKey, unchanged.type);
       const thumbnailKey = prepared.hasVideo ? await storeThumbnail(record, source, workDir) : null;
       const done = await completeFillerRemoval(record, {
         outputs: { video_key: videoKey, thumbnail_key: thumbnailKey },
@@ -203,8 +240,10 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
       keepSameFormat: false,
       sourceInfo: prepared,
     });
-    const videoKey = fillerRemovalMediaKeys.output(record, 'video.mp4');
-    await putMediaObject(record.workspace_id, videoKey, await readFile(muxed.path), 'video/mp4');
+    // An MP4 either way; a source without pictures gives one with sound only (an M4A).
+    const [name, type] = cut.videoPath ? ['video.mp4', 'video/mp4'] : ['audio.m4a', 'audio/mp4'];
+    const videoKey = fillerRemovalMediaKeys.output(record, name);
+    await putMediaObject(record.workspace_id, videoKey, await readFile(muxed.path), type);
     const thumbnailKey = cut.videoPath ? await storeThumbnail(record, muxed.path, workDir) : null;
     const outputDuration = Math.round((plan.keptFrames * 1000) / fps) / 1000;
     const done = await completeFillerRemoval(record, {
@@ -225,6 +264,25 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The source probed and its sound extracted; an unreadable one fails saying why, without the work paths. */
+async function readableSource(source: string, workDir: string): Promise<PreparedSource> {
+  try {
+    return await prepareSource(source, { workDir });
+  } catch (error) {
+    if (!(error instanceof CompositionError) || error.failureCode !== 'invalid_media') throw error;
+    const reason = error.message
+      .replaceAll(`file:${source}: `, '')
+      .replaceAll(`cannot read ${source}: `, '')
+      .replaceAll(source, 'the file')
+      .replace(/ to translate$/, '');
+    throw new JobFailure(
+      FILLER_REMOVAL_FAILURE.invalidMedia,
+      `The video could not be read: ${reason}. Send a video or audio file (MP4, MOV, WebM, MP3, WAV, …); its credits were returned.`,
+      { cause: error },
+    );
   }
 }
 

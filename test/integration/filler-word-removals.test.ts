@@ -1,9 +1,9 @@
 /**
  * Filler-word removal over HTTP: the real engines (ffmpeg, eSpeak for the rendered source), real media.
  *
- * Two sources, both small: a 4 s clip built here (a tone, 1.6 s of silence, the tone again with a white
- * flash on the picture at the instant it comes back: the marker that shows picture and sound stay in
- * step after a cut), and a video rendered by the service whose script says "um" and "uh" (its stored
+ * Two sources, both small: a 5 s clip built here (a tone broken by 1.2 s and 1.4 s of silence, and
+ * where it comes back the second time a white flash on the picture: the marker that shows picture and
+ * sound stay in step after the cuts), and a video rendered by the service whose script says "um" and "uh" (its stored
  * words name them). No speech recognition engine is configured, so the built clip has only its
  * silence cut, and the job says so.
  */
@@ -47,8 +47,12 @@ let clipBytes: Buffer;
 let renderedUrl: string;
 let renderedDuration: number;
 
-/** The built clip's marker: the tone comes back and the picture flashes white at 2.6 s. */
-const MARKER_S = 2.6;
+/** The built clip's silences; after the second, the tone comes back and the picture flashes white. */
+const SILENCES = [
+  [0.8, 2.0],
+  [2.6, 4.0],
+] as const;
+const MARKER_S = 4.0;
 const FPS = 25;
 
 async function ffmpeg(args: string[]): Promise<void> {
@@ -158,14 +162,10 @@ beforeAll(async () => {
     },
   });
   const built = join(scratch, 'clip.mp4');
+  const silent = SILENCES.map(([from, to]) => `between(t\\,${from}\\,${to})`).join('+');
   await ffmpeg([
-    ...['-f', 'lavfi', '-i', `color=c=0x404040:s=320x180:r=${FPS}:d=4`],
-    ...[
-      '-f',
-      'lavfi',
-      '-i',
-      `aevalsrc=if(between(t\\,1\\,${MARKER_S})\\,0\\,0.4*sin(2*PI*440*t)):s=48000:d=4`,
-    ],
+    ...['-f', 'lavfi', '-i', `color=c=0x404040:s=320x180:r=${FPS}:d=5`],
+    ...['-f', 'lavfi', '-i', `aevalsrc=if(${silent}\\,0\\,0.4*sin(2*PI*440*t)):s=48000:d=5`],
     ...[
       '-vf',
       `drawbox=x=0:y=0:w=iw:h=ih:color=white:t=200:enable='between(t,${MARKER_S},${MARKER_S + 0.1})'`,
@@ -190,7 +190,7 @@ afterAll(async () => {
 });
 
 describe('filler-word removal', () => {
-  it('cuts a long silence with picture and sound in step, says no words were heard, charges the minute', async () => {
+  it('cuts long silences with picture and sound in step, says no words were heard, charges the minute', async () => {
     const { workspaceId, apiKey } = await api.newWorkspace();
     const before = await creditsOf(workspaceId);
     const created = await create(
@@ -209,22 +209,23 @@ describe('filler-word removal', () => {
     expect(done.engines.recognition).toMatch(
       /^none: no filler words were cut, only silences\. Speech recognition is not configured/,
     );
-    // 1.6 s of silence → 300 ms kept: 1.28 s cut (32 frames, rounded to the frame grid).
-    expect(done.original_duration).toBeCloseTo(4, 1);
-    expect(done.output_duration).toBeCloseTo(2.72, 2);
-    expect(done.reduction_pct).toBeCloseTo(32, 0);
+    // Each silence shortened to 300 ms: 0.95-1.85 s and 2.75-3.85 s cut, on the frame grid 22 + 27
+    // frames (1.96 s) of 125.
+    expect(done.original_duration).toBeCloseTo(5, 1);
+    expect(done.output_duration).toBeCloseTo(3.04, 2);
+    expect(done.reduction_pct).toBeCloseTo(39.2, 0);
 
     const video = await download(done.video_url, 'clip-cleaned.mp4');
     const probe = await probeMedia(video);
     expect(probe.streams.map((stream) => stream.type).sort()).toEqual(['audio', 'video']);
-    expect(probe.durationSeconds).toBeCloseTo(2.72, 1);
-    // The marker lands at the same instant in both streams: 2.6 s − 1.28 s = 1.32 s (frame 33).
+    expect(probe.durationSeconds).toBeCloseTo(3.04, 1);
+    // The marker lands at the same instant in both streams: 4.0 s − 1.96 s = 2.04 s (frame 51).
     const brightness = await frameBrightness(video);
-    expect(brightness.length).toBe(68);
+    expect(brightness.length).toBe(76);
     const flash = brightness.findIndex((value) => value > 200);
-    expect(flash).toBe(33);
+    expect(flash).toBe(51);
     expect(brightness[flash - 1]).toBeLessThan(100);
-    const onset = await soundOnset(video, 1.1);
+    const onset = await soundOnset(video, 1.9);
     expect(Math.abs(onset - flash / FPS)).toBeLessThanOrEqual(0.02);
     // The kept pause is silent, the tone before it is still there.
     expect(await soundOnset(video, 0)).toBeLessThan(0.05);
@@ -258,9 +259,9 @@ describe('filler-word removal', () => {
     expect(done.engines.recognition).toBe('known_transcript');
     expect(done.original_duration).toBeCloseTo(renderedDuration, 1);
     const removed = (done.original_duration as number) - (done.output_duration as number);
-    // eSpeak says "um" from 294 to 419 ms and "Uh" from 1382 to 1609 ms: cut to the nearest frames
-    // at 25 fps, 280-400 ms and 1400-1600 ms, 3 + 5 frames.
-    expect(removed).toBeCloseTo(0.32, 2);
+    // eSpeak says "um" from 294 to 419 ms, between words that touch it: cut at the nearest frames,
+    // 280-400 ms; "Uh" from 1382 to 1609 ms, between pauses: cut whole, 1360-1640 ms. 3 + 7 frames.
+    expect(removed).toBeCloseTo(0.4, 2);
     expect(done.reduction_pct).toBeCloseTo((removed / (done.original_duration as number)) * 100, 0);
 
     const video = await download(done.video_url, 'rendered-cleaned.mp4');
@@ -273,6 +274,33 @@ describe('filler-word removal', () => {
     expect(Math.abs((picture as number) - (sound as number))).toBeLessThan(0.03);
     const frames = await frameBrightness(video);
     expect(frames.length).toBe(Math.round((done.output_duration as number) * FPS));
+  });
+
+  it('cleans a recording without pictures: its silences cut, an M4A with sound only', async () => {
+    const recording = join(scratch, 'recording.wav');
+    await ffmpeg([
+      ...['-f', 'lavfi', '-i', 'aevalsrc=if(between(t\\,0.5\\,2)\\,0\\,0.4*sin(2*PI*300*t)):s=16000:d=2.5'],
+      ...['-c:a', 'pcm_s16le', recording],
+    ]);
+    const created = await create({
+      video: {
+        type: 'base64',
+        media_type: 'audio/wav',
+        data: (await readFile(recording)).toString('base64'),
+      },
+    });
+    const done = await waitFor<Removal>(`/v3/filler-word-removals/${created.id}`);
+    expect(done.failure_message).toBeNull();
+    // 1.5 s of silence → 0.3 s, on the 10 ms grid of a source without frames.
+    expect(done).toMatchObject({
+      status: 'completed',
+      num_cuts: 0,
+      thumbnail_url: null,
+      output_duration: 1.3,
+    });
+    const probe = await probeMedia(await download(done.video_url, 'recording-cleaned.m4a'));
+    expect(probe.streams.map((stream) => stream.type)).toEqual(['audio']);
+    expect(probe.durationSeconds).toBeCloseTo(1.3, 1);
   });
 
   it('changes nothing when nothing is long enough to cut: the source byte for byte, the charge refunded', async () => {
@@ -299,7 +327,9 @@ describe('filler-word removal', () => {
     );
     const done = await waitFor<Removal>(`/v3/filler-word-removals/${created.id}`, apiKey);
     expect(done).toMatchObject({ status: 'failed', failure_code: 'invalid_media', video_url: null });
-    expect(done.failure_message).toMatch(/\S/);
+    expect(done.failure_message).toBe(
+      'The video could not be read: Invalid data found when processing input. Send a video or audio file (MP4, MOV, WebM, MP3, WAV, …); its credits were returned.',
+    );
     expect(await settledCredits(workspaceId, before)).toBe(before);
     const event = await eventOf(done.id);
     expect(event['detail-type']).toBe('filler_word_removal.fail');

@@ -71,7 +71,7 @@ describe('planCuts', () => {
     );
   });
 
-  it('cuts every filler word but half a frame at its edges, and shortens every long silence', () => {
+  it('cuts every filler word whole, and shortens every long silence', () => {
     fc.assert(
       fc.property(planInput, (input) => {
         const plan = planCuts(input);
@@ -84,9 +84,8 @@ describe('planCuts', () => {
           // A word past the source's end (its media ran short of the transcript) has nothing to cut.
           const start = filler.startMs;
           const end = Math.min(filler.endMs, input.totalFrames * frameMs);
-          if (end - start < frameMs) continue;
-          const edge = frameMs / 2;
-          expect(isCut(start + edge) && isCut(end - edge) && isCut((start + end) / 2)).toBe(true);
+          if (end <= start) continue;
+          expect(isCut(start) && isCut(end) && isCut((start + end) / 2)).toBe(true);
         }
         // A silence inside the source, over the threshold by more than what is kept of it, is shortened.
         const shortened = input.silences.filter(
@@ -98,6 +97,30 @@ describe('planCuts', () => {
         for (const silence of shortened) expect(isCut((silence.startMs + silence.endMs) / 2)).toBe(true);
       }),
     );
+  });
+
+  it('cuts a filler out to whole frames, but not into a word that touches it', () => {
+    const plan = (notBeforeMs?: number, notAfterMs?: number) =>
+      planCuts({
+        fps: 25,
+        totalFrames: 100,
+        fillers: [
+          {
+            startMs: 1382,
+            endMs: 1609,
+            ...(notBeforeMs !== undefined ? { notBeforeMs } : {}),
+            ...(notAfterMs !== undefined ? { notAfterMs } : {}),
+          },
+        ],
+        silences: [],
+        silenceThresholdMs: 1000,
+        silenceKeptMs: 300,
+      }).cuts;
+    // Pauses on both sides: 1360-1640 ms, all of the word.
+    expect(plan(1081, 1759)).toEqual([{ startFrame: 34, endFrame: 41, fillers: 1 }]);
+    expect(plan()).toEqual([{ startFrame: 34, endFrame: 41, fillers: 1 }]);
+    // Words edge to edge: the nearest boundaries, 1400-1600 ms.
+    expect(plan(1382, 1609)).toEqual([{ startFrame: 35, endFrame: 40, fillers: 1 }]);
   });
 
   it('cuts nothing from a source without fillers or long silences', () => {
