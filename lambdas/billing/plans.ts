@@ -42,10 +42,14 @@ export function capResolution(plan: Plan, resolution: Resolution): Resolution {
 /** Credits per started minute of video, by output resolution. */
 export const CREDITS_PER_MINUTE: Readonly<Record<Resolution, number>> = { '720p': 1, '1080p': 1, '4k': 2 };
 
+/** Every started minute of `durationSeconds`, at least one: what every per-minute price counts. */
+export function startedMinutes(durationSeconds: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+}
+
 /** What `durationSeconds` of video at `resolution` costs: every started minute, at least one. */
 export function videoCredits(durationSeconds: number, resolution: Resolution): number {
-  const minutes = Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
-  return minutes * CREDITS_PER_MINUTE[resolution];
+  return startedMinutes(durationSeconds) * CREDITS_PER_MINUTE[resolution];
 }
 
 /**
@@ -53,13 +57,12 @@ export function videoCredits(durationSeconds: number, resolution: Resolution): n
  * least one; `precision` mode (the hosted API's higher-quality mode) twice that.
  */
 export function translationCredits(durationSeconds: number, mode: 'speed' | 'precision'): number {
-  const minutes = Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
-  return minutes * (mode === 'precision' ? 2 : 1);
+  return startedMinutes(durationSeconds) * (mode === 'precision' ? 2 : 1);
 }
 
 /** What removing the background of `durationSeconds` of video costs: every started minute, at least one. */
 export function backgroundRemovalCredits(durationSeconds: number): number {
-  return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+  return startedMinutes(durationSeconds);
 }
 
 /**
@@ -75,7 +78,7 @@ export function lipsyncCredits(durationSeconds: number, mode: 'speed' | 'precisi
  * one, whatever the number of clips made from it.
  */
 export function clippingCredits(durationSeconds: number): number {
-  return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+  return startedMinutes(durationSeconds);
 }
 
 /** Credits of one avatar look, by how it is made (a look pack costs this per look). */
@@ -100,7 +103,7 @@ export const MAX_LOOKS_PER_GROUP = 20;
  * source, at least one (the hosted price is per source minute with a one-minute minimum).
  */
 export function fillerRemovalCredits(durationSeconds: number): number {
-  return Math.max(1, Math.ceil(Math.max(0, durationSeconds) / 60 - 1e-9));
+  return startedMinutes(durationSeconds);
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import type { CaptionPresetName } from '../engines/composition/caption-presets.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
+import type { JobSource } from '../videos/source-transcript.js';
 import type { ClipFeatures, DurationType } from './clip-planner.js';
 
 export const CLIPPING_STATUS = {
@@ -46,14 +47,8 @@ export interface ClippingOutputSettings {
   prompt: string | null;
 }
 
-export interface ClippingSource {
-  /** The source video in the media bucket. */
-  key: string;
-  /** Stored for this request (deleted when the job ends), rather than an asset or a video's output. */
-  owned: boolean;
-  /** The video of this workspace it is, when this service made it: its words are known. */
-  video_id: string | null;
-}
+/** The source video of an AI clipping job. */
+export type ClippingSource = JobSource;
 
 /** A clip: chosen by Plan (`pending`), made by Render (`completed`). */
 export interface ClipRecord {

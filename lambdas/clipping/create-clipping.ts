@@ -4,7 +4,7 @@
  * the source's estimated minutes, and its `ai-clipping` run started.
  */
 import { getWorkspace } from '../accounts/workspaces.js';
-import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
+import type { MediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import { clippingCredits } from '../billing/plans.js';
 import { InvalidParameterError } from '../core/errors.js';
@@ -15,17 +15,10 @@ import {
   DEFAULT_CAPTION_PRESET,
 } from '../engines/composition/caption-presets.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { deleteMediaObject } from '../media/media-store.js';
-import { videoMadeHere } from '../videos/source-transcript.js';
+import { type AdmittedSource, admitJobSource, discardAdmittedSource } from '../videos/source-transcript.js';
 import { aiClippingJob } from './ai-clipping-job.js';
 import type { DurationType } from './clip-planner.js';
-import {
-  type AiClippingRecord,
-  type AspectRatio,
-  type ClippingSource,
-  clippingItem,
-  notStarted,
-} from './clipping-records.js';
+import { type AiClippingRecord, type AspectRatio, clippingItem, notStarted } from './clipping-records.js';
 
 export interface ClippingRequest {
   video: MediaInput;
@@ -46,9 +39,6 @@ export interface ClippingRequest {
 
 /** The durations made when none are asked for: a short and a one-minute cut. */
 export const DEFAULT_DURATION_TYPES: readonly DurationType[] = ['30', '60'];
-
-/** A source reserved as if it were 500 kbit/s (errs long); the charge is the measured minutes. */
-const ESTIMATE_BYTES_PER_SECOND = 62_500;
 
 /** The reference: a null or unrecognized style falls back to the default. */
 const captionStyleOf = (name: string | null | undefined): CaptionPresetName =>
@@ -75,21 +65,10 @@ export async function createClipping(
   const settings = request.output_settings ?? {};
   const durationTypes = durationTypesOf(settings.duration_types);
 
-  let media: ResolvedMedia | undefined;
+  let admitted: AdmittedSource | undefined;
   try {
-    const madeHere = await videoMadeHere(workspaceId, request.video);
-    let source: ClippingSource;
-    let estimateSeconds: number;
-    let sourceTitle: string | null = null;
-    if (madeHere) {
-      source = { key: madeHere.key, owned: false, video_id: madeHere.video_id };
-      estimateSeconds = madeHere.duration_seconds;
-      sourceTitle = madeHere.title;
-    } else {
-      media = await resolveMediaInput(workspaceId, request.video, { param: 'video', accept: ['video'] });
-      source = { key: media.objectKey, owned: media.source !== 'asset', video_id: null };
-      estimateSeconds = media.sizeBytes / ESTIMATE_BYTES_PER_SECOND;
-    }
+    admitted = await admitJobSource(workspaceId, request.video, { param: 'video', accept: ['video'] });
+    const { source, estimateSeconds, title: sourceTitle } = admitted;
     const credits = clippingCredits(estimateSeconds);
     assertCanPay(workspace, credits, false);
     const record: Omit<
@@ -119,8 +98,7 @@ export async function createClipping(
     await startJob(aiClippingJob, aiClippingJob.refOf(created));
     return created;
   } catch (error) {
-    // Nothing was admitted: the media this request stored goes again (assets stay).
-    if (media && media.source !== 'asset') await deleteMediaObject(media.objectKey);
+    await discardAdmittedSource(admitted);
     throw error;
   }
 }

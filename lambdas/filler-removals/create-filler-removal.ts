@@ -4,20 +4,14 @@
  * `filler-word-removal` run started.
  */
 import { getWorkspace } from '../accounts/workspaces.js';
-import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
+import type { MediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
-import { estimatedSourceSeconds, fillerRemovalCredits } from '../billing/plans.js';
+import { fillerRemovalCredits } from '../billing/plans.js';
 import { newId } from '../core/ids.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { deleteMediaObject } from '../media/media-store.js';
-import { videoMadeHere } from '../videos/source-transcript.js';
+import { type AdmittedSource, admitJobSource, discardAdmittedSource } from '../videos/source-transcript.js';
 import { fillerRemovalJob } from './filler-removal-job.js';
-import {
-  type FillerRemovalRecord,
-  type FillerRemovalSource,
-  fillerRemovalItem,
-  notStarted,
-} from './filler-removal-records.js';
+import { type FillerRemovalRecord, fillerRemovalItem, notStarted } from './filler-removal-records.js';
 
 export interface FillerRemovalRequest {
   video: MediaInput;
@@ -39,22 +33,13 @@ export async function createFillerRemoval(
 ): Promise<FillerRemovalRecord> {
   const workspace = await getWorkspace(workspaceId);
   if (!workspace) throw new Error(`Workspace ${workspaceId} not found`);
-  let stored: ResolvedMedia | null = null;
+  let admitted: AdmittedSource | undefined;
   try {
-    const madeHere = await videoMadeHere(workspaceId, request.video);
-    let source: FillerRemovalSource;
-    let estimateSeconds: number;
-    if (madeHere) {
-      source = { key: madeHere.key, owned: false, video_id: madeHere.video_id };
-      estimateSeconds = madeHere.duration_seconds;
-    } else {
-      stored = await resolveMediaInput(workspaceId, request.video, {
-        param: 'video',
-        accept: ['video', 'audio'],
-      });
-      source = { key: stored.objectKey, owned: stored.source !== 'asset', video_id: null };
-      estimateSeconds = estimatedSourceSeconds(stored.sizeBytes);
-    }
+    admitted = await admitJobSource(workspaceId, request.video, {
+      param: 'video',
+      accept: ['video', 'audio'],
+    });
+    const { source, estimateSeconds } = admitted;
     const credits = fillerRemovalCredits(estimateSeconds);
     assertCanPay(workspace, credits, false);
     const record: Omit<
@@ -81,8 +66,7 @@ export async function createFillerRemoval(
     await startJob(fillerRemovalJob, fillerRemovalJob.refOf(created));
     return created;
   } catch (error) {
-    // Nothing was admitted: the media this request stored goes again (assets stay).
-    if (stored && stored.source !== 'asset') await deleteMediaObject(stored.objectKey);
+    await discardAdmittedSource(admitted);
     throw error;
   }
 }

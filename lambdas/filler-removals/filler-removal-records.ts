@@ -10,6 +10,7 @@ import { NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, nowSeconds } from '../core/ids.js';
 import { getItem, type StoredItem, updateExistingItem } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import type { JobSource } from '../videos/source-transcript.js';
 
 export const FILLER_REMOVAL_STATUS = {
   pending: 'pending',
@@ -29,14 +30,8 @@ export interface FillerRemovalOptions {
   language: string | null;
 }
 
-export interface FillerRemovalSource {
-  /** The source video (or audio) in the media bucket. */
-  key: string;
-  /** Whether the service stored it for this request (deleted when the job ends) rather than an asset or a video's output. */
-  owned: boolean;
-  /** The video of this workspace it is, when this service made it: its words are known. */
-  video_id: string | null;
-}
+/** The source video (or audio) of a filler-word removal. */
+export type FillerRemovalSource = JobSource;
 
 export interface FillerRemovalOutputs {
   video_key: string;

@@ -22,7 +22,6 @@ import { cutMedia, extractFrame } from '../engines/composition/media-cuts.js';
 import {
   RECOGNITION_FAILURE_CODES,
   type RecognizedWord,
-  recognitionEngineFor,
   SpeechRecognitionError,
 } from '../engines/recognition/index.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';

@@ -8,7 +8,7 @@
  * and `precision` need no speech recognition for it.
  */
 import { getWorkspace } from '../accounts/workspaces.js';
-import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
+import type { MediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import { lipsyncCredits } from '../billing/plans.js';
 import { InvalidParameterError } from '../core/errors.js';
@@ -16,8 +16,7 @@ import { newId } from '../core/ids.js';
 import { speechRecognitionConfigured } from '../engines/recognition/index.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { deleteMediaObject } from '../media/media-store.js';
-import { videoMadeHere } from '../videos/source-transcript.js';
+import { type AdmittedSource, admitJobSource, discardAdmittedSource } from '../videos/source-transcript.js';
 import { getVideo } from '../videos/videos.js';
 import { lipsyncJob } from './lipsync-job.js';
 import {
@@ -59,40 +58,20 @@ export interface LipsyncContext {
   batch?: { batchId: string; itemIndex: number };
 }
 
-/** A video reserved as if it were 500 kbit/s (errs long); the charge is the measured minutes. */
-const ESTIMATE_BYTES_PER_SECOND = 62_500;
-
 /** A media input as the record keeps it, and its estimated length. */
 async function mediaOf(
   context: LipsyncContext,
   input: MediaInput,
   field: 'video' | 'audio',
-  stored: ResolvedMedia[],
+  stored: AdmittedSource[],
 ): Promise<LipsyncMedia & { estimate_seconds: number }> {
-  const param = `${context.param ?? ''}${field}`;
-  const madeHere = await videoMadeHere(context.workspaceId, input);
-  if (madeHere) {
-    return {
-      key: madeHere.key,
-      owned: false,
-      media_type: 'video/mp4',
-      video_id: madeHere.video_id,
-      estimate_seconds: madeHere.duration_seconds,
-    };
-  }
-  const media = await resolveMediaInput(context.workspaceId, input, {
-    param,
+  const admitted = await admitJobSource(context.workspaceId, input, {
+    param: `${context.param ?? ''}${field}`,
     // A video's own soundtrack may be the new audio (its picture is ignored).
     accept: field === 'video' ? ['video'] : ['audio', 'video'],
   });
-  stored.push(media);
-  return {
-    key: media.objectKey,
-    owned: media.source !== 'asset',
-    media_type: media.mimeType,
-    video_id: null,
-    estimate_seconds: media.sizeBytes / ESTIMATE_BYTES_PER_SECOND,
-  };
+  stored.push(admitted);
+  return { ...admitted.source, estimate_seconds: admitted.estimateSeconds };
 }
 
 /** The known words of an audio made here: its video's stored transcript, if it has one. */
@@ -121,7 +100,7 @@ export async function createLipsync(
   // The least it can cost, before any media is fetched: a workspace that cannot pay that hears so at once.
   assertCanPay(workspace, lipsyncCredits(0, mode), false);
 
-  const stored: ResolvedMedia[] = [];
+  const stored: AdmittedSource[] = [];
   try {
     const { estimate_seconds: videoSeconds, ...video } = await mediaOf(
       context,
@@ -191,9 +170,7 @@ export async function createLipsync(
     return created;
   } catch (error) {
     // Nothing was admitted: the media this request stored goes again (assets stay).
-    await Promise.all(
-      stored.filter((media) => media.source !== 'asset').map((media) => deleteMediaObject(media.objectKey)),
-    );
+    await Promise.all(stored.map(discardAdmittedSource));
     throw error;
   }
 }

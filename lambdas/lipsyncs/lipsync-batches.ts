@@ -22,6 +22,7 @@ import { putItem } from '../core/repository.js';
 import { finishJob, startJob } from '../jobs/job-lifecycle.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
+import { NO_SOURCE } from '../videos/source-transcript.js';
 import { createLipsync, type LipsyncRequest } from './create-lipsync.js';
 import { lipsyncJob } from './lipsync-job.js';
 import {
@@ -130,8 +131,8 @@ export async function admitBatchLipsync(message: {
           enable_speech_enhancement: payload.enable_speech_enhancement ?? false,
           enable_watermark: payload.enable_watermark ?? false,
         },
-        video: { key: '', owned: false, media_type: '', video_id: null },
-        audio: { key: '', owned: false, media_type: '', video_id: null },
+        video: NO_SOURCE,
+        audio: NO_SOURCE,
         folder_id: payload.folder_id ?? null,
         callback_url: null,
         callback_id: payload.callback_id ?? null,

@@ -28,6 +28,7 @@ import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import type { DubOutputs } from '../engines/dub-render.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
+import type { JobSource } from '../videos/source-transcript.js';
 
 export const LIPSYNC_STATUS = {
   pending: 'pending',
@@ -61,15 +62,8 @@ export interface LipsyncOptions {
   enable_watermark: boolean;
 }
 
-/** A media input of the request in the media bucket. */
-export interface LipsyncMedia {
-  key: string;
-  /** Stored for this request (deleted when the job ends), rather than an asset or a video's output. */
-  owned: boolean;
-  media_type: string;
-  /** A video of this workspace made here: its spoken words are known (`transcript_key`). */
-  video_id: string | null;
-}
+/** A lipsync's video or audio. */
+export type LipsyncMedia = JobSource;
 
 export interface LipsyncRecord extends JobBilling {
   lipsync_id: string;

@@ -13,6 +13,7 @@ import { requireUsableLook } from '../avatars/look-presenters.js';
 import { assertCanPay } from '../billing/credits.js';
 import {
   capResolution,
+  estimatedSourceSeconds,
   PLAN_ENTITLEMENTS,
   type Resolution,
   resolutionAllowed,
@@ -247,7 +248,10 @@ async function estimateSeconds(spec: RenderSpec): Promise<number> {
     else if (scene.speech?.kind === 'audio')
       seconds = ((await headMediaObject(scene.speech.key))?.size ?? 0) / 8_000;
     if (scene.background.type === 'video')
-      seconds = Math.max(seconds, ((await headMediaObject(scene.background.key))?.size ?? 0) / 62_500);
+      seconds = Math.max(
+        seconds,
+        estimatedSourceSeconds((await headMediaObject(scene.background.key))?.size ?? 0),
+      );
     if (scene.duration_ms !== null && !scene.speech) seconds = scene.duration_ms / 1000;
     total += seconds;
   }

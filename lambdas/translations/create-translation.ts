@@ -9,7 +9,7 @@
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
-import { estimatedSourceSeconds, translationCredits } from '../billing/plans.js';
+import { translationCredits } from '../billing/plans.js';
 import { glossaryForGeneration } from '../brand/brand-glossaries.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
@@ -18,7 +18,7 @@ import { isSubtitleFormatError, parseSubtitles } from '../engines/composition/su
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
 import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
-import { videoMadeHere } from '../videos/source-transcript.js';
+import { admitJobSource } from '../videos/source-transcript.js';
 import { findSourceLanguage, findTargetLanguage, type NamedLanguage } from './translation-languages.js';
 import {
   batchItemTranslationId,
@@ -27,7 +27,6 @@ import {
   type SRT_ROLES,
   type TRANSLATION_MODES,
   type TranslationGlossary,
-  type TranslationSource,
   translationItem,
   type VideoTranslationRecord,
 } from './translation-records.js';
@@ -185,26 +184,13 @@ export async function createTranslations(
 
   const stored: ResolvedMedia[] = [];
   try {
-    const madeHere = await videoMadeHere(context.workspaceId, request.video);
-    let source: TranslationSource;
-    let estimateSeconds: number;
-    if (madeHere) {
-      source = { key: madeHere.key, owned: false, video_id: madeHere.video_id, size_bytes: 0 };
-      estimateSeconds = madeHere.duration_seconds;
-    } else {
-      const media = await resolveMediaInput(context.workspaceId, request.video, {
-        param: `${param}video`,
-        accept: ['video', 'audio'],
-      });
-      stored.push(media);
-      source = {
-        key: media.objectKey,
-        owned: media.source !== 'asset',
-        video_id: null,
-        size_bytes: media.sizeBytes,
-      };
-      estimateSeconds = estimatedSourceSeconds(media.sizeBytes);
-    }
+    const admitted = await admitJobSource(context.workspaceId, request.video, {
+      param: `${param}video`,
+      accept: ['video', 'audio'],
+    });
+    if (admitted.stored) stored.push(admitted.stored);
+    const { source } = admitted;
+    let { estimateSeconds } = admitted;
     if (startMs !== null || endMs !== null) {
       const cutSeconds = ((endMs ?? estimateSeconds * 1000) - (startMs ?? 0)) / 1000;
       estimateSeconds = Math.max(1, Math.min(estimateSeconds, cutSeconds));

@@ -22,6 +22,7 @@ import { putItem } from '../core/repository.js';
 import { finishJob, startJob } from '../jobs/job-lifecycle.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
+import { NO_SOURCE } from '../videos/source-transcript.js';
 import { createTranslations, type TranslationRequest } from './create-translation.js';
 import {
   batchItemTranslationId,
@@ -169,7 +170,7 @@ export async function admitBatchTranslation(message: {
             srt_role: payload.srt_role ?? null,
             stock_voice_ids: null,
           },
-          source: { key: '', owned: false, video_id: null, size_bytes: 0 },
+          source: NO_SOURCE,
           srt_key: null,
           audio_key: null,
           glossary: null,

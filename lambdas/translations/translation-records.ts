@@ -27,6 +27,7 @@ import {
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
+import type { JobSource } from '../videos/source-transcript.js';
 
 export const TRANSLATION_STATUS = {
   pending: 'pending',
@@ -72,16 +73,8 @@ export interface TranslationOptions {
   stock_voice_ids: string[] | null;
 }
 
-export interface TranslationSource {
-  /** The source video (or audio) in the media bucket. */
-  key: string;
-  /** Whether the service stored it for this request (deleted when the job ends) rather than an asset or a video's output. */
-  owned: boolean;
-  /** The video of this workspace it is, when it was made by this service: its words are known. */
-  video_id: string | null;
-  /** Size, for the estimate. */
-  size_bytes: number;
-}
+/** The source video (or audio) of a translation. */
+export type TranslationSource = JobSource;
 
 /** A brand glossary as it was when the request was admitted (brand/brand-glossaries.ts). */
 export interface TranslationGlossary {

@@ -10,6 +10,7 @@ import { requireUsableLook } from '../avatars/look-presenters.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import {
   capResolution,
+  estimatedSourceSeconds,
   PLAN_ENTITLEMENTS,
   type Resolution,
   resolutionAllowed,
@@ -232,8 +233,8 @@ async function studioSceneOf(
           speech,
           duration_ms: null,
         },
-        // A clip's length is known once it is probed; reserve as if it were 500 kbit/s (errs long).
-        estimateSeconds: Math.max(estimateSeconds, media.sizeBytes / 62_500),
+        // A clip's length is known once it is probed; reserve for its estimate (errs long).
+        estimateSeconds: Math.max(estimateSeconds, estimatedSourceSeconds(media.sizeBytes)),
       };
     }
   }

@@ -4,11 +4,17 @@
  * stored (`transcript.json`, with word timings: `known_transcript`, nothing is heard again); any other
  * source is heard by the configured speech recognition engine.
  */
-import type { MediaInput } from '../assets/media-inputs.js';
+import {
+  type MediaInput,
+  type MediaInputOptions,
+  type ResolvedMedia,
+  resolveMediaInput,
+} from '../assets/media-inputs.js';
+import { estimatedSourceSeconds } from '../billing/plans.js';
 import { findStockVoice } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { type RecognizedWord, recognitionEngineFor } from '../engines/recognition/index.js';
-import { readMediaObject } from '../media/media-store.js';
+import { deleteMediaObject, readMediaObject } from '../media/media-store.js';
 import { resolveVoice } from '../voices/voice-resolution.js';
 import { getVideo, type TranscriptWord } from './videos.js';
 
@@ -36,6 +42,82 @@ export async function videoMadeHere(
   );
   if (!video || !key) return undefined;
   return { key, video_id: video.video_id, duration_seconds: video.duration ?? 0, title: video.title };
+}
+
+/** The source of a media job (translation, lipsync, filler-word removal, AI clipping), as its record keeps it. */
+export interface JobSource {
+  /** Its object in the media bucket. */
+  key: string;
+  /** Whether the job owns the object (an input it stored) and deletes it with its record. */
+  owned: boolean;
+  /** The video of this workspace it is, when it is one (its words are known). */
+  video_id: string | null;
+  media_type: string;
+  size_bytes: number;
+}
+
+/** The source of a batch item refused before admission: nothing was stored. */
+export const NO_SOURCE: Readonly<JobSource> = {
+  key: '',
+  owned: false,
+  video_id: null,
+  media_type: '',
+  size_bytes: 0,
+};
+
+export interface AdmittedSource {
+  source: JobSource;
+  /** Seconds to reserve credits for: a video made here is as long as it is; any other file is estimated from its size. */
+  estimateSeconds: number;
+  /** The title of the video made here, if it is one. */
+  title: string | null;
+  /** An input object this admission stored, for the caller to delete if the create fails after it. */
+  stored: ResolvedMedia | null;
+}
+
+/**
+ * A media job's source at admission: a video this workspace made (its URL as the API gave it) is read
+ * in place, anything else is resolved (downloaded, decoded or looked up as an asset) and type-checked.
+ */
+export async function admitJobSource(
+  workspaceId: string,
+  input: MediaInput,
+  options: MediaInputOptions,
+): Promise<AdmittedSource> {
+  const madeHere = await videoMadeHere(workspaceId, input);
+  if (madeHere) {
+    return {
+      source: {
+        key: madeHere.key,
+        owned: false,
+        video_id: madeHere.video_id,
+        media_type: 'video/mp4',
+        size_bytes: 0,
+      },
+      estimateSeconds: madeHere.duration_seconds,
+      title: madeHere.title,
+      stored: null,
+    };
+  }
+  const media = await resolveMediaInput(workspaceId, input, options);
+  return {
+    source: {
+      key: media.objectKey,
+      owned: media.source !== 'asset',
+      video_id: null,
+      media_type: media.mimeType,
+      size_bytes: media.sizeBytes,
+    },
+    estimateSeconds: estimatedSourceSeconds(media.sizeBytes),
+    title: null,
+    stored: media,
+  };
+}
+
+/** After a create that failed past admission: the input object the admission stored goes again (assets stay). */
+export async function discardAdmittedSource(admitted: AdmittedSource | undefined): Promise<void> {
+  if (admitted?.stored && admitted.stored.source !== 'asset')
+    await deleteMediaObject(admitted.stored.objectKey);
 }
 
 /** The language a video of this service was spoken in: its first script's voice's. */
