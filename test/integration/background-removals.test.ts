@@ -1,10 +1,15 @@
 /**
  * Background removal over HTTP, on a source whose layout is known exactly: a stock portrait (its alpha
- * is the true person mask) sliding across a drawn wall, 1.6 s at 480×270, encoded as H.264. One removal
+ * is the true person mask) sliding across a drawn wall, 1.2 s at 480×270, encoded as H.264. One removal
  * of all three layers is shared by the tests; its layers are decoded and compared with the truth the
  * way a user would look at them: the mask white on the person and black on the wall, the foreground's
  * alpha the mask, the background layer showing the wall where the person stands now but stood
  * elsewhere before.
+ *
+ * Measured (2 shared cores): mask IoU against the truth 0.90–0.92, the mask 242–246 on the person's
+ * inside and 0 on the wall away from them; the foreground's alpha within 0.2 of the mask on average; the
+ * background layer within 4.2 of the wall (mean absolute difference per channel) where the person
+ * stands in the last frame and the first frame showed the wall, where the source differs from it by 78.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -25,9 +30,9 @@ const run = promisify(execFile);
 
 const WIDTH = 480;
 const HEIGHT = 270;
-const FRAMES = 40;
-/** The portrait's horizontal offset in frame `n`: from -80 px to +76 px, 4 px a frame. */
-const offsetOf = (frame: number) => -80 + 4 * frame;
+const FRAMES = 30;
+/** The portrait's horizontal offset in frame `n`: from -75 px to +70 px, 5 px a frame. */
+const offsetOf = (frame: number) => -75 + 5 * frame;
 
 interface Removal {
   id: string;
@@ -77,9 +82,17 @@ function clearly(frame: number, x: number, y: number, person: boolean, radius = 
   return true;
 }
 
-/** The outcome event of a removal. */
-const outcomeEvent = (id: string) =>
-  events.events.find((event) => (event.detail as { entity_id?: string }).entity_id === id);
+/** The outcome event of a removal, once the bus has delivered it (soon after the job ended). */
+async function outcomeEvent(id: string) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const event = events.events.find(
+      (candidate) => (candidate.detail as { entity_id?: string }).entity_id === id,
+    );
+    if (event || Date.now() > deadline) return event;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function waitFor(id: string): Promise<Removal> {
   const deadline = Date.now() + 120_000;
@@ -215,7 +228,7 @@ describe('background removals', () => {
       expect(frames).toHaveLength(FRAMES);
     const after = (await getWorkspace(api.workspaceId, true))?.remaining_credits as number;
     expect(creditsBefore - after).toBe(1);
-    const event = outcomeEvent(removal.id);
+    const event = await outcomeEvent(removal.id);
     expect(event?.['detail-type']).toBe('background_removal.success');
     const data = (event?.detail as { event_data?: Record<string, unknown> } | undefined)?.event_data;
     expect(data).toMatchObject({
@@ -228,7 +241,7 @@ describe('background removals', () => {
   });
 
   it('draws the mask white on the person and black on the wall, frame after frame', () => {
-    for (const frame of [5, 20, 39]) {
+    for (const frame of [5, 15, FRAMES - 1]) {
       const mask = maskFrames[frame] as Buffer;
       let intersection = 0;
       let union = 0;
@@ -258,14 +271,14 @@ describe('background removals', () => {
   });
 
   it('gives the foreground the mask as its alpha, and the person their own colours', () => {
-    for (const frame of [5, 20, 39]) {
+    for (const frame of [5, 15, FRAMES - 1]) {
       const mask = maskFrames[frame] as Buffer;
       const foreground = foregroundFrames[frame] as Buffer;
       let alphaError = 0;
       for (let pixel = 0; pixel < WIDTH * HEIGHT; pixel++) {
         alphaError += Math.abs((foreground[pixel * 4 + 3] as number) - (mask[pixel] as number));
       }
-      expect(alphaError / (WIDTH * HEIGHT), `frame ${frame}`).toBeLessThan(6);
+      expect(alphaError / (WIDTH * HEIGHT), `frame ${frame}`).toBeLessThan(2);
     }
   });
 
@@ -360,7 +373,7 @@ describe('background removals', () => {
     expect(failed.error).toMatch(/No person was found in any of the 15 frames/);
     expect(failed.failure_message).toBe(failed.error);
     expect((await getWorkspace(api.workspaceId, true))?.remaining_credits).toBe(before);
-    const event = outcomeEvent(failed.id);
+    const event = await outcomeEvent(failed.id);
     expect(event?.['detail-type']).toBe('background_removal.fail');
     expect((event?.detail as { event_data?: Record<string, unknown> } | undefined)?.event_data).toMatchObject(
       {

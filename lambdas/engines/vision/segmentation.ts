@@ -1,7 +1,7 @@
 /**
  * Person segmentation: which pixels of a picture or of each video frame are the person, as an 8-bit
  * mask (255 = person). Used for photo presenters placed on a chosen background, transparent WebM of
- * photo presenters, and background removal.
+ * photo presenters, and background removal (`separateVideoLayers`).
  *
  * The model is MediaPipe's selfie segmentation (Apache-2.0 weights, `vendor/models/selfie/`, 256×256
  * RGB in [0, 1], one sigmoid channel out), run on the process's TensorFlow.js WASM backend
@@ -27,10 +27,13 @@
  * For video, step 2 works on an exponential moving average of each frame's probabilities, which calms
  * the flicker of a per-frame model at the cost of a short lag on fast motion.
  *
- * Video is streamed: one ffmpeg process decodes to raw RGB on its stdout, each frame is segmented, and
- * a second ffmpeg process encodes RGBA from its stdin (VP9 with alpha in WebM, ProRes 4444 in MOV) or
- * lays the person over a colour or an image; the input's audio is kept. ffmpeg (GPL) only ever runs as
- * a child process (`../composition/ffmpeg-binaries.ts`).
+ * Video is streamed (`segmentationPass`): one ffmpeg process decodes to raw RGB on its stdout, each
+ * frame is segmented once, and handed to one ffmpeg encoder per output on its stdin. `segmentVideo`
+ * has one output: RGBA (VP9 with alpha in WebM, ProRes 4444 in MOV) or the person laid over a colour or
+ * an image. `separateVideoLayers` (background removal) has up to three from the same decode: the
+ * foreground (VP9 with alpha), the mask (H.264) and the background, the person replaced by what other
+ * frames showed there (`background-plate.ts`). The input's audio is kept. ffmpeg (GPL) only ever runs
+ * as a child process (`../composition/ffmpeg-binaries.ts`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
