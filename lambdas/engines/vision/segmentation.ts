@@ -1122,12 +1122,13 @@ export const LAYER_FORMATS = {
 } as const satisfies Record<VideoLayer, { extension: string; contentType: string }>;
 
 /**
- * The background layer's cover of the person: probabilities from `COVER_THRESHOLD` (below the mask's
- * own edge, so the faint halo around hair counts) widened by `COVER_RADIUS` model pixels (2.5 px of
- * 640, 5 px of 1280).
+ * The background layer's cover of the person: probabilities from `COVER_THRESHOLD` (far below the
+ * mask's own edge, so the faint halo and stray hair count) widened by `COVER_RADIUS` model pixels (a
+ * model pixel is 2.5 px of a 640-wide frame, 5 px of 1280). Looked at on a person over a banded wall:
+ * 0.2 and 2 left visible strands of hair in the background layer, 0.1 and 3 a few small specks.
  */
-const COVER_THRESHOLD = 0.2;
-const COVER_RADIUS = 2;
+const COVER_THRESHOLD = 0.1;
+const COVER_RADIUS = 3;
 
 export interface SeparateLayersOptions extends MaskOptions, ColourOptions {
   inputPath: string;
@@ -1176,7 +1177,7 @@ function h264Arguments(
   args.push('-framerate', info.frameRate, '-i', 'pipe:0');
   const audio = withAudio && info.hasAudio;
   if (audio) args.push('-i', fileInput(inputPath), '-map', '0:v', '-map', '1:a:0');
-  // 4:2:0 needs even sides: an odd one gets a copied edge row or column.
+  // 4:2:0 needs even sides: an odd one gets one black row or column (no person; for the mask, exact).
   args.push('-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2');
   args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p');
   if (audio) args.push('-c:a', 'aac', '-b:a', '160k');
