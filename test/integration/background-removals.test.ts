@@ -312,7 +312,7 @@ describe('background removals', () => {
     expect(personDifference / count).toBeGreaterThan(40);
   });
 
-  it('answers a repeated request_id with the original removal, charging nothing more; Idempotency-Key replays too', async () => {
+  it('answers a repeated request_id with the original removal, charging nothing more, also when two race; Idempotency-Key replays too', async () => {
     const before = (await getWorkspace(api.workspaceId, true))?.remaining_credits as number;
     const again = await api.call<{ data: Removal }>('POST', '/v3/background-removals', {
       // Another body: the dedup is over the workspace and request_id, not the content.
@@ -342,6 +342,30 @@ describe('background removals', () => {
     expect(elsewhere.body.data.id).not.toBe(removal.id);
     await api.call('DELETE', `/v3/background-removals/${elsewhere.body.data.id}`, { key: other.apiKey });
 
+    // Two requests with a new request_id at once: one removal, which both answer (or the second is told
+    // the first is still being admitted).
+    const racing = await Promise.all(
+      [1, 2].map(() =>
+        api.call<{ data: Removal }>('POST', '/v3/background-removals', {
+          body: {
+            video: { type: 'base64', media_type: 'video/mp4', data: sourceBase64 },
+            layers: ['mask'],
+            request_id: 'walk-race',
+          },
+        }),
+      ),
+    );
+    const admitted = racing.filter((reply) => reply.status === 200);
+    expect(admitted.length).toBeGreaterThan(0);
+    for (const reply of racing.filter((candidate) => candidate.status !== 200)) {
+      expect(reply.status).toBe(409);
+      expect(errorOf(reply)).toMatchObject({ code: 'request_in_progress', param: 'request_id' });
+    }
+    expect(new Set(admitted.map((reply) => reply.body.data.id)).size).toBe(1);
+    const raced = await waitFor(admitted[0]?.body.data.id as string);
+    expect(raced).toMatchObject({ status: 'completed', requested_layers: ['mask'] });
+    expect(Object.keys(raced.layers)).toEqual(['mask']);
+
     const headers = { 'Idempotency-Key': 'bg-removal-replay-1' };
     const body = { video: { type: 'base64', media_type: 'video/mp4', data: 'AAAA' } };
     const first = await api.call('POST', '/v3/background-removals', { body, headers });
@@ -349,7 +373,8 @@ describe('background removals', () => {
     expect(first.status).toBe(400);
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual(first.body);
-    expect((await getWorkspace(api.workspaceId, true))?.remaining_credits).toBe(before);
+    // The raced removal's minute, once; nothing for the repeats.
+    expect((await getWorkspace(api.workspaceId, true))?.remaining_credits).toBe(before - 1);
   });
 
   it('fails a video without a person with a precise reason, returns the credits and says so in an event', async () => {
@@ -409,19 +434,29 @@ describe('background removals', () => {
   });
 
   it('lists newest first with limit and token, within the workspace and its scopes only', async () => {
-    const first = await api.call<{ data: Removal[]; has_more: boolean; next_token: string | null }>(
-      'GET',
-      '/v3/background-removals?limit=1',
-    );
-    expect(first.status).toBe(200);
-    expect(first.body.data).toHaveLength(1);
-    expect(first.body.has_more).toBe(true);
-    const second = await api.call<{ data: Removal[] }>(
-      'GET',
-      `/v3/background-removals?limit=1&token=${encodeURIComponent(first.body.next_token as string)}`,
-    );
-    expect(second.body.data.map((entry) => entry.id)).toContain(removal.id);
-    expect(second.body.data[0]?.layers.mask).toMatch(/^http/);
+    // Page by page, one at a time: every removal of the workspace once, newest first.
+    const seen: Removal[] = [];
+    let token: string | null = null;
+    do {
+      const page: {
+        status: number;
+        body: { data: Removal[]; has_more: boolean; next_token: string | null };
+      } = await api.call(
+        'GET',
+        `/v3/background-removals?limit=1${token ? `&token=${encodeURIComponent(token)}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.data).toHaveLength(1);
+      expect(page.body.has_more).toBe(page.body.next_token !== null);
+      seen.push(...page.body.data);
+      token = page.body.next_token;
+    } while (token);
+    // This file's three: the shared removal, the raced one and the failed one.
+    expect(seen).toHaveLength(3);
+    expect(seen.map((entry) => entry.id)).toContain(removal.id);
+    const created = seen.map((entry) => entry.created_at);
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    expect(seen.find((entry) => entry.id === removal.id)?.layers.mask).toMatch(/^http/);
     for (const query of ['limit=0', 'limit=101', 'limit=ten']) {
       const refused = await api.call('GET', `/v3/background-removals?${query}`);
       expect(refused.status).toBe(400);
