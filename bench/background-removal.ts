@@ -10,8 +10,8 @@
  *   1280; BENCH_KEEP=1 keeps the files)
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -82,16 +82,40 @@ try {
         path.join(root, `${tag}-${layer}.${layer === 'foreground' ? 'webm' : 'mp4'}`),
       ]),
     );
-  describe(
-    'all three layers, one decode',
-    await separateVideoLayers({ inputPath: clip, outputs: outputs(VIDEO_LAYERS, 'all') }),
-  );
-  for (const layer of VIDEO_LAYERS) {
-    describe(
-      `${layer} alone`,
-      await separateVideoLayers({ inputPath: clip, outputs: outputs([layer], layer) }),
+  /**
+   * CPU seconds of this process and of its ended children (the ffmpeg decoder and encoders), from
+   * /proc (Linux): on a shared machine wall time says how busy the neighbours were, CPU time what the
+   * work costs.
+   */
+  const cpuSeconds = async () => {
+    const self = process.cpuUsage();
+    const stat = await readFile('/proc/self/stat', 'utf8').catch(() => '');
+    // After the command's `)`: cutime and cstime are the 14th and 15th fields, in 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {
+      node: (self.user + self.system) / 1e6,
+      children: (Number(fields[13]) + Number(fields[14])) / 100 || 0,
+    };
+  };
+  const measured = async (label: string, layers: readonly VideoLayer[], tag: string) => {
+    const before = await cpuSeconds();
+    const result = await separateVideoLayers({ inputPath: clip, outputs: outputs(layers, tag) });
+    const after = await cpuSeconds();
+    describe(label, result);
+    const node = after.node - before.node;
+    const children = after.children - before.children;
+    const perFrame = (seconds: number) => ((seconds * 1000) / result.frames).toFixed(1);
+    console.log(
+      `    CPU per frame: node ${perFrame(node)} ms (model, masks, layers), ffmpeg ${perFrame(children)} ms (decoding, encoding): ${((2 * result.frames) / (node + children)).toFixed(1)} fps if both cores were ours alone`,
     );
-  }
+  };
+  console.log(
+    `  load average: ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(', ')} (above the core count, neighbours share the cores)`,
+  );
+  await measured('all three layers, one decode', VIDEO_LAYERS, 'all');
+  for (const layer of VIDEO_LAYERS) await measured(`${layer} alone`, [layer], layer);
 } finally {
   if (process.env.BENCH_KEEP === '1') console.log(`  files kept in ${root}`);
   else await rm(root, { recursive: true, force: true });

@@ -143,41 +143,100 @@ export function backgroundLayerFrame(
 }
 
 /**
- * The plate with its unseen pixels filled from the seen ones around them (push-pull): each coarser
- * level averages its four children by how known they are; coming back up, a pixel keeps its own colour
- * as far as it is known and takes its parent's for the rest. A plate with nothing seen yet is grey.
+ * The inpainting works on blocks of this many pixels a side: the fill is a smooth blur anyway, and the
+ * pyramid of a 720p frame at full resolution costs ten times as much.
+ */
+const FILL_BLOCK = 4;
+
+/**
+ * The plate with its unseen pixels filled from the seen ones around them (push-pull): the plate is
+ * averaged over blocks (seen pixels only); each coarser level averages its four children by how known
+ * they are; coming back up, a block keeps its own colour as far as it is known and takes its parent's
+ * (sampled bilinearly) for the rest; an unseen pixel takes its blocks' colours, bilinearly. Seen pixels
+ * keep their own colours. A plate with nothing seen yet is grey.
  */
 export function inpaintUnseen(plate: BackgroundPlate): Float32Array {
-  const levels: { colours: Float32Array; known: Float32Array; width: number; height: number }[] = [];
-  const base = new Float32Array(plate.width * plate.height);
-  for (let pixel = 0; pixel < base.length; pixel++) base[pixel] = plate.seen[pixel] as number;
-  levels.push({
-    colours: Float32Array.from(plate.colours),
-    known: base,
-    width: plate.width,
-    height: plate.height,
-  });
-  // Push: down to a level of one pixel (or one that is all known).
-  for (;;) {
-    const fine = levels[levels.length - 1] as (typeof levels)[number];
-    if (fine.width === 1 && fine.height === 1) break;
-    const width = Math.ceil(fine.width / 2);
-    const height = Math.ceil(fine.height / 2);
-    const colours = new Float32Array(width * height * 3);
-    const known = new Float32Array(width * height);
+  const { width, height, colours, seen } = plate;
+  const filled = Float32Array.from(colours);
+  const blockWidth = Math.ceil(width / FILL_BLOCK);
+  const blockHeight = Math.ceil(height / FILL_BLOCK);
+  const sums = new Float32Array(blockWidth * blockHeight * 3);
+  const counts = new Float32Array(blockWidth * blockHeight);
+  for (let y = 0; y < height; y++) {
+    const blockRow = Math.floor(y / FILL_BLOCK) * blockWidth;
+    for (let x = 0, pixel = y * width; x < width; x++, pixel++) {
+      if (seen[pixel] !== 1) continue;
+      const block = blockRow + Math.floor(x / FILL_BLOCK);
+      counts[block] = (counts[block] as number) + 1;
+      sums[block * 3] = (sums[block * 3] as number) + (colours[pixel * 3] as number);
+      sums[block * 3 + 1] = (sums[block * 3 + 1] as number) + (colours[pixel * 3 + 1] as number);
+      sums[block * 3 + 2] = (sums[block * 3 + 2] as number) + (colours[pixel * 3 + 2] as number);
+    }
+  }
+  const known = new Float32Array(blockWidth * blockHeight);
+  for (let block = 0; block < counts.length; block++) {
+    const count = counts[block] as number;
+    if (count === 0) continue;
+    for (let channel = 0; channel < 3; channel++)
+      sums[block * 3 + channel] = (sums[block * 3 + channel] as number) / count;
+    // A block is as known as its share of seen pixels (at least one makes it half known).
+    known[block] = Math.min(1, Math.max(0.5, count / (FILL_BLOCK * FILL_BLOCK)));
+  }
+  const blocks = pushPull(sums, known, blockWidth, blockHeight);
+  for (let y = 0; y < height; y++) {
+    const by = Math.min(blockHeight - 1, Math.max(0, (y + 0.5) / FILL_BLOCK - 0.5));
+    const y0 = Math.floor(by);
+    const y1 = Math.min(blockHeight - 1, y0 + 1);
+    const fy = by - y0;
+    for (let x = 0, pixel = y * width; x < width; x++, pixel++) {
+      if (seen[pixel] === 1) continue;
+      const bx = Math.min(blockWidth - 1, Math.max(0, (x + 0.5) / FILL_BLOCK - 0.5));
+      const x0 = Math.floor(bx);
+      const x1 = Math.min(blockWidth - 1, x0 + 1);
+      const fx = bx - x0;
+      const a = (y0 * blockWidth + x0) * 3;
+      const b = (y0 * blockWidth + x1) * 3;
+      const c = (y1 * blockWidth + x0) * 3;
+      const d = (y1 * blockWidth + x1) * 3;
+      for (let channel = 0; channel < 3; channel++) {
+        filled[pixel * 3 + channel] =
+          (1 - fy) * ((1 - fx) * (blocks[a + channel] as number) + fx * (blocks[b + channel] as number)) +
+          fy * ((1 - fx) * (blocks[c + channel] as number) + fx * (blocks[d + channel] as number));
+      }
+    }
+  }
+  return filled;
+}
+
+interface PyramidLevel {
+  colours: Float32Array;
+  known: Float32Array;
+  width: number;
+  height: number;
+}
+
+/** Push-pull over an RGB picture whose pixels are `known` from 0 to 1: every pixel filled. */
+function pushPull(colours: Float32Array, known: Float32Array, width: number, height: number): Float32Array {
+  const levels: PyramidLevel[] = [{ colours, known, width, height }];
+  // Push: down to a level of one pixel, or one that is all known.
+  for (let fine = levels[0] as PyramidLevel; fine.width > 1 || fine.height > 1; ) {
+    const coarseWidth = Math.ceil(fine.width / 2);
+    const coarseHeight = Math.ceil(fine.height / 2);
+    const coarse: PyramidLevel = {
+      colours: new Float32Array(coarseWidth * coarseHeight * 3),
+      known: new Float32Array(coarseWidth * coarseHeight),
+      width: coarseWidth,
+      height: coarseHeight,
+    };
     let allKnown = true;
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
+    for (let y = 0; y < coarseHeight; y++) {
+      for (let x = 0; x < coarseWidth; x++) {
         let weight = 0;
         let red = 0;
         let green = 0;
         let blue = 0;
-        for (let dy = 0; dy < 2; dy++) {
-          const fy = 2 * y + dy;
-          if (fy >= fine.height) continue;
-          for (let dx = 0; dx < 2; dx++) {
-            const fx = 2 * x + dx;
-            if (fx >= fine.width) continue;
+        for (let fy = 2 * y; fy < Math.min(fine.height, 2 * y + 2); fy++) {
+          for (let fx = 2 * x; fx < Math.min(fine.width, 2 * x + 2); fx++) {
             const child = fy * fine.width + fx;
             const childWeight = fine.known[child] as number;
             if (childWeight === 0) continue;
@@ -187,21 +246,22 @@ export function inpaintUnseen(plate: BackgroundPlate): Float32Array {
             blue += childWeight * (fine.colours[child * 3 + 2] as number);
           }
         }
-        const at = y * width + x;
+        const at = y * coarseWidth + x;
         if (weight > 0) {
-          colours[at * 3] = red / weight;
-          colours[at * 3 + 1] = green / weight;
-          colours[at * 3 + 2] = blue / weight;
+          coarse.colours[at * 3] = red / weight;
+          coarse.colours[at * 3 + 1] = green / weight;
+          coarse.colours[at * 3 + 2] = blue / weight;
         }
-        known[at] = Math.min(1, weight);
-        if (known[at] !== 1) allKnown = false;
+        coarse.known[at] = Math.min(1, weight);
+        if (weight < 1) allKnown = false;
       }
     }
-    levels.push({ colours, known, width, height });
+    levels.push(coarse);
+    fine = coarse;
     if (allKnown) break;
   }
-  // Pull: from the coarsest level up, unknown parts take the (already filled) parent's colour.
-  const top = levels[levels.length - 1] as (typeof levels)[number];
+  // Pull: from the coarsest level up, what a level does not know comes from the (filled) level above.
+  const top = levels[levels.length - 1] as PyramidLevel;
   for (let pixel = 0; pixel < top.known.length; pixel++) {
     const weight = top.known[pixel] as number;
     for (let channel = 0; channel < 3; channel++) {
@@ -210,33 +270,39 @@ export function inpaintUnseen(plate: BackgroundPlate): Float32Array {
     }
   }
   for (let level = levels.length - 2; level >= 0; level--) {
-    const fine = levels[level] as (typeof levels)[number];
-    const coarse = levels[level + 1] as (typeof levels)[number];
+    const fine = levels[level] as PyramidLevel;
+    const coarse = levels[level + 1] as PyramidLevel;
     for (let y = 0; y < fine.height; y++) {
+      // The coarser level sampled bilinearly at this pixel's centre (nearest would leave blocks).
+      const cy = Math.min(coarse.height - 1, Math.max(0, y / 2 - 0.25));
+      const y0 = Math.floor(cy);
+      const y1 = Math.min(coarse.height - 1, y0 + 1);
+      const fy = cy - y0;
       for (let x = 0; x < fine.width; x++) {
         const at = y * fine.width + x;
         const weight = fine.known[at] as number;
         if (weight === 1) continue;
-        // The parent level sampled bilinearly at this pixel's centre (nearest would leave blocks).
-        const cy = Math.min(coarse.height - 1, Math.max(0, y / 2 - 0.25));
         const cx = Math.min(coarse.width - 1, Math.max(0, x / 2 - 0.25));
-        const y0 = Math.floor(cy);
         const x0 = Math.floor(cx);
-        const y1 = Math.min(coarse.height - 1, y0 + 1);
         const x1 = Math.min(coarse.width - 1, x0 + 1);
-        const fy = cy - y0;
         const fx = cx - x0;
+        const a = (y0 * coarse.width + x0) * 3;
+        const b = (y0 * coarse.width + x1) * 3;
+        const c = (y1 * coarse.width + x0) * 3;
+        const d = (y1 * coarse.width + x1) * 3;
         for (let channel = 0; channel < 3; channel++) {
-          const sample = (row: number, column: number) =>
-            coarse.colours[(row * coarse.width + column) * 3 + channel] as number;
           const parent =
-            (1 - fy) * ((1 - fx) * sample(y0, x0) + fx * sample(y0, x1)) +
-            fy * ((1 - fx) * sample(y1, x0) + fx * sample(y1, x1));
+            (1 - fy) *
+              ((1 - fx) * (coarse.colours[a + channel] as number) +
+                fx * (coarse.colours[b + channel] as number)) +
+            fy *
+              ((1 - fx) * (coarse.colours[c + channel] as number) +
+                fx * (coarse.colours[d + channel] as number));
           fine.colours[at * 3 + channel] =
             weight * (fine.colours[at * 3 + channel] as number) + (1 - weight) * parent;
         }
       }
     }
   }
-  return (levels[0] as (typeof levels)[number]).colours;
+  return (levels[0] as PyramidLevel).colours;
 }

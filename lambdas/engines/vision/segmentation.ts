@@ -1,7 +1,7 @@
 /**
  * Person segmentation: which pixels of a picture or of each video frame are the person, as an 8-bit
  * mask (255 = person). Used for photo presenters placed on a chosen background, transparent WebM of
- * photo presenters, and background removal.
+ * photo presenters, and background removal (`separateVideoLayers`).
  *
  * The model is MediaPipe's selfie segmentation (Apache-2.0 weights, `vendor/models/selfie/`, 256×256
  * RGB in [0, 1], one sigmoid channel out), run on the process's TensorFlow.js WASM backend
@@ -27,10 +27,13 @@
  * For video, step 2 works on an exponential moving average of each frame's probabilities, which calms
  * the flicker of a per-frame model at the cost of a short lag on fast motion.
  *
- * Video is streamed: one ffmpeg process decodes to raw RGB on its stdout, each frame is segmented, and
- * a second ffmpeg process encodes RGBA from its stdin (VP9 with alpha in WebM, ProRes 4444 in MOV) or
- * lays the person over a colour or an image; the input's audio is kept. ffmpeg (GPL) only ever runs as
- * a child process (`../composition/ffmpeg-binaries.ts`).
+ * Video is streamed (`segmentationPass`): one ffmpeg process decodes to raw RGB on its stdout, each
+ * frame is segmented once, and handed to one ffmpeg encoder per output on its stdin. `segmentVideo`
+ * has one output: RGBA (VP9 with alpha in WebM, ProRes 4444 in MOV) or the person laid over a colour or
+ * an image. `separateVideoLayers` (background removal) has up to three from the same decode: the
+ * foreground (VP9 with alpha), the mask (H.264) and the background, the person replaced by what other
+ * frames showed there (`background-plate.ts`). The input's audio is kept. ffmpeg (GPL) only ever runs
+ * as a child process (`../composition/ffmpeg-binaries.ts`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -724,7 +727,10 @@ async function assertReadablePicture(imagePath: string): Promise<void> {
 /** The encoder's arguments: RGBA frames on stdin (input 0), the source for its audio, a background. */
 function encoderArguments(
   options: Required<Pick<SegmentVideoOptions, 'format' | 'background' | 'vp9Crf' | 'vp9Speed'>> &
-    Pick<SegmentVideoOptions, 'inputPath' | 'outputPath'>,
+    Pick<SegmentVideoOptions, 'inputPath' | 'outputPath'> & {
+      /** libvpx's deadline: `realtime` encodes about twice as fast at a similar size. @default 'good' */
+      vp9Deadline?: 'good' | 'realtime';
+    },
   info: VideoStreamInfo,
 ): string[] {
   const { width, height, frameRate } = info;
@@ -776,7 +782,7 @@ function encoderArguments(
       '-b:v',
       '0',
       '-deadline',
-      'good',
+      options.vp9Deadline ?? 'good',
       '-cpu-used',
       String(options.vp9Speed),
       '-row-mt',
@@ -1116,12 +1122,13 @@ export const LAYER_FORMATS = {
 } as const satisfies Record<VideoLayer, { extension: string; contentType: string }>;
 
 /**
- * The background layer's cover of the person: probabilities from `COVER_THRESHOLD` (below the mask's
- * own edge, so the faint halo around hair counts) widened by `COVER_RADIUS` model pixels (2.5 px of
- * 640, 5 px of 1280).
+ * The background layer's cover of the person: probabilities from `COVER_THRESHOLD` (far below the
+ * mask's own edge, so the faint halo and stray hair count) widened by `COVER_RADIUS` model pixels (a
+ * model pixel is 2.5 px of a 640-wide frame, 5 px of 1280). Looked at on a person over a banded wall:
+ * 0.2 and 2 left visible strands of hair in the background layer, 0.1 and 3 a few small specks.
  */
-const COVER_THRESHOLD = 0.2;
-const COVER_RADIUS = 2;
+const COVER_THRESHOLD = 0.1;
+const COVER_RADIUS = 3;
 
 export interface SeparateLayersOptions extends MaskOptions, ColourOptions {
   inputPath: string;
@@ -1130,6 +1137,7 @@ export interface SeparateLayersOptions extends MaskOptions, ColourOptions {
   /** See `SegmentVideoOptions`. */
   newFrameWeight?: number;
   vp9Crf?: number;
+  /** The foreground's libvpx speed, in realtime mode (about twice as fast as `good` at 5). @default 8 */
   vp9Speed?: number;
   timeoutMs?: number;
   onFrame?: (framesDone: number) => void;
@@ -1169,7 +1177,7 @@ function h264Arguments(
   args.push('-framerate', info.frameRate, '-i', 'pipe:0');
   const audio = withAudio && info.hasAudio;
   if (audio) args.push('-i', fileInput(inputPath), '-map', '0:v', '-map', '1:a:0');
-  // 4:2:0 needs even sides: an odd one gets a copied edge row or column.
+  // 4:2:0 needs even sides: an odd one gets one black row or column (no person; for the mask, exact).
   args.push('-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2');
   args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p');
   if (audio) args.push('-c:a', 'aac', '-b:a', '160k');
@@ -1185,7 +1193,8 @@ function h264Arguments(
  */
 export async function separateVideoLayers(options: SeparateLayersOptions): Promise<SeparateLayersResult> {
   const started = performance.now();
-  const settings = checkedVideoSettings(options);
+  // The foreground's VP9 alpha is most of a frame's cost: the fastest speed, in realtime mode.
+  const settings = checkedVideoSettings({ ...options, vp9Speed: options.vp9Speed ?? 8 });
   const mask = maskSettings(options);
   const { edgeColourFraction } = colourSettings(options);
   const wanted = VIDEO_LAYERS.filter((layer) => options.outputs[layer] !== undefined);
@@ -1203,7 +1212,14 @@ export async function separateVideoLayers(options: SeparateLayersOptions): Promi
       name: 'foreground',
       outputPath,
       encoderArgs: encoderArguments(
-        { ...settings, format: 'webm', background: 'transparent', inputPath: options.inputPath, outputPath },
+        {
+          ...settings,
+          format: 'webm',
+          background: 'transparent',
+          vp9Deadline: 'realtime',
+          inputPath: options.inputPath,
+          outputPath,
+        },
         info,
       ),
       frame: async ({ rgb, alpha }) =>

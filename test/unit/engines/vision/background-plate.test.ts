@@ -68,6 +68,7 @@ describe('backgroundLayerFrame', () => {
           }
         },
       ),
+      { numRuns: 40 },
     );
   });
 
@@ -87,6 +88,7 @@ describe('backgroundLayerFrame', () => {
           for (const value of layer.rgb) expect(Math.abs(value - grey)).toBeLessThanOrEqual(1);
         },
       ),
+      { numRuns: 40 },
     );
   });
 
@@ -129,6 +131,7 @@ describe('inpaintUnseen', () => {
           }
         },
       ),
+      { numRuns: 40 },
     );
   });
 });
@@ -159,6 +162,7 @@ describe('personCover', () => {
           }
         },
       ),
+      { numRuns: 40 },
     );
   });
 });

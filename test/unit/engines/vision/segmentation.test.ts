@@ -31,6 +31,7 @@ import {
   resetSegmentationModel,
   segmentPerson,
   segmentVideo,
+  separateVideoLayers,
   smoothOverTime,
 } from '../../../../lambdas/engines/vision/segmentation.js';
 
@@ -526,6 +527,31 @@ describe('segmentVideo', () => {
     ).rejects.toMatchObject({
       failureCode: 'invalid_media',
     });
+  });
+
+  it('separates only the layers asked for (background removal), in the source’s frames', async () => {
+    const mask = path.join(dir, 'layers-mask.mp4');
+    const result = await separateVideoLayers({ inputPath: input, outputs: { mask } });
+    expect(result).toMatchObject({ width, height, frames, personFrames: frames, inpaintedFraction: 0 });
+    expect(Object.keys(result.msPerFrame.layers)).toEqual(['mask']);
+    const streams = await ffprobeStreams(mask);
+    expect(streams.map((stream) => stream.codec_type)).toEqual(['video']);
+    await expect(separateVideoLayers({ inputPath: input, outputs: {} })).rejects.toThrow(RangeError);
+  });
+
+  it('fails a background removal with engine_unavailable, naming VISION_MODELS_DIR, when the model is missing', async () => {
+    const saved = process.env.VISION_MODELS_DIR;
+    process.env.VISION_MODELS_DIR = path.join(dir, 'no-models');
+    resetSegmentationModel();
+    try {
+      await expect(
+        separateVideoLayers({ inputPath: input, outputs: { mask: path.join(dir, 'never.mp4') } }),
+      ).rejects.toMatchObject({ failureCode: 'engine_unavailable', message: /VISION_MODELS_DIR/ });
+    } finally {
+      if (saved === undefined) delete process.env.VISION_MODELS_DIR;
+      else process.env.VISION_MODELS_DIR = saved;
+      resetSegmentationModel();
+    }
   });
 
   it('fails with engine_unavailable when ffmpeg is missing', async () => {
