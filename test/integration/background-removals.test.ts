@@ -226,8 +226,12 @@ describe('background removals', () => {
     expect(removal.completed_at).toBeGreaterThanOrEqual(removal.created_at);
     for (const frames of [maskFrames, foregroundFrames, backgroundFrames])
       expect(frames).toHaveLength(FRAMES);
-    const after = (await getWorkspace(api.workspaceId, true))?.remaining_credits as number;
-    expect(creditsBefore - after).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          creditsBefore - ((await getWorkspace(api.workspaceId, true))?.remaining_credits as number),
+      )
+      .toBe(1);
     const event = await outcomeEvent(removal.id);
     expect(event?.['detail-type']).toBe('background_removal.success');
     const data = (event?.detail as { event_data?: Record<string, unknown> } | undefined)?.event_data;
@@ -397,7 +401,10 @@ describe('background removals', () => {
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'no_person_found', layers: {} });
     expect(failed.error).toMatch(/No person was found in any of the 15 frames/);
     expect(failed.failure_message).toBe(failed.error);
-    expect((await getWorkspace(api.workspaceId, true))?.remaining_credits).toBe(before);
+    // The refund lands a moment after the status (docs/architecture.md, "Jobs").
+    await expect
+      .poll(async () => (await getWorkspace(api.workspaceId, true))?.remaining_credits)
+      .toBe(before);
     const event = await outcomeEvent(failed.id);
     expect(event?.['detail-type']).toBe('background_removal.fail');
     expect((event?.detail as { event_data?: Record<string, unknown> } | undefined)?.event_data).toMatchObject(
