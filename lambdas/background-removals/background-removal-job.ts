@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -111,21 +111,9 @@ export const backgroundRemovalJob = defineJob({
     success: { type: 'background_removal.success', data: eventData },
     failure: { type: 'background_removal.fail', data: eventData },
   },
-  billing: {
-    key: (record) => backgroundRemovalKey(record.workspace_id, record.background_removal_id),
-    reservation: (record) =>
-      record.billing_state && record.credits_reserved !== undefined
-        ? {
-            billing_state: record.billing_state,
-            credits_reserved: record.credits_reserved,
-            credits_charged: record.credits_charged ?? null,
-            credits_balance: record.credits_balance ?? 'remaining_credits',
-            trial_counted: record.trial_counted ?? false,
-          }
-        : undefined,
-    charge: (record) =>
-      Math.min(record.credits_reserved ?? 0, record.credits_due ?? record.credits_reserved ?? 0),
-  },
+  billing: chargedOnRecord<BackgroundRemovalRecord>((record) =>
+    backgroundRemovalKey(record.workspace_id, record.background_removal_id),
+  ),
   // The source the request stored is not kept once the removal ended (assets stay).
   release: async (record) => {
     if (record.source.owned) await deleteMediaObject(record.source.key);

@@ -23,6 +23,36 @@ export interface BulkStatusEntry {
   error: { code: string; message: string } | null;
 }
 
+/** A job whose record says `pending`, `running`, `completed` or `failed` (translations, lipsyncs). */
+export interface MediaJobMember {
+  status: 'pending' | 'running' | 'completed' | 'failed';
+  batch_id: string | null;
+  item_index: number | null;
+  failure_code: string | null;
+  failure_message: string | null;
+}
+
+const BULK_STATUS_OF_MEDIA_JOB: Readonly<Record<MediaJobMember['status'], BulkStatus>> = {
+  pending: BULK_STATUS.queued,
+  running: BULK_STATUS.processing,
+  completed: BULK_STATUS.completed,
+  failed: BULK_STATUS.failed,
+};
+
+/** The bulk status entry of such a job, `id` its own id. */
+export function mediaJobEntry(id: string, job: MediaJobMember): BulkStatusEntry {
+  return {
+    video_id: id,
+    status: BULK_STATUS_OF_MEDIA_JOB[job.status],
+    batch_id: job.batch_id,
+    item_index: job.item_index,
+    error:
+      job.status === 'failed'
+        ? { code: job.failure_code ?? 'internal_error', message: job.failure_message ?? '' }
+        : null,
+  };
+}
+
 /** At most this many ids (job ids plus batch ids) per statuses request. */
 export const MAX_STATUS_IDS = 100;
 

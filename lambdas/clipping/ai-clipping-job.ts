@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -112,21 +112,9 @@ export const aiClippingJob = defineJob({
     callback: (record) =>
       record.callback_url ? { url: record.callback_url, id: record.callback_id } : undefined,
   },
-  billing: {
-    key: (record) => clippingKey(record.workspace_id, record.clipping_id),
-    reservation: (record) =>
-      record.billing_state && record.credits_reserved !== undefined
-        ? {
-            billing_state: record.billing_state,
-            credits_reserved: record.credits_reserved,
-            credits_charged: record.credits_charged ?? null,
-            credits_balance: record.credits_balance ?? 'remaining_credits',
-            trial_counted: record.trial_counted ?? false,
-          }
-        : undefined,
-    charge: (record) =>
-      Math.min(record.credits_reserved ?? 0, record.credits_due ?? record.credits_reserved ?? 0),
-  },
+  billing: chargedOnRecord<AiClippingRecord>((record) =>
+    clippingKey(record.workspace_id, record.clipping_id),
+  ),
   // The source the request stored and the steps' work files are not kept once the job ended.
   release: async (record) => {
     await deleteMediaPrefix(clippingMediaKeys.work(record, ''));

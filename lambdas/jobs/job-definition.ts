@@ -98,6 +98,36 @@ export interface JobCharging<Rec> {
   charge(record: Rec): number;
 }
 
+/** The billing fields of a record that holds its own reservation (`billing/credits.ts`). */
+export type ReservingRecord = Partial<JobBilling> & {
+  /** What the job came to once it measured its work; the reservation when unset. */
+  credits_due?: number;
+};
+
+/**
+ * The charging of a job whose record holds its reservation: none for a record that never held one (a
+ * batch item refused at admission); charged what it came to (`credits_due`), never more than reserved.
+ */
+export function chargedOnRecord<Rec extends ReservingRecord>(
+  key: (record: Rec) => ItemKey,
+): JobCharging<Rec> {
+  return {
+    key,
+    reservation: (record) =>
+      record.billing_state && record.credits_reserved !== undefined
+        ? {
+            billing_state: record.billing_state,
+            credits_reserved: record.credits_reserved,
+            credits_charged: record.credits_charged ?? null,
+            credits_balance: record.credits_balance ?? 'remaining_credits',
+            trial_counted: record.trial_counted ?? false,
+          }
+        : undefined,
+    charge: (record) =>
+      Math.min(record.credits_reserved ?? 0, record.credits_due ?? record.credits_reserved ?? 0),
+  };
+}
+
 export interface JobDefinition<
   RefSchema extends JobRefSchema = JobRefSchema,
   Rec = unknown,

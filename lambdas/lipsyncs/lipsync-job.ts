@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
 import {
@@ -122,21 +122,7 @@ export const lipsyncJob = defineJob({
     callback: (record) =>
       record.callback_url ? { url: record.callback_url, id: record.callback_id } : undefined,
   },
-  billing: {
-    key: (record) => lipsyncKey(record.workspace_id, record.lipsync_id),
-    reservation: (record) =>
-      record.billing_state && record.credits_reserved !== undefined
-        ? {
-            billing_state: record.billing_state,
-            credits_reserved: record.credits_reserved,
-            credits_charged: record.credits_charged ?? null,
-            credits_balance: record.credits_balance ?? 'remaining_credits',
-            trial_counted: record.trial_counted ?? false,
-          }
-        : undefined,
-    charge: (record) =>
-      Math.min(record.credits_reserved ?? 0, record.credits_due ?? record.credits_reserved ?? 0),
-  },
+  billing: chargedOnRecord<LipsyncRecord>((record) => lipsyncKey(record.workspace_id, record.lipsync_id)),
   batchItem: (record) =>
     record.batch_id ? { batchId: record.batch_id, itemId: record.lipsync_id } : undefined,
   // The media the request stored and the step's work files are not kept once the lipsync ended.

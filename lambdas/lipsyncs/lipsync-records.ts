@@ -13,7 +13,7 @@ import {
   batchItemsPartition,
   recordBatchItemOutcome,
 } from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry } from '../batches/bulk-status.js';
+import { type BulkStatusEntry, mediaJobEntry } from '../batches/bulk-status.js';
 import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, nowSeconds } from '../core/ids.js';
@@ -281,29 +281,13 @@ export async function deleteLipsync(
   throw new Error(`Lipsync ${lipsyncId} kept being admitted while it was deleted`);
 }
 
-const BULK_STATUS_OF: Readonly<Record<LipsyncStatus, BulkStatus>> = {
-  [LIPSYNC_STATUS.pending]: BULK_STATUS.queued,
-  [LIPSYNC_STATUS.running]: BULK_STATUS.processing,
-  [LIPSYNC_STATUS.completed]: BULK_STATUS.completed,
-  [LIPSYNC_STATUS.failed]: BULK_STATUS.failed,
-};
-
 /** Lipsyncs as batch members (`POST /v3/lipsyncs/batches`), for batch views and statuses. */
 export const LIPSYNC_BATCH_FAMILY: BatchFamily<LipsyncRecord, LipsyncItem> = {
   kind: BATCH_KINDS.lipsyncs,
   listName: 'LipsyncBatchItems',
   get: (workspaceId, id) => getLipsync(workspaceId, id),
   toRecord: toLipsyncRecord,
-  entry: (record) => ({
-    video_id: record.lipsync_id,
-    status: BULK_STATUS_OF[record.status],
-    batch_id: record.batch_id,
-    item_index: record.item_index,
-    error:
-      record.status === LIPSYNC_STATUS.failed
-        ? { code: record.failure_code ?? 'internal_error', message: record.failure_message ?? '' }
-        : null,
-  }),
+  entry: (record) => mediaJobEntry(record.lipsync_id, record),
   uncounted: 'members',
 };
 

@@ -13,7 +13,7 @@ import {
   batchItemsPartition,
   recordBatchItemOutcome,
 } from '../batches/batches.js';
-import { BULK_STATUS, type BulkStatus, type BulkStatusEntry } from '../batches/bulk-status.js';
+import { type BulkStatusEntry, mediaJobEntry } from '../batches/bulk-status.js';
 import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, nowSeconds } from '../core/ids.js';
@@ -364,29 +364,13 @@ export async function deleteTranslation(workspaceId: string, translationId: stri
 export const isEnded = (record: Pick<VideoTranslationRecord, 'status'>) =>
   record.status === TRANSLATION_STATUS.completed || record.status === TRANSLATION_STATUS.failed;
 
-const BULK_STATUS_OF: Readonly<Record<TranslationStatus, BulkStatus>> = {
-  [TRANSLATION_STATUS.pending]: BULK_STATUS.queued,
-  [TRANSLATION_STATUS.running]: BULK_STATUS.processing,
-  [TRANSLATION_STATUS.completed]: BULK_STATUS.completed,
-  [TRANSLATION_STATUS.failed]: BULK_STATUS.failed,
-};
-
 /** Translations as batch members (`POST /v3/video-translations/batches`), for batch views and statuses. */
 export const TRANSLATION_BATCH_FAMILY: BatchFamily<VideoTranslationRecord, TranslationItem> = {
   kind: BATCH_KINDS.videoTranslations,
   listName: 'VideoTranslateBatchItems',
   get: (workspaceId, id) => getTranslation(workspaceId, id),
   toRecord: toTranslationRecord,
-  entry: (record) => ({
-    video_id: record.video_translation_id,
-    status: BULK_STATUS_OF[record.status],
-    batch_id: record.batch_id,
-    item_index: record.item_index,
-    error:
-      record.status === TRANSLATION_STATUS.failed
-        ? { code: record.failure_code ?? 'internal_error', message: record.failure_message ?? '' }
-        : null,
-  }),
+  entry: (record) => mediaJobEntry(record.video_translation_id, record),
   uncounted: 'members',
 };
 

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
 import {
@@ -162,21 +162,9 @@ export const videoTranslationJob = defineJob({
     callback: (record) =>
       record.callback_url ? { url: record.callback_url, id: record.callback_id } : undefined,
   },
-  billing: {
-    key: (record) => translationKey(record.workspace_id, record.video_translation_id),
-    reservation: (record) =>
-      record.billing_state && record.credits_reserved !== undefined
-        ? {
-            billing_state: record.billing_state,
-            credits_reserved: record.credits_reserved,
-            credits_charged: record.credits_charged ?? null,
-            credits_balance: record.credits_balance ?? 'remaining_credits',
-            trial_counted: record.trial_counted ?? false,
-          }
-        : undefined,
-    charge: (record) =>
-      Math.min(record.credits_reserved ?? 0, record.credits_due ?? record.credits_reserved ?? 0),
-  },
+  billing: chargedOnRecord<VideoTranslationRecord>((record) =>
+    translationKey(record.workspace_id, record.video_translation_id),
+  ),
   batchItem: (record) =>
     record.batch_id ? { batchId: record.batch_id, itemId: record.video_translation_id } : undefined,
   // The source the request stored and the steps' work files are not kept once the translation ended.
