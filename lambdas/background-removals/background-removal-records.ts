@@ -20,6 +20,7 @@ import {
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
+import type { JobSource } from '../videos/source-transcript.js';
 
 export const BACKGROUND_REMOVAL_STATUS = {
   pending: 'pending',
@@ -42,13 +43,8 @@ export type BackgroundRemovalLayer = (typeof BACKGROUND_REMOVAL_LAYERS)[number];
  */
 export const MAX_SOURCE_SECONDS = 180;
 
-export interface BackgroundRemovalSource {
-  /** The source video in the media bucket. */
-  key: string;
-  /** Whether the service stored it for this request (deleted when the job ends) rather than an asset. */
-  owned: boolean;
-  size_bytes: number;
-}
+/** The source video of a background removal. */
+export type BackgroundRemovalSource = JobSource;
 
 export interface BackgroundRemovalRecord extends JobBilling {
   background_removal_id: string;
@@ -226,19 +222,31 @@ export function failBackgroundRemoval(
  * its workflow finds no running record at its next write and removes what it had made.
  */
 export async function deleteBackgroundRemoval(workspaceId: string, id: string): Promise<void> {
-  const record = await getBackgroundRemoval(workspaceId, id, true);
-  if (!record) throw backgroundRemovalNotFound(id);
-  if (record.status === BACKGROUND_REMOVAL_STATUS.deleted) return;
   const key = backgroundRemovalKey(workspaceId, id);
-  if (record.billing_state === BILLING_STATE.reserved) await refundReservation(key, workspaceId, record);
-  const deleted = await updateExistingItem<BackgroundRemovalItem>(key, {
-    status: BACKGROUND_REMOVAL_STATUS.deleted,
-    outputs: null,
-    deleted_at: nowSeconds(),
-  });
-  if (!deleted) throw backgroundRemovalNotFound(id);
-  await Promise.all([
-    deleteMediaPrefix(backgroundRemovalMediaKeys.prefix(record)),
-    record.source.owned ? deleteMediaObject(record.source.key) : Promise.resolve(),
-  ]);
+  // The status is written first, on the condition that it is still the one read: a run that ends
+  // meanwhile then finds its removal gone (and removes what it stored), and a removal that had
+  // ended keeps its charge. Only one deleted while it was still queued or running is refunded.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const record = await getBackgroundRemoval(workspaceId, id, true);
+    if (!record) throw backgroundRemovalNotFound(id);
+    if (record.status === BACKGROUND_REMOVAL_STATUS.deleted) return;
+    const deleted = await updateExistingItem<BackgroundRemovalItem>(
+      key,
+      { status: BACKGROUND_REMOVAL_STATUS.deleted, outputs: null, deleted_at: nowSeconds() },
+      [],
+      { status: record.status },
+    );
+    if (!deleted) continue;
+    const ended =
+      record.status === BACKGROUND_REMOVAL_STATUS.completed ||
+      record.status === BACKGROUND_REMOVAL_STATUS.failed;
+    if (!ended && record.billing_state === BILLING_STATE.reserved)
+      await refundReservation(key, workspaceId, record);
+    await Promise.all([
+      deleteMediaPrefix(backgroundRemovalMediaKeys.prefix(record)),
+      record.source.owned ? deleteMediaObject(record.source.key) : Promise.resolve(),
+    ]);
+    return;
+  }
+  throw new Error(`Background removal ${id} kept changing while it was deleted`);
 }

@@ -10,10 +10,11 @@ import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { probeMedia } from '../engines/composition/probe.js';
+import { VISION_FAILURE, VisionEngineError } from '../engines/vision/human-runtime.js';
 import { LAYER_FORMATS, separateVideoLayers } from '../engines/vision/segmentation.js';
-import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { deleteMediaPrefix, downloadMediaObject, putMediaObject } from '../media/media-store.js';
+import { downloadMediaObject, putMediaObject } from '../media/media-store.js';
 import {
   BACKGROUND_REMOVAL_FAILURE,
   type BackgroundRemovalRef,
@@ -85,6 +86,14 @@ async function separate(ref: BackgroundRemovalRef): Promise<null> {
           .then(() => updateRunningBackgroundRemoval(record, { progress }))
           .catch(() => undefined);
       },
+    }).catch((error: unknown) => {
+      if (error instanceof VisionEngineError && error.failureCode === VISION_FAILURE.timeout) {
+        throw new JobFailure(
+          BACKGROUND_REMOVAL_FAILURE.timeout,
+          `${error.message}: the video is too long or too large for one run. Cut it into parts.`,
+        );
+      }
+      throw error;
     });
     await progressWrite;
     if (result.personFrames === 0) {
@@ -113,9 +122,7 @@ async function separate(ref: BackgroundRemovalRef): Promise<null> {
       progress: 100,
       completed_at: nowSeconds(),
     });
-    // Deleted while it ran: what this run stored goes again.
-    if (!done) await deleteMediaPrefix(backgroundRemovalMediaKeys.prefix(record));
-    else await finishJob(backgroundRemovalJob, done);
+    await endJob(backgroundRemovalJob, backgroundRemovalJob.refOf(record), done);
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -9,13 +9,13 @@
  * the request pipeline, as on every create.
  */
 import { getWorkspace } from '../accounts/workspaces.js';
-import { type MediaInput, type ResolvedMedia, resolveMediaInput } from '../assets/media-inputs.js';
+import type { MediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation } from '../billing/credits.js';
 import { backgroundRemovalCredits } from '../billing/plans.js';
 import { ConflictError, InvalidParameterError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { deleteMediaObject } from '../media/media-store.js';
+import { type AdmittedSource, admitJobSource, discardAdmittedSource } from '../videos/source-transcript.js';
 import { backgroundRemovalJob } from './background-removal-job.js';
 import {
   BACKGROUND_REMOVAL_LAYERS,
@@ -36,9 +36,6 @@ export interface BackgroundRemovalRequest {
   title?: string | undefined;
   request_id?: string | undefined;
 }
-
-/** A source reserved as if it were 500 kbit/s (errs long); the charge is the measured minutes. */
-const ESTIMATE_BYTES_PER_SECOND = 62_500;
 
 /** The layers asked for (the schema checked the names), in the engine's order, once each. */
 function layersOf(requested: readonly BackgroundRemovalLayer[] | undefined): BackgroundRemovalLayer[] {
@@ -62,16 +59,16 @@ export async function createBackgroundRemoval(
   assertCanPay(workspace, backgroundRemovalCredits(0), false);
 
   const id = newId();
-  let media: ResolvedMedia | undefined;
+  let admitted: AdmittedSource | undefined;
   let claimed = false;
   try {
-    media = await resolveMediaInput(workspaceId, request.video, { param: 'video', accept: ['video'] });
+    admitted = await admitJobSource(workspaceId, request.video, { param: 'video', accept: ['video'] });
     if (requestId !== undefined) {
       const earlier = await claimRequestId(workspaceId, requestId, id);
       if (earlier !== undefined) {
         // Another request with this request_id got there first: that one is the original.
-        await deleteOwned(media);
-        media = undefined;
+        await discardAdmittedSource(admitted);
+        admitted = undefined;
         const first = await getBackgroundRemoval(workspaceId, earlier, true);
         if (first) return first;
         throw new ConflictError(
@@ -82,7 +79,7 @@ export async function createBackgroundRemoval(
       }
       claimed = true;
     }
-    const estimateSeconds = Math.min(MAX_SOURCE_SECONDS, media.sizeBytes / ESTIMATE_BYTES_PER_SECOND);
+    const estimateSeconds = Math.min(MAX_SOURCE_SECONDS, admitted.estimateSeconds);
     const credits = backgroundRemovalCredits(estimateSeconds);
     const record: Omit<
       BackgroundRemovalRecord,
@@ -94,7 +91,7 @@ export async function createBackgroundRemoval(
       title: request.title ?? null,
       layers,
       request_id: requestId ?? null,
-      source: { key: media.objectKey, owned: media.source !== 'asset', size_bytes: media.sizeBytes },
+      source: admitted.source,
     };
     const billing = await createJobWithReservation(workspace, backgroundRemovalItem(record), credits, {
       trialVideo: false,
@@ -104,12 +101,8 @@ export async function createBackgroundRemoval(
     return { ...record, ...billing };
   } catch (error) {
     // Nothing was admitted: the media this request stored goes again (assets stay), and its claim.
-    await deleteOwned(media);
+    await discardAdmittedSource(admitted);
     if (claimed && requestId !== undefined) await releaseRequestId(workspaceId, requestId);
     throw error;
   }
-}
-
-async function deleteOwned(media: ResolvedMedia | undefined): Promise<void> {
-  if (media && media.source !== 'asset') await deleteMediaObject(media.objectKey);
 }

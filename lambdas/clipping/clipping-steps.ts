@@ -19,7 +19,7 @@ import { probeMedia } from '../engines/composition/probe.js';
 import { SpeechRecognitionError } from '../engines/recognition/index.js';
 import { encodeWavPcm16 } from '../engines/speech/wav.js';
 import { textGenerationEngine } from '../engines/text-generation/index.js';
-import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
 import { sourceWords } from '../videos/source-transcript.js';
@@ -390,8 +390,11 @@ async function render(ref: ClippingRef): Promise<null> {
         clips,
         progress: 20 + Math.round((75 * (index + 1)) / clips.length),
       });
-      // Deleted meanwhile: the framework cleans up what this run wrote.
-      if (!updated) return null;
+      // Deleted meanwhile: what this run wrote goes (or another run ended it).
+      if (!updated) {
+        await endJob(aiClippingJob, aiClippingJob.refOf(record), undefined);
+        return null;
+      }
       record = updated;
     }
     const done = await updateRunningClipping(record, {
@@ -408,7 +411,7 @@ async function render(ref: ClippingRef): Promise<null> {
             : 'none (the source already has the aspect ratio)',
       },
     });
-    if (done) await finishJob(aiClippingJob, done);
+    await endJob(aiClippingJob, aiClippingJob.refOf(record), done);
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -24,7 +24,7 @@ import {
   type RecognizedWord,
   SpeechRecognitionError,
 } from '../engines/recognition/index.js';
-import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { copyMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
 import { sourceWords } from '../videos/source-transcript.js';
@@ -210,7 +210,7 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
         engines: { ...engines, cutting: 'none (nothing to cut: the output is the source, byte for byte)' },
         creditsDue: 0,
       });
-      if (done) await finishJob(fillerRemovalJob, done);
+      await endJob(fillerRemovalJob, fillerRemovalJob.refOf(record), done);
       return null;
     }
     if (plan.keptFrames === 0) {
@@ -259,7 +259,7 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
       },
       creditsDue: minutesDue,
     });
-    if (done) await finishJob(fillerRemovalJob, done);
+    await endJob(fillerRemovalJob, fillerRemovalJob.refOf(record), done);
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -115,6 +115,22 @@ export async function finishJob<RefSchema extends JobRefSchema, Rec>(
 }
 
 /**
+ * The end of a step that wrote its job's terminal status: `ended` is the record that write returned,
+ * or undefined when it found the job no longer running. Then the job is either gone (deleted while
+ * this run worked: what the run stored after the delete is removed) or already ended by another run
+ * of the step (its ending is finished again, idempotently).
+ */
+export async function endJob<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  ref: z.infer<RefSchema>,
+  ended: Rec | undefined,
+): Promise<void> {
+  const record = ended ?? (await job.record.get(ref));
+  if (!record) await job.cleanUpGone?.(ref);
+  else await finishJob(job, record);
+}
+
+/**
  * Ends a job as failed, unless it has ended already (then that ending is finished instead), and
  * does the terminal bookkeeping. A job that is gone has what its run left removed.
  */

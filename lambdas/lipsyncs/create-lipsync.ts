@@ -16,8 +16,12 @@ import { newId } from '../core/ids.js';
 import { speechRecognitionConfigured } from '../engines/recognition/index.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { startJob } from '../jobs/job-lifecycle.js';
-import { type AdmittedSource, admitJobSource, discardAdmittedSource } from '../videos/source-transcript.js';
-import { getVideo } from '../videos/videos.js';
+import {
+  type AdmittedSource,
+  admitJobSource,
+  discardAdmittedSource,
+  hasStoredWords,
+} from '../videos/source-transcript.js';
 import { lipsyncJob } from './lipsync-job.js';
 import {
   batchItemLipsyncId,
@@ -74,13 +78,6 @@ async function mediaOf(
   return { ...admitted.source, estimate_seconds: admitted.estimateSeconds };
 }
 
-/** The known words of an audio made here: its video's stored transcript, if it has one. */
-async function knownWordsOf(workspaceId: string, media: LipsyncMedia): Promise<boolean> {
-  if (!media.video_id) return false;
-  const video = await getVideo(workspaceId, media.video_id);
-  return Boolean(video?.outputs?.transcript_key);
-}
-
 /** Creates one lipsync and starts it. */
 export async function createLipsync(
   context: LipsyncContext,
@@ -117,7 +114,7 @@ export async function createLipsync(
     if (
       request.enable_caption &&
       !speechRecognitionConfigured() &&
-      !(await knownWordsOf(context.workspaceId, audio))
+      !(await hasStoredWords(context.workspaceId, audio.video_id))
     ) {
       throw new InvalidParameterError(
         'enable_caption needs the words of the audio, and this deployment has no speech recognition engine (SPEECH_RECOGNITION_ENGINE) to hear them; only the audio of a video made by this service (its video_url) has known words. Leave enable_caption out, or configure speech recognition.',

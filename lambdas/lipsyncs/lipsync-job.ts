@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
 import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
-import { deleteMediaObject, deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
+import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
   failLipsync,
   getLipsync,
@@ -22,6 +22,7 @@ import {
   lipsyncKey,
   lipsyncMediaKeys,
 } from './lipsync-records.js';
+import { hasCaptions, presigned } from './lipsync-views.js';
 
 export const LIPSYNC_FAILURE = {
   invalidMedia: 'invalid_media',
@@ -38,9 +39,6 @@ export const lipsyncRef = z.object({
 });
 export type LipsyncRef = z.infer<typeof lipsyncRef>;
 
-const presigned = (key: string | null | undefined) =>
-  key ? presignMediaDownload(key) : Promise.resolve(null);
-
 async function eventData(record: LipsyncRecord) {
   const overdub = record.origin === LIPSYNC_ORIGINS.overdubs;
   const completed = record.status === LIPSYNC_STATUS.completed;
@@ -55,7 +53,9 @@ async function eventData(record: LipsyncRecord) {
       ? {
           url: videoUrl,
           video_url: videoUrl,
-          ...(overdub ? {} : { caption_url: await presigned(record.outputs?.srt_key) }),
+          ...(overdub
+            ? {}
+            : { caption_url: await presigned(hasCaptions(record) ? record.outputs?.srt_key : null) }),
           duration: record.duration,
         }
       : { failure_code: record.failure_code, failure_message: record.failure_message }),

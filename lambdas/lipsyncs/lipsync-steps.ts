@@ -40,10 +40,10 @@ import {
   speechRecognitionEngine,
 } from '../engines/recognition/index.js';
 import { type VisemeCue, visemesFromAudio, visemesFromWords } from '../engines/speech/visemes.js';
-import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
-import { getVideo, type TranscriptWord } from '../videos/videos.js';
+import { downloadMediaObject, putMediaObject } from '../media/media-store.js';
+import { storedWords } from '../videos/source-transcript.js';
 import { LIPSYNC_FAILURE, type LipsyncRef, lipsyncJob } from './lipsync-job.js';
 import {
   completeLipsync,
@@ -81,18 +81,18 @@ async function wordsOf(
   speechMs: number,
   needed: boolean,
 ): Promise<Words | null> {
-  if (record.audio.video_id) {
-    const video = await getVideo(record.workspace_id, record.audio.video_id, true);
-    const key = video?.outputs?.transcript_key;
-    if (key) {
-      const stored = JSON.parse((await readMediaObject(key)).toString('utf8')) as TranscriptWord[];
-      return {
-        words: stored
-          .filter((word) => word.startMs < speechMs)
-          .map((word) => ({ word: word.word, startMs: word.startMs, endMs: Math.min(word.endMs, speechMs) })),
-        source: `known words (video ${record.audio.video_id})`,
-      };
-    }
+  const stored = record.audio.video_id
+    ? await storedWords(record.workspace_id, record.audio.video_id, 0, speechMs)
+    : undefined;
+  if (stored) {
+    return {
+      words: stored.map((word) => ({
+        word: word.word,
+        startMs: word.startMs,
+        endMs: Math.min(word.endMs, speechMs),
+      })),
+      source: `known words (video ${record.audio.video_id})`,
+    };
   }
   if (!needed || !speechRecognitionConfigured()) return null;
   const key = await putWork(record, 'speech.wav', await readFile(speechPath), 'audio/wav');
@@ -266,7 +266,7 @@ async function lipsync(ref: LipsyncRef): Promise<null> {
       engines,
       audio_cut_seconds: Math.round(audioCutMs) / 1000,
     });
-    if (done) await finishJob(lipsyncJob, done);
+    await endJob(lipsyncJob, lipsyncJob.refOf(record), done);
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -6,14 +6,16 @@
 import { presignMediaDownload } from '../media/media-store.js';
 import { LIPSYNC_STATUS, type LipsyncRecord } from './lipsync-records.js';
 
-const presigned = (key: string | null | undefined) =>
+export const presigned = (key: string | null | undefined) =>
   key ? presignMediaDownload(key) : Promise.resolve(null);
+
+/** Captions exist when the audio's words were known or heard (`engines.captions` names who heard them). */
+export const hasCaptions = (record: LipsyncRecord) => record.engines.captions !== undefined;
 
 export async function lipsyncView(record: LipsyncRecord) {
   const completed = record.status === LIPSYNC_STATUS.completed;
   const outputs = completed ? record.outputs : null;
-  // Captions exist when the audio's words were known or heard (`engines.captions` names who heard them).
-  const captioned = record.engines.captions !== undefined;
+  const captioned = hasCaptions(record);
   const [video_url, audio_url, caption_url, vtt_caption_url] = await Promise.all([
     presigned(outputs?.video_key),
     presigned(outputs?.audio_key),

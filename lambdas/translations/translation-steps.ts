@@ -25,7 +25,7 @@ import type { Pronunciation, SynthesisResult } from '../engines/speech/speech-en
 import { isSpeechEngineError } from '../engines/speech/speech-engine.js';
 import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
 import { primaryLanguage, translationEngine } from '../engines/translation/index.js';
-import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
 import { sourceWords, videoLanguage } from '../videos/source-transcript.js';
@@ -308,7 +308,7 @@ async function finishProofread(record: VideoTranslationRecord, prepared: Prepare
     'application/x-subrip',
   );
   const done = await completeProofread(record, { srt_key: srtKey, original_srt_key: originalKey });
-  if (done) await finishJob(videoTranslationJob, done);
+  await endJob(videoTranslationJob, videoTranslationJob.refOf(record), done);
   return null;
 }
 
@@ -551,7 +551,7 @@ async function dub(ref: TranslationRef): Promise<null> {
       Math.round(rendered.durationMs) / 1000,
       engines,
     );
-    if (done) await finishJob(videoTranslationJob, done);
+    await endJob(videoTranslationJob, videoTranslationJob.refOf(record), done);
     return null;
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 /**
- * The words of a source video, for the jobs that work from what is said in it (translations, AI
- * clipping): a video this service made is recognised by its URL, and its words are the ones its render
- * stored (`transcript.json`, with word timings: `known_transcript`, nothing is heard again); any other
- * source is heard by the configured speech recognition engine.
+ * The source of a media job (translations, lipsyncs, filler-word removals, AI clipping, background
+ * removals): its admission (`admitJobSource`: a video this service made is recognised by its URL and
+ * read where it is; anything else is resolved and stored) and its words (`sourceWords`: a video made here
+ * has the words its render stored, `transcript.json` with word timings, read through `known_transcript`
+ * so nothing is heard again; any other source is heard by the configured speech recognition engine).
  */
 import {
   type MediaInput,
@@ -132,6 +133,12 @@ export async function videoLanguage(workspaceId: string, videoId: string): Promi
     if (resolved) return resolved.language;
   }
   return undefined;
+}
+
+/** Whether a video this service made kept its words (every render does; older ones may not). */
+export async function hasStoredWords(workspaceId: string, videoId: string | null): Promise<boolean> {
+  if (!videoId) return false;
+  return Boolean((await getVideo(workspaceId, videoId))?.outputs?.transcript_key);
 }
 
 /** The stored words of a video this service made, inside `[startMs, startMs + durationMs)`, on that cut's timeline. */

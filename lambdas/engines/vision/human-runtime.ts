@@ -36,6 +36,8 @@ const require = createRequire(import.meta.url);
 export const VISION_FAILURE = {
   engineUnavailable: 'engine_unavailable',
   invalidMedia: 'invalid_media',
+  /** The work did not finish within the caller's `timeoutMs`. */
+  timeout: 'vision_timeout',
 } as const;
 export type VisionFailureCode = (typeof VISION_FAILURE)[keyof typeof VISION_FAILURE];
 

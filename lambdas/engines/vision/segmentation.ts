@@ -673,16 +673,20 @@ export async function probeVideo(inputPath: string, timeoutMs: number): Promise<
   if (code !== 0) {
     throw new VisionEngineError(
       VISION_FAILURE.invalidMedia,
-      `cannot read ${inputPath}: ${code === null ? 'ffprobe gave up' : lastLine(watched.stderr())}`,
+      `cannot read ${path.basename(inputPath)}: ${code === null ? 'ffprobe gave up' : lastLine(watched.stderr())}`,
     );
   }
   let json: FfprobeStreams;
   try {
     json = JSON.parse(stdout) as FfprobeStreams;
   } catch (error) {
-    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `cannot read ${inputPath}: no description`, {
-      cause: error,
-    });
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `cannot read ${path.basename(inputPath)}: no description`,
+      {
+        cause: error,
+      },
+    );
   }
   const streams = json.streams ?? [];
   // A cover picture attached to an audio file is a "video" stream of one frame: not a video.
@@ -694,7 +698,10 @@ export async function probeVideo(inputPath: string, timeoutMs: number): Promise<
       stream.disposition?.attached_pic !== 1,
   );
   if (!video?.width || !video.height || video.index === undefined) {
-    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `${inputPath} has no video stream`);
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `${path.basename(inputPath)} has no video stream`,
+    );
   }
   // ffmpeg turns rotated video upright while decoding, so a quarter turn swaps the frame's sides.
   const rotation = Number(
@@ -996,8 +1003,8 @@ async function segmentationPass(
   }
   if (timedOut) {
     throw new VisionEngineError(
-      VISION_FAILURE.engineUnavailable,
-      `Segmenting ${settings.inputPath} did not finish within ${settings.timeoutMs} ms`,
+      VISION_FAILURE.timeout,
+      `Segmenting the video did not finish within ${Math.round(settings.timeoutMs / 1000)} s`,
     );
   }
   if (failure instanceof VisionEngineError) throw failure;
@@ -1005,7 +1012,7 @@ async function segmentationPass(
   if (decoderCode !== 0 && decoderCode !== null) {
     throw new VisionEngineError(
       VISION_FAILURE.invalidMedia,
-      `cannot decode ${settings.inputPath}: ${lastLine(decoding.stderr())}`,
+      `cannot decode ${path.basename(settings.inputPath)}: ${lastLine(decoding.stderr())}`,
       { cause: failure },
     );
   }
@@ -1016,12 +1023,15 @@ async function segmentationPass(
       failedEncoder >= 0 ? lastLine((encoders[index] as FrameEncoder).stderr()) : String(failure);
     throw new VisionEngineError(
       VISION_FAILURE.engineUnavailable,
-      `ffmpeg cannot encode ${(outputs[index] as PassOutput).outputPath}: ${reason}`,
+      `ffmpeg cannot encode ${path.basename((outputs[index] as PassOutput).outputPath)}: ${reason}`,
       { cause: failure },
     );
   }
   if (frames === 0) {
-    throw new VisionEngineError(VISION_FAILURE.invalidMedia, `${settings.inputPath} has no decodable frames`);
+    throw new VisionEngineError(
+      VISION_FAILURE.invalidMedia,
+      `${path.basename(settings.inputPath)} has no decodable frames`,
+    );
   }
   return { frames, personFrames, timings };
 }
