@@ -89,7 +89,10 @@ describe('named caption styles', () => {
     const middle = ((rows[0] ?? 0) + (rows.at(-1) ?? 0)) / 2 / HEIGHT;
     const position = CAPTION_PRESETS[name].style.position ?? 'bottom';
     if (position === 'bottom') expect(middle).toBeGreaterThan(0.82);
-    if (position === 'lower_third') expect(middle).toBeGreaterThan(0.6), expect(middle).toBeLessThan(0.82);
+    if (position === 'lower_third') {
+      expect(middle).toBeGreaterThan(0.6);
+      expect(middle).toBeLessThan(0.82);
+    }
     if (position === 'middle') expect(Math.abs(middle - 0.5)).toBeLessThan(0.08);
   });
 
