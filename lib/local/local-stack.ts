@@ -162,6 +162,12 @@ export interface LocalStackOptions {
    */
   stepFunctionsTimeScale?: number;
   /**
+   * Validates each workflow definition against the Amazon States Language as AWS does (about 1 s of CPU
+   * at every start, for the whole set). Tests turn it off: `test/infra/workflow-state-machines.test.ts`
+   * validates every file of `state-machines/`. @default true
+   */
+  validateStateMachines?: boolean;
+  /**
    * Extra EventBridge targets by ARN, for rules a caller puts on the bus (tests observe domain
    * events this way). @default {}
    */
@@ -279,6 +285,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       resolveTask: localTaskResolver(LOCAL_REGION, runAs),
       definitionSubstitutions: localTaskSubstitutions(LOCAL_REGION),
       ...(options.stepFunctionsTimeScale === undefined ? {} : { timeScale: options.stepFunctionsTimeScale }),
+      validateDefinitions: options.validateStateMachines ?? true,
       ...persisted('step-functions.json'),
     });
     running.push(stepFunctions);

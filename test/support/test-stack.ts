@@ -83,6 +83,8 @@ export async function startTestStack({
 }: TestStackOptions = {}): Promise<TestStack> {
   const stack = await startLocalStack({
     port: 0,
+    // The workflow files are validated once, by test/infra/workflow-state-machines.test.ts.
+    validateStateMachines: false,
     ...options,
     environment: {
       AUTH_CACHE_TTL_SECONDS: '0',
