@@ -45,7 +45,7 @@ export async function videoMadeHere(
   return { key, video_id: video.video_id, duration_seconds: video.duration ?? 0, title: video.title };
 }
 
-/** The source of a media job (translation, lipsync, filler-word removal, AI clipping), as its record keeps it. */
+/** The source of a media job (translation, lipsync, filler-word removal, AI clipping, background removal), as its record keeps it. */
 export interface JobSource {
   /** Its object in the media bucket. */
   key: string;
