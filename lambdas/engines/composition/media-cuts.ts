@@ -9,6 +9,7 @@
  * follows: each side of a join reads half the fade into the part that is cut, and the crossfade
  * overlaps exactly that, so every kept span is as long in the sound as in the picture.
  */
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expressionNumber } from './dub-timeline.js';
 import { DUBBING_DEFAULTS } from './dubbing.js';
@@ -123,8 +124,11 @@ export async function cutMedia(request: CutMediaRequest): Promise<CutMedia> {
   }
   const ffmpeg = ffmpegPath();
   await ensureExecutable(ffmpeg);
+  // From a file: a long source with hundreds of cuts makes a graph longer than one argument may be.
+  const graphPath = path.join(request.workDir, 'cut-graph.txt');
+  await writeFile(graphPath, filters.join(';\n'));
   try {
-    await runProcess(ffmpeg, [...QUIET, ...inputs, '-filter_complex', filters.join(';'), ...outputs], {
+    await runProcess(ffmpeg, [...QUIET, ...inputs, '-filter_complex_script', graphPath, ...outputs], {
       timeoutMs: request.timeoutMs ?? DUBBING_DEFAULTS.encodeTimeoutMs,
     });
   } catch (error) {
