@@ -3,9 +3,13 @@
  * items' terminal outcomes with atomic counters; the update that brings the count to the total
  * also closes the batch (a conditional write, so exactly one caller does) and publishes
  * `batch.completed` once, which carries the batch's one-off callback.
+ *
+ * A batch request's payloads wait in the media bucket for the batch worker (they may carry inline
+ * media far larger than a queue message) and are removed when the batch closes.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { documents } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { NotFoundError } from '../core/errors.js';
@@ -13,6 +17,8 @@ import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
 import { getItem, putNewItem, updateExistingItem } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { publishEvent } from '../events/domain-events.js';
+import { mediaKeys } from '../media/media-keys.js';
+import { deleteMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
 
 export const BATCH_STATUS = { processing: 'processing', completed: 'completed', failed: 'failed' } as const;
 export type BatchStatus = (typeof BATCH_STATUS)[keyof typeof BATCH_STATUS];
@@ -67,6 +73,8 @@ export const batchNotFound = (batchId: string) =>
 export interface NewBatch {
   kind: BatchKind;
   totalItems: number;
+  /** The request's items, kept for the batch worker until the batch closes (`batchPayloads`). */
+  payloads?: readonly unknown[];
   title?: string | undefined;
   callbackUrl?: string | undefined;
 }
@@ -76,9 +84,23 @@ export function newBatchId(): string {
   return newId();
 }
 
+const payloadsKey = (workspaceId: string, batchId: string) =>
+  mediaKeys.input(workspaceId, `batch-${batchId}.json`);
+
 /**
- * Records a batch whose items already exist. Written last, so a request that fails halfway leaves
- * no batch that waits for items that were never made.
+ * A batch request's payloads, for the batch worker; undefined once the batch has closed (every item
+ * ended and counted, its payloads removed): a late repeat of an item's message has nothing to do.
+ */
+export async function batchPayloads(workspaceId: string, batchId: string): Promise<unknown[] | undefined> {
+  const batch = await getBatch(workspaceId, batchId);
+  if (batch && batch.status !== BATCH_STATUS.processing) return undefined;
+  const payloads = await readMediaObject(payloadsKey(workspaceId, batchId));
+  return z.array(z.unknown()).parse(JSON.parse(payloads.toString('utf8')));
+}
+
+/**
+ * Records a batch whose items already exist, and keeps its payloads. Written last, so a request that
+ * fails halfway leaves no batch that waits for items that were never made (and no payloads).
  */
 export async function createBatch(
   workspaceId: string,
@@ -98,8 +120,22 @@ export async function createBatch(
     created_at: nowSeconds(),
     completed_at: null,
   };
-  if (!(await putNewItem({ ...batchKey(workspaceId, batch.batch_id), ...batch }))) {
-    throw new Error(`Batch id collision: ${batch.batch_id}`);
+  const payloads = payloadsKey(workspaceId, batchId);
+  if (input.payloads) {
+    await putMediaObject(
+      workspaceId,
+      payloads,
+      Buffer.from(JSON.stringify(input.payloads)),
+      'application/json',
+    );
+  }
+  try {
+    if (!(await putNewItem({ ...batchKey(workspaceId, batch.batch_id), ...batch }))) {
+      throw new Error(`Batch id collision: ${batch.batch_id}`);
+    }
+  } catch (error) {
+    if (input.payloads) await deleteMediaObject(payloads);
+    throw error;
   }
   return batch;
 }
@@ -160,6 +196,7 @@ async function closeIfComplete(batch: BatchItem): Promise<void> {
       })) ?? (await getItem<BatchItem>(key, true));
   }
   if (!closed || closed.announced) return;
+  await deleteMediaObject(payloadsKey(closed.workspace_id, closed.batch_id));
   await publishEvent({
     event_id: `batch.completed:${closed.batch_id}`,
     event_type: 'batch.completed',

@@ -6,12 +6,12 @@
  * error, and the batch still closes: `batch.completed` (and the batch's `callback_url`) once every item
  * has ended. Follows translations/translation-batches.ts.
  */
-import { z } from 'zod';
 import { batchView } from '../batches/batch-members.js';
 import { enqueueBatchItems } from '../batches/batch-queue.js';
 import {
   BATCH_KINDS,
   type BatchRecord,
+  batchPayloads,
   createBatch,
   newBatchId,
   recordBatchItemOutcome,
@@ -20,8 +20,6 @@ import { ServiceError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { putItem } from '../core/repository.js';
 import { finishJob, startJob } from '../jobs/job-lifecycle.js';
-import { mediaKeys } from '../media/media-keys.js';
-import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { NO_SOURCE } from '../videos/source-transcript.js';
 import { createLipsync, type LipsyncRequest } from './create-lipsync.js';
 import { lipsyncJob } from './lipsync-job.js';
@@ -42,23 +40,14 @@ export interface LipsyncBatchRequest {
   callback_url?: string | undefined;
 }
 
-const payloadKey = (workspaceId: string, batchId: string) =>
-  mediaKeys.input(workspaceId, `lipsync-batch-${batchId}.json`);
-
 export async function createLipsyncBatch(
   workspaceId: string,
   request: LipsyncBatchRequest,
 ): Promise<BatchRecord> {
   const batchId = newBatchId();
-  // The payloads may carry inline media far larger than a queue message: the bucket keeps them.
-  await putMediaObject(
-    workspaceId,
-    payloadKey(workspaceId, batchId),
-    Buffer.from(JSON.stringify(request.lipsyncs)),
-    'application/json',
-  );
   const batch = await createBatch(workspaceId, batchId, {
     kind: BATCH_KINDS.lipsyncs,
+    payloads: request.lipsyncs,
     totalItems: request.lipsyncs.length,
     title: request.title,
     callbackUrl: request.callback_url,
@@ -83,14 +72,6 @@ export async function admitBatchLipsync(message: {
   batch_id: string;
   item_index: number;
 }): Promise<void> {
-  const payloads = z
-    .array(z.unknown())
-    .parse(
-      JSON.parse(
-        (await readMediaObject(payloadKey(message.workspace_id, message.batch_id))).toString('utf8'),
-      ),
-    );
-  const payload = payloads[message.item_index] as LipsyncRequest;
   const id = batchItemLipsyncId(message.batch_id, message.item_index);
   const existing = await getLipsync(message.workspace_id, id, true);
   if (existing) {
@@ -98,6 +79,9 @@ export async function admitBatchLipsync(message: {
     else if (existing.billing_state !== undefined) await startJob(lipsyncJob, lipsyncJob.refOf(existing));
     return;
   }
+  const payloads = await batchPayloads(message.workspace_id, message.batch_id);
+  if (!payloads) return;
+  const payload = payloads[message.item_index] as LipsyncRequest;
   try {
     await createLipsync(
       {

@@ -6,12 +6,12 @@
  * request. A payload the create refuses ends its items `failed` with that error, and the batch still
  * closes: `batch.completed` (and the batch's `callback_url`) once every item has ended.
  */
-import { z } from 'zod';
 import { batchView } from '../batches/batch-members.js';
 import { enqueueBatchItems } from '../batches/batch-queue.js';
 import {
   BATCH_KINDS,
   type BatchRecord,
+  batchPayloads,
   createBatch,
   newBatchId,
   recordBatchItemOutcome,
@@ -20,8 +20,6 @@ import { InvalidParameterError, ServiceError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { putItem } from '../core/repository.js';
 import { finishJob, startJob } from '../jobs/job-lifecycle.js';
-import { mediaKeys } from '../media/media-keys.js';
-import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { NO_SOURCE } from '../videos/source-transcript.js';
 import { createTranslations, type TranslationRequest } from './create-translation.js';
 import {
@@ -44,9 +42,6 @@ export interface TranslationBatchRequest {
   callback_url?: string | undefined;
 }
 
-const payloadKey = (workspaceId: string, batchId: string) =>
-  mediaKeys.input(workspaceId, `translation-batch-${batchId}.json`);
-
 export async function createTranslationBatch(
   workspaceId: string,
   request: TranslationBatchRequest,
@@ -62,15 +57,9 @@ export async function createTranslationBatch(
     }
   });
   const batchId = newBatchId();
-  // The payloads may carry inline media far larger than a queue message: the bucket keeps them.
-  await putMediaObject(
-    workspaceId,
-    payloadKey(workspaceId, batchId),
-    Buffer.from(JSON.stringify(request.video_translations)),
-    'application/json',
-  );
   const batch = await createBatch(workspaceId, batchId, {
     kind: BATCH_KINDS.videoTranslations,
+    payloads: request.video_translations,
     totalItems: items,
     title: request.title,
     callbackUrl: request.callback_url,
@@ -102,13 +91,8 @@ export async function admitBatchTranslation(message: {
   payload_index: number;
   first_item_index: number;
 }): Promise<void> {
-  const payloads = z
-    .array(z.unknown())
-    .parse(
-      JSON.parse(
-        (await readMediaObject(payloadKey(message.workspace_id, message.batch_id))).toString('utf8'),
-      ),
-    );
+  const payloads = await batchPayloads(message.workspace_id, message.batch_id);
+  if (!payloads) return;
   const payload = payloads[message.payload_index] as TranslationRequest;
   const ids = payload.output_languages.map((_, index) =>
     batchItemTranslationId(message.batch_id, message.first_item_index + index),

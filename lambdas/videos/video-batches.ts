@@ -1,15 +1,21 @@
 /**
- * Video batches: up to 100 videos accepted by one request. Accepting writes the request's payloads
- * to the bucket, a placeholder video per item (so every item has its `video_id` from the start), the
- * batch, and one queue message per item. The batch worker admits each item exactly as
+ * Video batches: up to 100 videos accepted by one request. Accepting writes a placeholder video per
+ * item (so every item has its `video_id` from the start), the batch with the request's payloads, and
+ * one queue message per item. The batch worker admits each item exactly as
  * `POST /v3/videos` would create it (media, plan, credits, render); an item the create refuses
  * (bad media, not enough credits) ends `failed` with that error's code and message, so the batch
  * always closes and fires its callback once.
  */
-import { z } from 'zod';
 import { type BatchFamily, batchStatuses, batchView } from '../batches/batch-members.js';
 import { enqueueBatchItems } from '../batches/batch-queue.js';
-import { BATCH_KINDS, type BatchRecord, createBatch, getBatch, newBatchId } from '../batches/batches.js';
+import {
+  BATCH_KINDS,
+  type BatchRecord,
+  batchPayloads,
+  createBatch,
+  getBatch,
+  newBatchId,
+} from '../batches/batches.js';
 import { BULK_STATUS, type BulkStatus, type BulkStatusEntry } from '../batches/bulk-status.js';
 import { JobAlreadyBilledError } from '../billing/credits.js';
 import { ServiceError } from '../core/errors.js';
@@ -18,8 +24,6 @@ import { logger } from '../core/observability.js';
 import { putItem } from '../core/repository.js';
 import { requireUsableFolder } from '../folders/folders.js';
 import { failJob, finishJob, startJob } from '../jobs/job-lifecycle.js';
-import { mediaKeys } from '../media/media-keys.js';
-import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { createVideo } from './create-video.js';
 import { videoRenderJob } from './video-render-job.js';
 import { type CreateVideoBatchRequest, createVideoBody } from './video-requests.js';
@@ -35,20 +39,10 @@ import {
   videoItem,
 } from './videos.js';
 
-const payloadKey = (workspaceId: string, batchId: string) =>
-  mediaKeys.input(workspaceId, `video-batch-${batchId}.json`);
-
 export async function createVideoBatch(workspaceId: string, request: CreateVideoBatchRequest) {
   if (request.folder_id !== undefined)
     await requireUsableFolder(workspaceId, request.folder_id, 'folder_id', 'video');
   const batchId = newBatchId();
-  // The payloads may carry inline media far larger than a queue message: the bucket keeps them.
-  await putMediaObject(
-    workspaceId,
-    payloadKey(workspaceId, batchId),
-    Buffer.from(JSON.stringify(request.videos)),
-    'application/json',
-  );
   const items = request.videos.map((video, itemIndex) => ({
     item_index: itemIndex,
     video_id: newId(),
@@ -111,6 +105,7 @@ async function acceptItems(
   }
   await createBatch(workspaceId, batchId, {
     kind: BATCH_KINDS.videos,
+    payloads: request.videos,
     totalItems: items.length,
     title: request.title,
     callbackUrl: request.callback_url,
@@ -141,11 +136,6 @@ async function abandonItems(workspaceId: string, items: readonly AcceptedItem[])
   }
 }
 
-async function readPayloads(workspaceId: string, batchId: string): Promise<unknown[]> {
-  const payloads = await readMediaObject(payloadKey(workspaceId, batchId));
-  return z.array(z.unknown()).parse(JSON.parse(payloads.toString('utf8')));
-}
-
 /**
  * The batch worker's step for one item: create the video in its placeholder. Safe to repeat: an
  * item already admitted or terminal is only (re)counted when terminal.
@@ -168,8 +158,9 @@ export async function admitBatchVideo(message: {
     await startJob(videoRenderJob, videoRenderJob.refOf(placeholder));
     return;
   }
-  const payload = (await readPayloads(message.workspace_id, message.batch_id))[message.item_index];
-  const request = createVideoBody.parse(payload);
+  const payloads = await batchPayloads(message.workspace_id, message.batch_id);
+  if (!payloads) return;
+  const request = createVideoBody.parse(payloads[message.item_index]);
   try {
     await createVideo(
       {

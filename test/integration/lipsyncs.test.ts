@@ -17,6 +17,8 @@ import { probeMedia } from '../../lambdas/engines/composition/probe.js';
 import { parseSubtitles } from '../../lambdas/engines/composition/subtitle-files.js';
 import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
 import { getLipsync } from '../../lambdas/lipsyncs/lipsync-records.js';
+import { mediaKeys } from '../../lambdas/media/media-keys.js';
+import { listMediaKeys } from '../../lambdas/media/media-store.js';
 import { eventCapture } from '../support/event-capture.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 import { ffmpeg } from '../unit/engines/composition/media-fixtures.js';
@@ -394,6 +396,9 @@ describe('lipsyncs', () => {
     expect(batch).toMatchObject({ status: 'completed', title: 'Two dubs', total_items: 2 });
     expect(batch.counts_by_status).toEqual({ queued: 0, processing: 0, completed: 1, failed: 1 });
     expect(batch.items[1]?.error?.code).toBe('invalid_parameter');
+    // The batch's payloads (inline media included) went with its closing.
+    const inputs = await listMediaKeys(mediaKeys.input(api.workspaceId, ''));
+    expect(inputs.filter((key) => key.includes(batchId))).toEqual([]);
     const first = await api.call<{ data: Lipsync }>('GET', `/v3/lipsyncs/${batch.items[0]?.video_id}`);
     // enable_dynamic_duration false: the 1 s video keeps its length, the audio is cut.
     expect(first.body.data.duration).toBeCloseTo(1, 0);
