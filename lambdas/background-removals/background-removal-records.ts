@@ -7,19 +7,12 @@
  * `failed`, and `deleted` (a soft delete: the record stays, its media is gone, it is no longer listed).
  */
 import { createHash } from 'node:crypto';
-import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
+import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
-import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import {
-  deleteExistingItem,
-  getItem,
-  putNewItem,
-  queryPage,
-  type StoredItem,
-  updateExistingItem,
-} from '../core/repository.js';
+import { nowSeconds } from '../core/ids.js';
+import { deleteExistingItem, getItem, putNewItem } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
+import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const BACKGROUND_REMOVAL_STATUS = {
@@ -72,11 +65,7 @@ export interface BackgroundRemovalRecord extends JobBilling {
   deleted_at?: number | null;
 }
 
-export type BackgroundRemovalItem = BackgroundRemovalRecord & { pk: string; sk: string };
 type BackgroundRemovalIds = Pick<BackgroundRemovalRecord, 'workspace_id' | 'background_removal_id'>;
-
-export const backgroundRemovalKey = (workspaceId: string, id: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.backgroundRemoval, id);
 
 export const backgroundRemovalMediaKeys = {
   prefix: (record: BackgroundRemovalIds) =>
@@ -142,111 +131,33 @@ export function notStarted() {
   } satisfies Partial<BackgroundRemovalRecord>;
 }
 
-export function backgroundRemovalItem(record: Omit<BackgroundRemovalRecord, keyof JobBilling>): StoredItem {
-  return { ...backgroundRemovalKey(record.workspace_id, record.background_removal_id), ...record };
-}
-
-function toRecord(item: BackgroundRemovalItem): BackgroundRemovalRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
-  return record;
-}
-
-/** A removal of the workspace, deleted ones included. */
-export async function getBackgroundRemoval(
-  workspaceId: string,
-  id: string,
-  consistent = false,
-): Promise<BackgroundRemovalRecord | undefined> {
-  if (!ID_PATTERN.test(id)) return undefined;
-  const item = await getItem<BackgroundRemovalItem>(backgroundRemovalKey(workspaceId, id), consistent);
-  return item ? toRecord(item) : undefined;
-}
-
-export async function requireBackgroundRemoval(
-  workspaceId: string,
-  id: string,
-): Promise<BackgroundRemovalRecord> {
-  const record = await getBackgroundRemoval(workspaceId, id);
-  if (!record) throw backgroundRemovalNotFound(id);
-  return record;
-}
-
-/** Newest first; deleted removals are not listed. */
-export async function listBackgroundRemovals(
-  workspaceId: string,
-  page: { limit: number; token?: string | undefined },
-) {
-  const result = await queryPage<BackgroundRemovalItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.backgroundRemoval}#`,
-    limit: page.limit,
-    token: page.token,
-    binding: `${workspaceId}:BackgroundRemovalList`,
-    keep: (item) => item.status !== BACKGROUND_REMOVAL_STATUS.deleted,
-  });
-  return { items: result.items.map(toRecord), nextToken: result.nextToken };
-}
-
-/** Sets fields of a record that is still running (not ended, not deleted); the record after, else undefined. */
-export async function updateRunningBackgroundRemoval(
-  record: BackgroundRemovalIds,
-  fields: Partial<BackgroundRemovalRecord>,
-): Promise<BackgroundRemovalRecord | undefined> {
-  for (const status of [BACKGROUND_REMOVAL_STATUS.processing, BACKGROUND_REMOVAL_STATUS.pending]) {
-    const item = await updateExistingItem<BackgroundRemovalItem>(
-      backgroundRemovalKey(record.workspace_id, record.background_removal_id),
-      fields,
-      [],
-      { status },
-    );
-    if (item) return toRecord(item);
-  }
-  return undefined;
-}
-
-export function failBackgroundRemoval(
-  record: BackgroundRemovalRecord,
-  failure: { code: string; message: string },
-): Promise<BackgroundRemovalRecord | undefined> {
-  return updateRunningBackgroundRemoval(record, {
-    status: BACKGROUND_REMOVAL_STATUS.failed,
-    failure_code: failure.code,
-    failure_message: failure.message,
-    completed_at: nowSeconds(),
-  });
-}
-
 /**
- * Soft delete: the record stays as `deleted` (a repeated `request_id` still finds it), its layers and
- * the source the request stored are removed. A removal deleted before it ended gets its credits back;
- * its workflow finds no running record at its next write and removes what it had made.
+ * The records of background removals. Soft-deleted: a `deleted` removal is still read (a repeated
+ * `request_id` finds it, and `GET` says it was deleted), its layers and stored source are gone.
  */
-export async function deleteBackgroundRemoval(workspaceId: string, id: string): Promise<void> {
-  const key = backgroundRemovalKey(workspaceId, id);
-  // The status is written first, on the condition that it is still the one read: a run that ends
-  // meanwhile then finds its removal gone (and removes what it stored), and a removal that had
-  // ended keeps its charge. Only one deleted while it was still queued or running is refunded.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const record = await getBackgroundRemoval(workspaceId, id, true);
-    if (!record) throw backgroundRemovalNotFound(id);
-    if (record.status === BACKGROUND_REMOVAL_STATUS.deleted) return;
-    const deleted = await updateExistingItem<BackgroundRemovalItem>(
-      key,
-      { status: BACKGROUND_REMOVAL_STATUS.deleted, outputs: null, deleted_at: nowSeconds() },
-      [],
-      { status: record.status },
-    );
-    if (!deleted) continue;
-    const ended =
-      record.status === BACKGROUND_REMOVAL_STATUS.completed ||
-      record.status === BACKGROUND_REMOVAL_STATUS.failed;
-    if (!ended && record.billing_state === BILLING_STATE.reserved)
-      await refundReservation(key, workspaceId, record);
-    await Promise.all([
-      deleteMediaPrefix(backgroundRemovalMediaKeys.prefix(record)),
-      record.source.owned ? deleteMediaObject(record.source.key) : Promise.resolve(),
-    ]);
-    return;
-  }
-  throw new Error(`Background removal ${id} kept changing while it was deleted`);
-}
+export const backgroundRemovalRecords = jobRecords<BackgroundRemovalRecord, 'background_removal_id'>({
+  resourceType: RESOURCE_TYPES.backgroundRemoval,
+  idField: 'background_removal_id',
+  listName: 'BackgroundRemovalList',
+  notFound: backgroundRemovalNotFound,
+  statuses: { ...BACKGROUND_REMOVAL_STATUS, running: BACKGROUND_REMOVAL_STATUS.processing },
+  deletedReadable: true,
+  deletedFields: { outputs: null },
+  discard: (record) =>
+    discardJobMedia(
+      record.workspace_id,
+      [record.source.owned ? record.source.key : null],
+      backgroundRemovalMediaKeys.prefix(record),
+    ),
+});
+
+export const {
+  key: backgroundRemovalKey,
+  item: backgroundRemovalItem,
+  get: getBackgroundRemoval,
+  require: requireBackgroundRemoval,
+  list: listBackgroundRemovals,
+  updateRunning: updateRunningBackgroundRemoval,
+  fail: failBackgroundRemoval,
+  remove: deleteBackgroundRemoval,
+} = backgroundRemovalRecords;

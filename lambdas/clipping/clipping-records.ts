@@ -4,22 +4,16 @@
  * the Plan step chose (each `pending` until the Render step made it), and how the job ended.
  *
  * Statuses are the reference's: job `pending` (accepted), `running`, `completed`, `failed` (the
- * reference's `cancelled` is never reached: a job is deleted, not cancelled); clip `pending`,
- * `completed`, `failed`.
+ * reference's `cancelled` is never reached: a job is deleted, not cancelled), and `deleted`, which
+ * nobody reads (a soft delete, as the reference's: its clips and source are removed, the record
+ * stays); clip `pending`, `completed`, `failed`.
  */
-import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
+import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
-import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import {
-  deleteExistingItem,
-  getItem,
-  queryPage,
-  type StoredItem,
-  updateExistingItem,
-} from '../core/repository.js';
-import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import { nowSeconds } from '../core/ids.js';
+import { RESOURCE_TYPES } from '../core/table-schema.js';
 import type { CaptionPresetName } from '../engines/composition/caption-presets.js';
-import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
+import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 import type { ClipFeatures, DurationType } from './clip-planner.js';
 
@@ -28,6 +22,8 @@ export const CLIPPING_STATUS = {
   running: 'running',
   completed: 'completed',
   failed: 'failed',
+  /** Soft-deleted (`DELETE`): kept for the account's history, read and listed by nobody. */
+  deleted: 'deleted',
 } as const;
 export type ClippingStatus = (typeof CLIPPING_STATUS)[keyof typeof CLIPPING_STATUS];
 /** Every status the reference names, for the response schema. */
@@ -96,11 +92,6 @@ export interface AiClippingRecord extends JobBilling {
   completed_at: number | null;
 }
 
-export type ClippingItem = AiClippingRecord & { pk: string; sk: string };
-
-export const clippingKey = (workspaceId: string, clippingId: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.aiClipping, clippingId);
-
 type ClippingIds = Pick<AiClippingRecord, 'workspace_id' | 'clipping_id'>;
 
 export const clippingMediaKeys = {
@@ -130,93 +121,28 @@ export function notStarted() {
   } satisfies Partial<AiClippingRecord>;
 }
 
-export function clippingItem(record: Omit<AiClippingRecord, keyof JobBilling>): StoredItem {
-  return { ...clippingKey(record.workspace_id, record.clipping_id), ...record };
-}
+/** The records of AI clipping jobs (soft-deleted: `deleted` jobs are neither read nor listed). */
+export const clippingRecords = jobRecords<AiClippingRecord, 'clipping_id'>({
+  resourceType: RESOURCE_TYPES.aiClipping,
+  idField: 'clipping_id',
+  listName: 'AiClippingList',
+  notFound: clippingNotFound,
+  statuses: { ...CLIPPING_STATUS },
+  discard: (record) =>
+    discardJobMedia(
+      record.workspace_id,
+      [record.source.owned ? record.source.key : null],
+      clippingMediaKeys.prefix(record),
+    ),
+});
 
-function toRecord(item: ClippingItem): AiClippingRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
-  return record;
-}
-
-export async function getClipping(
-  workspaceId: string,
-  clippingId: string,
-  consistent = false,
-): Promise<AiClippingRecord | undefined> {
-  if (!ID_PATTERN.test(clippingId)) return undefined;
-  const item = await getItem<ClippingItem>(clippingKey(workspaceId, clippingId), consistent);
-  return item ? toRecord(item) : undefined;
-}
-
-export async function requireClipping(workspaceId: string, clippingId: string): Promise<AiClippingRecord> {
-  const record = await getClipping(workspaceId, clippingId);
-  if (!record) throw clippingNotFound(clippingId);
-  return record;
-}
-
-/** Newest first. */
-export async function listClippings(
-  workspaceId: string,
-  page: { limit: number; token?: string | undefined },
-) {
-  const result = await queryPage<ClippingItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.aiClipping}#`,
-    limit: page.limit,
-    token: page.token,
-    binding: `${workspaceId}:AiClippingList`,
-  });
-  return { items: result.items.map(toRecord), nextToken: result.nextToken };
-}
-
-/** Sets fields of a job still running (not ended, not deleted); the record after, else undefined. */
-export async function updateRunningClipping(
-  record: ClippingIds,
-  fields: Partial<AiClippingRecord>,
-): Promise<AiClippingRecord | undefined> {
-  for (const status of [CLIPPING_STATUS.running, CLIPPING_STATUS.pending]) {
-    const item = await updateExistingItem<ClippingItem>(
-      clippingKey(record.workspace_id, record.clipping_id),
-      fields,
-      [],
-      { status },
-    );
-    if (item) return toRecord(item);
-  }
-  return undefined;
-}
-
-export async function failClipping(
-  record: AiClippingRecord,
-  failure: { code: string; message: string },
-): Promise<AiClippingRecord | undefined> {
-  return updateRunningClipping(record, {
-    status: CLIPPING_STATUS.failed,
-    failure_code: failure.code,
-    failure_message: failure.message,
-    completed_at: nowSeconds(),
-  });
-}
-
-/** Attempts when the job is being admitted (its reservation written) while it is deleted. */
-const DELETE_ATTEMPTS = 3;
-
-/**
- * Removes the job, its clips and the source the request stored (assets and videos it used stay). A job
- * deleted before it ended gets its credits back; its workflow finds no record at its next step and
- * removes what it had written.
- */
-export async function deleteClipping(workspaceId: string, clippingId: string): Promise<void> {
-  const key = clippingKey(workspaceId, clippingId);
-  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
-    const record = await getClipping(workspaceId, clippingId, true);
-    if (!record) throw clippingNotFound(clippingId);
-    if (record.billing_state === BILLING_STATE.reserved) await refundReservation(key, workspaceId, record);
-    if (!(await deleteExistingItem(key, { billing_state: BILLING_STATE.reserved }))) continue;
-    if (record.source.owned) await deleteMediaObject(record.source.key);
-    await deleteMediaPrefix(clippingMediaKeys.prefix(record));
-    return;
-  }
-  throw new Error(`AI clipping job ${clippingId} kept being admitted while it was deleted`);
-}
+export const {
+  key: clippingKey,
+  item: clippingItem,
+  get: getClipping,
+  require: requireClipping,
+  list: listClippings,
+  updateRunning: updateRunningClipping,
+  fail: failClipping,
+  remove: deleteClipping,
+} = clippingRecords;

@@ -7,9 +7,9 @@
  */
 import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
-import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import { getItem, type StoredItem, updateExistingItem } from '../core/repository.js';
-import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import { nowSeconds } from '../core/ids.js';
+import { RESOURCE_TYPES } from '../core/table-schema.js';
+import { jobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const FILLER_REMOVAL_STATUS = {
@@ -70,11 +70,7 @@ export interface FillerRemovalRecord extends JobBilling {
   completed_at: number | null;
 }
 
-type FillerRemovalItem = FillerRemovalRecord & { pk: string; sk: string };
 type FillerRemovalIds = Pick<FillerRemovalRecord, 'workspace_id' | 'filler_word_removal_id'>;
-
-export const fillerRemovalKey = (workspaceId: string, removalId: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.fillerWordRemoval, removalId);
 
 export const fillerRemovalMediaKeys = {
   prefix: (record: FillerRemovalIds) =>
@@ -103,52 +99,23 @@ export function notStarted() {
   } satisfies Partial<FillerRemovalRecord>;
 }
 
-/** The table item of a record (before its reservation is written, without the billing fields). */
-export function fillerRemovalItem(record: Omit<FillerRemovalRecord, keyof JobBilling>): StoredItem {
-  return { ...fillerRemovalKey(record.workspace_id, record.filler_word_removal_id), ...record };
-}
+/** The records of filler-word removals (the reference has no delete for them). */
+export const fillerRemovalRecords = jobRecords<FillerRemovalRecord, 'filler_word_removal_id'>({
+  resourceType: RESOURCE_TYPES.fillerWordRemoval,
+  idField: 'filler_word_removal_id',
+  listName: 'FillerWordRemovalList',
+  notFound: fillerRemovalNotFound,
+  statuses: FILLER_REMOVAL_STATUS,
+});
 
-function toRecord(item: FillerRemovalItem): FillerRemovalRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
-  return record;
-}
-
-export async function getFillerRemoval(
-  workspaceId: string,
-  removalId: string,
-  consistent = false,
-): Promise<FillerRemovalRecord | undefined> {
-  if (!ID_PATTERN.test(removalId)) return undefined;
-  const item = await getItem<FillerRemovalItem>(fillerRemovalKey(workspaceId, removalId), consistent);
-  return item ? toRecord(item) : undefined;
-}
-
-/** A filler-word removal of the workspace (another workspace's id is not found). */
-export async function requireFillerRemoval(
-  workspaceId: string,
-  removalId: string,
-): Promise<FillerRemovalRecord> {
-  const record = await getFillerRemoval(workspaceId, removalId);
-  if (!record) throw fillerRemovalNotFound(removalId);
-  return record;
-}
-
-/** Sets fields of a record that is still running (not ended); the record after, else undefined. */
-export async function updateRunningFillerRemoval(
-  record: FillerRemovalIds,
-  fields: Partial<FillerRemovalRecord>,
-): Promise<FillerRemovalRecord | undefined> {
-  for (const status of [FILLER_REMOVAL_STATUS.running, FILLER_REMOVAL_STATUS.pending]) {
-    const item = await updateExistingItem<FillerRemovalItem>(
-      fillerRemovalKey(record.workspace_id, record.filler_word_removal_id),
-      fields,
-      [],
-      { status },
-    );
-    if (item) return toRecord(item);
-  }
-  return undefined;
-}
+export const {
+  key: fillerRemovalKey,
+  item: fillerRemovalItem,
+  get: getFillerRemoval,
+  require: requireFillerRemoval,
+  updateRunning: updateRunningFillerRemoval,
+  fail: failFillerRemoval,
+} = fillerRemovalRecords;
 
 /** Ends a running record as completed (a conditional write: not if it ended meanwhile). */
 export function completeFillerRemoval(
@@ -160,25 +127,10 @@ export function completeFillerRemoval(
     creditsDue: number;
   },
 ): Promise<FillerRemovalRecord | undefined> {
-  return updateRunningFillerRemoval(record, {
-    status: FILLER_REMOVAL_STATUS.completed,
+  return fillerRemovalRecords.complete(record, {
     outputs: completion.outputs,
     result: completion.result,
     engines: completion.engines,
     credits_due: completion.creditsDue,
-    progress: 100,
-    completed_at: nowSeconds(),
-  });
-}
-
-export function failFillerRemoval(
-  record: FillerRemovalRecord,
-  failure: { code: string; message: string },
-): Promise<FillerRemovalRecord | undefined> {
-  return updateRunningFillerRemoval(record, {
-    status: FILLER_REMOVAL_STATUS.failed,
-    failure_code: failure.code,
-    failure_message: failure.message,
-    completed_at: nowSeconds(),
   });
 }

@@ -7,27 +7,15 @@
  */
 import { createHash } from 'node:crypto';
 import { type BatchFamily, batchStatuses } from '../batches/batch-members.js';
-import {
-  BATCH_KINDS,
-  batchItemSortKey,
-  batchItemsPartition,
-  recordBatchItemOutcome,
-} from '../batches/batches.js';
+import { BATCH_KINDS } from '../batches/batches.js';
 import { type BulkStatusEntry, mediaJobEntry } from '../batches/bulk-status.js';
-import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
+import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
-import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import {
-  deleteExistingItem,
-  getItem,
-  queryPage,
-  type StoredItem,
-  updateExistingItem,
-} from '../core/repository.js';
-import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import { nowSeconds } from '../core/ids.js';
+import { updateExistingItem } from '../core/repository.js';
+import { RESOURCE_TYPES } from '../core/table-schema.js';
 import type { DubOutputs } from '../engines/dub-render.js';
-import { mediaKeys } from '../media/media-keys.js';
-import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
+import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const LIPSYNC_STATUS = {
@@ -102,9 +90,6 @@ export interface LipsyncRecord extends JobBilling {
 export type LipsyncItem = LipsyncRecord & { pk: string; sk: string };
 type LipsyncIds = Pick<LipsyncRecord, 'workspace_id' | 'lipsync_id'>;
 
-export const lipsyncKey = (workspaceId: string, lipsyncId: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.lipsync, lipsyncId);
-
 export const lipsyncMediaKeys = {
   prefix: (record: LipsyncIds) => `workspaces/${record.workspace_id}/lipsyncs/${record.lipsync_id}/`,
   work: (record: LipsyncIds, name: string) =>
@@ -134,81 +119,54 @@ export function notStarted() {
   } satisfies Partial<LipsyncRecord>;
 }
 
-export function lipsyncItem(record: Omit<LipsyncRecord, keyof JobBilling>): StoredItem {
-  return {
-    ...lipsyncKey(record.workspace_id, record.lipsync_id),
-    ...(record.batch_id !== null && record.item_index !== null
-      ? {
-          gsi1pk: batchItemsPartition(record.workspace_id, record.batch_id),
-          gsi1sk: batchItemSortKey(record.item_index),
-        }
-      : {}),
-    ...record,
-  };
-}
-
 /** The id of a batch's item: the same for every delivery of its message. */
 export function batchItemLipsyncId(batchId: string, itemIndex: number): string {
   return createHash('sha256').update(`lipsync:${batchId}:${itemIndex}`).digest('hex').slice(0, 32);
 }
 
-export function toLipsyncRecord(item: LipsyncItem): LipsyncRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
-  return record;
-}
+/** The records of lipsyncs (and overdubs, the same records). */
+export const lipsyncRecords = jobRecords<LipsyncRecord, 'lipsync_id'>({
+  resourceType: RESOURCE_TYPES.lipsync,
+  idField: 'lipsync_id',
+  listName: 'LipsyncList',
+  notFound: (id) => lipsyncNotFound(id),
+  statuses: LIPSYNC_STATUS,
+  // The media the request stored (assets and videos it used stay), and everything the job wrote.
+  discard: (record) =>
+    discardJobMedia(
+      record.workspace_id,
+      [record.video, record.audio].map((media) => (media.owned ? media.key : null)),
+      lipsyncMediaKeys.prefix(record),
+    ),
+});
 
-export async function getLipsync(
-  workspaceId: string,
-  lipsyncId: string,
-  consistent = false,
-): Promise<LipsyncRecord | undefined> {
-  if (!ID_PATTERN.test(lipsyncId)) return undefined;
-  const item = await getItem<LipsyncItem>(lipsyncKey(workspaceId, lipsyncId), consistent);
-  return item ? toLipsyncRecord(item) : undefined;
-}
+export const {
+  key: lipsyncKey,
+  item: lipsyncItem,
+  toRecord: toLipsyncRecord,
+  get: getLipsync,
+  list: listLipsyncs,
+  updateRunning: updateRunningLipsync,
+  complete: completeLipsync,
+  fail: failLipsync,
+  isEnded,
+} = lipsyncRecords;
 
-export async function requireLipsync(
+/** 404s name the path parameter of the family asked through. */
+export const requireLipsync = (
   workspaceId: string,
   lipsyncId: string,
   origin: LipsyncOrigin = LIPSYNC_ORIGINS.lipsyncs,
-): Promise<LipsyncRecord> {
-  const record = await getLipsync(workspaceId, lipsyncId);
-  if (!record) throw lipsyncNotFound(lipsyncId, origin);
-  return record;
-}
+): Promise<LipsyncRecord> =>
+  lipsyncRecords.require(workspaceId, lipsyncId, (id) => lipsyncNotFound(id, origin));
 
-/** Newest first; both families list every record. */
-export async function listLipsyncs(
-  workspaceId: string,
-  page: { limit: number; token?: string | undefined },
-  listName: string,
-) {
-  const result = await queryPage<LipsyncItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.lipsync}#`,
-    limit: page.limit,
-    token: page.token,
-    binding: `${workspaceId}:${listName}`,
-  });
-  return { items: result.items.map(toLipsyncRecord), nextToken: result.nextToken };
-}
-
-/** Sets fields of a record that is still running (not ended, not deleted); the record after, else undefined. */
-export async function updateRunningLipsync(
-  record: LipsyncIds,
-  fields: Partial<LipsyncRecord>,
-): Promise<LipsyncRecord | undefined> {
-  for (const status of [LIPSYNC_STATUS.running, LIPSYNC_STATUS.pending]) {
-    const item = await updateExistingItem<LipsyncItem>(
-      lipsyncKey(record.workspace_id, record.lipsync_id),
-      fields,
-      [],
-      { status },
-    );
-    if (item) return toLipsyncRecord(item);
-  }
-  return undefined;
-}
+/**
+ * Deletes the record, its outputs and the media the request stored. A lipsync deleted before it ended
+ * gets its credits back and counts as failed in its batch; its workflow finds no record at its next
+ * step and removes what it had written.
+ */
+export const deleteLipsync = (workspaceId: string, lipsyncId: string, origin: LipsyncOrigin) =>
+  lipsyncRecords.remove(workspaceId, lipsyncId, { notFound: (id) => lipsyncNotFound(id, origin) });
 
 export async function renameLipsync(
   workspaceId: string,
@@ -220,65 +178,6 @@ export async function renameLipsync(
   const item = await updateExistingItem<LipsyncItem>(lipsyncKey(workspaceId, lipsyncId), { title });
   if (!item) throw lipsyncNotFound(lipsyncId, origin);
   return toLipsyncRecord(item);
-}
-
-export async function completeLipsync(
-  record: LipsyncRecord,
-  fields: Pick<LipsyncRecord, 'outputs' | 'duration' | 'engines' | 'audio_cut_seconds'>,
-): Promise<LipsyncRecord | undefined> {
-  return updateRunningLipsync(record, {
-    ...fields,
-    status: LIPSYNC_STATUS.completed,
-    progress: 100,
-    completed_at: nowSeconds(),
-  });
-}
-
-export async function failLipsync(
-  record: LipsyncRecord,
-  failure: { code: string; message: string },
-): Promise<LipsyncRecord | undefined> {
-  return updateRunningLipsync(record, {
-    status: LIPSYNC_STATUS.failed,
-    failure_code: failure.code,
-    failure_message: failure.message,
-    completed_at: nowSeconds(),
-  });
-}
-
-export const isEnded = (record: Pick<LipsyncRecord, 'status'>) =>
-  record.status === LIPSYNC_STATUS.completed || record.status === LIPSYNC_STATUS.failed;
-
-const DELETE_ATTEMPTS = 3;
-
-/**
- * Removes the record, its outputs and the media the request stored (assets and videos it used stay).
- * A lipsync deleted before it ended gets its credits back and counts as failed in its batch; its
- * workflow finds no record at its next step and removes what it had written.
- */
-export async function deleteLipsync(
-  workspaceId: string,
-  lipsyncId: string,
-  origin: LipsyncOrigin,
-): Promise<void> {
-  const key = lipsyncKey(workspaceId, lipsyncId);
-  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
-    const record = await getLipsync(workspaceId, lipsyncId, true);
-    if (!record) throw lipsyncNotFound(lipsyncId, origin);
-    if (record.billing_state === BILLING_STATE.reserved) await refundReservation(key, workspaceId, record);
-    if (!(await deleteExistingItem(key, { billing_state: BILLING_STATE.reserved }))) continue;
-    if (record.batch_id && !isEnded(record))
-      await recordBatchItemOutcome(workspaceId, record.batch_id, lipsyncId, 'failed');
-    const objects = [
-      ...[record.video, record.audio]
-        .filter((media) => media.owned && media.key.startsWith(mediaKeys.input(workspaceId, '')))
-        .map((media) => media.key),
-      ...(await listMediaKeys(lipsyncMediaKeys.prefix(record))),
-    ];
-    await Promise.all(objects.map((objectKey) => deleteMediaObject(objectKey)));
-    return;
-  }
-  throw new Error(`Lipsync ${lipsyncId} kept being admitted while it was deleted`);
 }
 
 /** Lipsyncs as batch members (`POST /v3/lipsyncs/batches`), for batch views and statuses. */

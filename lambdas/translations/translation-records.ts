@@ -7,26 +7,14 @@
  */
 import { createHash } from 'node:crypto';
 import { type BatchFamily, batchStatuses } from '../batches/batch-members.js';
-import {
-  BATCH_KINDS,
-  batchItemSortKey,
-  batchItemsPartition,
-  recordBatchItemOutcome,
-} from '../batches/batches.js';
+import { BATCH_KINDS } from '../batches/batches.js';
 import { type BulkStatusEntry, mediaJobEntry } from '../batches/bulk-status.js';
-import { BILLING_STATE, type JobBilling, refundReservation } from '../billing/credits.js';
+import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
-import { ID_PATTERN, nowSeconds } from '../core/ids.js';
-import {
-  deleteExistingItem,
-  getItem,
-  queryPage,
-  type StoredItem,
-  updateExistingItem,
-} from '../core/repository.js';
-import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { mediaKeys } from '../media/media-keys.js';
-import { deleteMediaObject, listMediaKeys } from '../media/media-store.js';
+import { nowSeconds } from '../core/ids.js';
+import { updateExistingItem } from '../core/repository.js';
+import { RESOURCE_TYPES } from '../core/table-schema.js';
+import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const TRANSLATION_STATUS = {
@@ -150,9 +138,6 @@ export interface VideoTranslationRecord extends JobBilling {
 
 export type TranslationItem = VideoTranslationRecord & { pk: string; sk: string };
 
-export const translationKey = (workspaceId: string, translationId: string) =>
-  keys.resource(workspaceId, RESOURCE_TYPES.videoTranslation, translationId);
-
 export const translationMediaKeys = {
   prefix: (record: TranslationIds) =>
     `workspaces/${record.workspace_id}/video-translations/${record.video_translation_id}/`,
@@ -184,40 +169,39 @@ export function notStarted() {
   } satisfies Partial<VideoTranslationRecord>;
 }
 
-/** The table item of a record (before its reservation is written, without the billing fields). */
-export function translationItem(record: Omit<VideoTranslationRecord, keyof JobBilling>): StoredItem {
-  return {
-    ...translationKey(record.workspace_id, record.video_translation_id),
-    // A batch's items are indexed under it in item order (batches/batch-members.ts).
-    ...(record.batch_id !== null && record.item_index !== null
-      ? {
-          gsi1pk: batchItemsPartition(record.workspace_id, record.batch_id),
-          gsi1sk: batchItemSortKey(record.item_index),
-        }
-      : {}),
-    ...record,
-  };
-}
-
 /** The id of a batch's item: the same for every delivery of its message, so admitting it twice is seen. */
 export function batchItemTranslationId(batchId: string, itemIndex: number): string {
   return createHash('sha256').update(`${batchId}:${itemIndex}`).digest('hex').slice(0, 32);
 }
 
-export function toTranslationRecord(item: TranslationItem): VideoTranslationRecord {
-  const { pk: _pk, sk: _sk, ...record } = item;
-  return record;
-}
+/** The records of video translations and proofread sessions (a proofread is a translation stopped for review). */
+export const translationRecords = jobRecords<VideoTranslationRecord, 'video_translation_id'>({
+  resourceType: RESOURCE_TYPES.videoTranslation,
+  idField: 'video_translation_id',
+  listName: 'VideoTranslateList',
+  notFound: translationNotFound,
+  statuses: TRANSLATION_STATUS,
+  // Proofread sessions are not listed as translations.
+  listed: (record) => record.proofread !== true,
+  // The media the request stored (assets and videos it used stay), and everything the job wrote.
+  discard: (record) =>
+    discardJobMedia(
+      record.workspace_id,
+      [record.source.owned ? record.source.key : null, record.srt_key, record.audio_key],
+      translationMediaKeys.prefix(record),
+    ),
+});
 
-export async function getTranslation(
-  workspaceId: string,
-  translationId: string,
-  consistent = false,
-): Promise<VideoTranslationRecord | undefined> {
-  if (!ID_PATTERN.test(translationId)) return undefined;
-  const item = await getItem<TranslationItem>(translationKey(workspaceId, translationId), consistent);
-  return item ? toTranslationRecord(item) : undefined;
-}
+export const {
+  key: translationKey,
+  item: translationItem,
+  toRecord: toTranslationRecord,
+  get: getTranslation,
+  list: listTranslations,
+  updateRunning: updateRunningTranslation,
+  fail: failTranslation,
+  isEnded,
+} = translationRecords;
 
 /** A video translation (not a proofread session) of the workspace. */
 export async function requireTranslation(
@@ -242,40 +226,6 @@ export async function requireProofread(
   return record;
 }
 
-/** Newest first. */
-export async function listTranslations(
-  workspaceId: string,
-  page: { limit: number; token?: string | undefined },
-) {
-  const result = await queryPage<TranslationItem>({
-    partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${RESOURCE_TYPES.videoTranslation}#`,
-    limit: page.limit,
-    token: page.token,
-    binding: `${workspaceId}:VideoTranslateList`,
-    // Proofread sessions are translations stopped for review; they are not listed as translations.
-    keep: (item) => item.proofread !== true,
-  });
-  return { items: result.items.map(toTranslationRecord), nextToken: result.nextToken };
-}
-
-/** Sets fields of a record that is still running (not ended, not deleted); the record after, else undefined. */
-export async function updateRunningTranslation(
-  record: TranslationIds,
-  fields: Partial<VideoTranslationRecord>,
-): Promise<VideoTranslationRecord | undefined> {
-  for (const status of [TRANSLATION_STATUS.running, TRANSLATION_STATUS.pending]) {
-    const item = await updateExistingItem<TranslationItem>(
-      translationKey(record.workspace_id, record.video_translation_id),
-      fields,
-      [],
-      { status },
-    );
-    if (item) return toTranslationRecord(item);
-  }
-  return undefined;
-}
-
 export async function renameTranslation(
   workspaceId: string,
   translationId: string,
@@ -294,12 +244,7 @@ export async function completeProofread(
   record: VideoTranslationRecord,
   outputs: ProofreadOutputs,
 ): Promise<VideoTranslationRecord | undefined> {
-  return updateRunningTranslation(record, {
-    status: TRANSLATION_STATUS.completed,
-    proofread_outputs: outputs,
-    progress: 100,
-    completed_at: nowSeconds(),
-  });
+  return translationRecords.complete(record, { proofread_outputs: outputs });
 }
 
 /** Ends a running record as completed with its outputs and engines (a conditional write: not if it ended meanwhile). */
@@ -309,60 +254,16 @@ export async function completeTranslation(
   duration: number,
   engines: Record<string, string>,
 ): Promise<VideoTranslationRecord | undefined> {
-  return updateRunningTranslation(record, {
-    status: TRANSLATION_STATUS.completed,
-    outputs,
-    duration,
-    engines,
-    progress: 100,
-    completed_at: nowSeconds(),
-  });
+  return translationRecords.complete(record, { outputs, duration, engines });
 }
-
-export async function failTranslation(
-  record: VideoTranslationRecord,
-  failure: { code: string; message: string },
-): Promise<VideoTranslationRecord | undefined> {
-  return updateRunningTranslation(record, {
-    status: TRANSLATION_STATUS.failed,
-    failure_code: failure.code,
-    failure_message: failure.message,
-    completed_at: nowSeconds(),
-  });
-}
-
-/** Attempts when the record is being admitted (its reservation written) while it is deleted. */
-const DELETE_ATTEMPTS = 3;
 
 /**
- * Removes the record, its outputs and the source the request stored (assets and videos it used
- * stay). A translation deleted before it ended gets its credits back and counts as failed in its
- * batch; its workflow finds no record at its next step and removes what it had written.
+ * Deletes a translation (not a proofread session), its outputs and the media the request stored. One
+ * deleted before it ended gets its credits back and counts as failed in its batch; its workflow finds
+ * no record at its next step and removes what it had written.
  */
-export async function deleteTranslation(workspaceId: string, translationId: string): Promise<void> {
-  const key = translationKey(workspaceId, translationId);
-  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
-    const record = await getTranslation(workspaceId, translationId, true);
-    if (!record || record.proofread) throw translationNotFound(translationId);
-    if (record.billing_state === BILLING_STATE.reserved) await refundReservation(key, workspaceId, record);
-    if (!(await deleteExistingItem(key, { billing_state: BILLING_STATE.reserved }))) continue;
-    if (record.batch_id && !isEnded(record)) {
-      await recordBatchItemOutcome(workspaceId, record.batch_id, translationId, 'failed');
-    }
-    const objects = [
-      ...[record.source.owned ? record.source.key : null, record.srt_key, record.audio_key].filter(
-        (objectKey): objectKey is string => objectKey?.startsWith(mediaKeys.input(workspaceId, '')) === true,
-      ),
-      ...(await listMediaKeys(translationMediaKeys.prefix(record))),
-    ];
-    await Promise.all(objects.map((objectKey) => deleteMediaObject(objectKey)));
-    return;
-  }
-  throw new Error(`Video translation ${translationId} kept being admitted while it was deleted`);
-}
-
-export const isEnded = (record: Pick<VideoTranslationRecord, 'status'>) =>
-  record.status === TRANSLATION_STATUS.completed || record.status === TRANSLATION_STATUS.failed;
+export const deleteTranslation = (workspaceId: string, translationId: string) =>
+  translationRecords.remove(workspaceId, translationId, { accepts: (record) => !record.proofread });
 
 /** Translations as batch members (`POST /v3/video-translations/batches`), for batch views and statuses. */
 export const TRANSLATION_BATCH_FAMILY: BatchFamily<VideoTranslationRecord, TranslationItem> = {

@@ -447,7 +447,12 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
         });
     },
   );
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive connections stay open for a minute, as API Gateway's do. A client reuses an idle
+  // connection until shortly before the server's announced timeout; with Node's 5 s, a client whose
+  // event loop lags (a busy laptop, a loaded test machine) could send on a connection the server was
+  // closing and get ECONNRESET for a request that never arrived.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
   // Requests Node refuses before any handler sees them (headers or URL above its limit, malformed
   // HTTP) get the service's envelope too, not Node's bare status line.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

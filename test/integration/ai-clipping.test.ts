@@ -11,6 +11,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { STOCK_LOOKS } from '../../lambdas/catalog/stock-avatars.js';
+import { clippingRecords } from '../../lambdas/clipping/clipping-records.js';
+import { getItem } from '../../lambdas/core/repository.js';
 import {
   ensureExecutable,
   ffmpegPath,
@@ -18,6 +20,7 @@ import {
 } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { probeMedia } from '../../lambdas/engines/composition/probe.js';
 import { findFaces } from '../../lambdas/engines/vision/face-landmarks.js';
+import { listMediaKeys } from '../../lambdas/media/media-store.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -355,6 +358,19 @@ describe('AI clipping', () => {
     expect(deleted.body).toEqual({ data: { id: first.id } });
     expect((await api.call('GET', `/v3/ai-clipping/${first.id}`)).status).toBe(404);
     expect((await api.call('DELETE', `/v3/ai-clipping/${first.id}`)).status).toBe(404);
+    const listed = await api.call<{ data: Clipping[] }>('GET', '/v3/ai-clipping?limit=100');
+    expect(listed.body.data.map((job) => job.id)).not.toContain(first.id);
+    // A soft delete, as the reference's: the record stays, marked, and its clips are gone.
+    const kept = await clippingRecords.get(api.workspaceId, first.id, true);
+    expect(kept).toBeUndefined();
+    const stored = await getItem<{ pk: string; sk: string; status: string }>(
+      clippingRecords.key(api.workspaceId, first.id),
+      true,
+    );
+    expect(stored).toMatchObject({ status: 'deleted', deleted_at: expect.any(Number) });
+    await expect
+      .poll(() => listMediaKeys(`workspaces/${api.workspaceId}/ai-clipping/${first.id}/`))
+      .toEqual([]);
     // Deleted while it ran, its reservation (one credit: the source is under a minute) came back with
     // the delete; if it had already ended, its charge stays. Never more than that.
     expect(await credits()).toBeOneOf([before, before + 1]);

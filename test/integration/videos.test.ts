@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getWorkspace, updateWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
 import { findStockVoice } from '../../lambdas/catalog/stock-voices.js';
@@ -447,13 +447,16 @@ describe('failures end failed with a reason and give the credits back', () => {
           interval: 20,
         })
         .toBe(before);
-      const event = events.find(
-        (candidate) => (candidate.detail as { entity_id?: string }).entity_id === videoId,
-      );
-      expect(event?.['detail-type']).toBe('avatar_video.fail');
-      expect(
-        (event?.detail as { event_data?: Record<string, unknown> } | undefined)?.event_data,
-      ).toMatchObject({
+      // The event is published after the refund (finishJob's order): it may follow it by moments.
+      const event = await vi.waitFor(() => {
+        const found = events.find(
+          (candidate) => (candidate.detail as { entity_id?: string }).entity_id === videoId,
+        );
+        if (!found) throw new Error(`no event for ${videoId} yet`);
+        return found;
+      });
+      expect(event['detail-type']).toBe('avatar_video.fail');
+      expect((event.detail as { event_data?: Record<string, unknown> }).event_data).toMatchObject({
         video_id: videoId,
         failure_code: failureCode,
         callback_id: `fail-${failureCode}`,

@@ -36,7 +36,7 @@ const ORIGIN = LIPSYNC_ORIGINS.lipsyncs;
 const lipsyncList = endpoint(
   { query: listLipsyncsQuery },
   async ({ query, principal }) => {
-    const page = await listLipsyncs(principal.workspaceId, query, 'LipsyncList');
+    const page = await listLipsyncs(principal.workspaceId, query);
     return respond.list(await Promise.all(page.items.map(lipsyncView)), page.nextToken);
   },
   { response: lipsyncListBody },
