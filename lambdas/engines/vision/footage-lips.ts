@@ -83,6 +83,12 @@ export interface ReanimateLipsOptions {
    * to the video's rate. @default 8
    */
   detectFps?: number;
+  /**
+   * A face missing from the searches for up to this long and found again where it was is the same face
+   * (`FaceTracker`: counted once in `faces.tracks`, its lips' thickness kept); the frames between are
+   * interpolated only across a lone missed search. @default 1000
+   */
+  faceMemoryMs?: number;
   /** Frames are searched for faces scaled down to at most this long side. @default 640 */
   analysisMaxSide?: number;
   /** Mouth shapes blend over a triangular window this long around each frame. @default 100 */
@@ -102,6 +108,7 @@ export interface ReanimateLipsOptions {
 
 export const LIPS_DEFAULTS: Readonly<Required<ReanimateLipsOptions>> = {
   detectFps: 8,
+  faceMemoryMs: 1000,
   analysisMaxSide: 640,
   transitionMs: 100,
   spanFadeMs: 80,
@@ -432,9 +439,11 @@ export interface FaceTrack {
 /**
  * Sorts the faces of successive searches into tracks, one per person: a face joins the track whose
  * last face had its mouth nearest, less than that mouth's width away (`faceAtFrame`'s test of the same
- * face), each track taking at most one face of a search, the nearest pairs first. A track missed by one
- * search stays open (a lone detector miss, bridged by `faceAtFrame`); missed by two, it ends, and a face
- * found there later starts a new track. Two faces crossing each other may swap tracks where their
+ * face), each track taking at most one face of a search, the nearest pairs first. A track missed by
+ * searches stays open for `memoryFrames` after its last face (at least two steps: a lone detector miss
+ * is bridged by `faceAtFrame`; longer gaps are not interpolated, but the face found again is the same
+ * track, so a detector that loses a face now and then does not multiply the faces counted); then it
+ * ends, and a face found there later starts a new track. Two faces crossing each other may swap tracks where their
  * mouths pass within a mouth's width: what they swap is only whose running lip thickness
  * (`SteadyLips`) and mouth weights they take, for the frames around. Pure, for tests.
  */
@@ -443,8 +452,12 @@ export class FaceTracker {
   /** Tracks still open, with the last face and frame each was seen at. */
   private open: { track: FaceTrack; face: FaceLandmarks; frame: number }[] = [];
 
-  /** `step`: frames between searches. */
-  constructor(private readonly step: number) {}
+  private readonly memoryFrames: number;
+
+  /** `step`: frames between searches; `memoryFrames`: how long a track missed by the searches stays open. */
+  constructor(step: number, memoryFrames = 2 * step) {
+    this.memoryFrames = Math.max(2 * step, memoryFrames);
+  }
 
   /** Adds one search's faces (`assessFaces`); answers the track each joined, in their order. */
   add(frame: number, found: readonly FoundFace[]): FaceTrack[] {
@@ -470,7 +483,7 @@ export class FaceTracker {
     this.open.forEach((candidate, open) => {
       if (taken.has(open)) return;
       candidate.track.detections.push({ frame, choice: { reason: LIP_SKIP_REASONS.noFace, found: false } });
-      if (frame - candidate.frame < 2 * this.step) stillOpen.push(candidate);
+      if (frame - candidate.frame < this.memoryFrames) stillOpen.push(candidate);
     });
     this.open = stillOpen;
     return found.map(({ face, reason }, index) => {
@@ -777,8 +790,8 @@ function settingsOf(options: ReanimateLipsOptions | undefined): Required<Reanima
   }
   if (!(settings.detectFps > 0)) throw new RangeError('detectFps must be positive');
   if (!(settings.analysisMaxSide >= 64)) throw new RangeError('analysisMaxSide must be at least 64');
-  if (!(settings.transitionMs >= 0 && settings.spanFadeMs >= 0)) {
-    throw new RangeError('transitionMs and spanFadeMs must not be negative');
+  if (!(settings.transitionMs >= 0 && settings.spanFadeMs >= 0 && settings.faceMemoryMs >= 0)) {
+    throw new RangeError('transitionMs, spanFadeMs and faceMemoryMs must not be negative');
   }
   if (!(settings.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
   return settings;
@@ -978,6 +991,7 @@ async function detectFaces(
   schedule: ReturnType<typeof detectionSchedule>,
   step: number,
   analysisMaxSide: number,
+  memoryFrames: number,
   deadline: AbortSignal,
 ): Promise<{ tracks: readonly FaceTrack[]; detections: number; detectionMs: number }> {
   const analysis = fittedSize(info.width, info.height, analysisMaxSide);
@@ -1001,7 +1015,7 @@ async function detectFaces(
   const kill = () => decoding.watched.kill();
   deadline.addEventListener('abort', kill);
   const expected = schedule.frames();
-  const tracker = new FaceTracker(step);
+  const tracker = new FaceTracker(step, memoryFrames);
   let detections = 0;
   const pixels = analysis.width * analysis.height;
   // Each track's last usable detection with its grey frame, and every frame of the last two steps.
@@ -1130,6 +1144,7 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
         schedule,
         step,
         settings.analysisMaxSide,
+        Math.round((settings.faceMemoryMs * fps) / 1000),
         deadline,
       ));
     } catch (error) {
