@@ -13,9 +13,10 @@
  *    searched for on every `round(fps / detectFps)`-th (`findFaces`, at most 3 a picture): each
  *    confident face is usable if it is large enough, its mouth and chin are in the picture and it faces
  *    the camera (`assessFaces`), and each joins the track of the face whose mouth was nearest on the
- *    searches before (`FaceTracker`: one per person, across a lone detector miss). Each frame between
- *    two of a track's usable detections is compared with both (`mouthLikeness`: its lower face, moved
- *    with the head): how far its mouth is from the first's look towards the second's;
+ *    searches before (`FaceTracker`: one per person, across detector misses of up to `faceMemoryMs`;
+ *    only a lone miss is interpolated over). Each frame between two of a track's usable detections is
+ *    compared with both (`mouthLikeness`: its lower face, moved with the head): how far its mouth is
+ *    from the first's look towards the second's;
  * 2. ffmpeg decodes every frame at its own size as RGBA; each track's landmarks on a frame are those of
  *    its detections around it, interpolated (`faceAtFrame`: a lone miss between two found faces is
  *    bridged; the lips and jaw by looks, placed by the head's interpolated position), the new speech's
@@ -167,7 +168,10 @@ export interface ReanimatedLips {
     framesSkipped: number;
     /** ...and why: `no_face`, or the reason of the widest face found. */
     reasons: Partial<Record<LipSkipReason, number>>;
-    /** Faces (tracks, `FaceTracker`) re-animated on at least one frame: a face lost for two searches and found again counts twice. */
+    /**
+     * Faces (tracks, `FaceTracker`) re-animated on at least one frame: a face lost by the detector for
+     * longer than `faceMemoryMs`, or found again elsewhere, counts again.
+     */
     tracks: number;
     /** Mouths warped, summed over the frames (`framesReanimated` when there is one face). */
     facesReanimated: number;
@@ -443,9 +447,10 @@ export interface FaceTrack {
  * searches stays open for `memoryFrames` after its last face (at least two steps: a lone detector miss
  * is bridged by `faceAtFrame`; longer gaps are not interpolated, but the face found again is the same
  * track, so a detector that loses a face now and then does not multiply the faces counted); then it
- * ends, and a face found there later starts a new track. Two faces crossing each other may swap tracks where their
- * mouths pass within a mouth's width: what they swap is only whose running lip thickness
- * (`SteadyLips`) and mouth weights they take, for the frames around. Pure, for tests.
+ * ends, and a face found there later starts a new track. Two faces crossing each other: while their
+ * mouths are near, their mouth boxes overlap and only the wider is re-animated (`TracksAtFrame`), and
+ * they may come out of it on each other's tracks, which swaps only their running lip thickness
+ * (`SteadyLips`) for a few frames. Pure, for tests.
  */
 export class FaceTracker {
   private readonly tracks: FaceTrack[] = [];
