@@ -75,11 +75,20 @@ export interface DubRender {
 
 const VIDEO_CONTAINER_TYPES = { mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska' } as const;
 
-/** `footage_lips (40 of 52 frames; kept: no_face 12)`: what the lips step did, for a job's `engines`. */
+/**
+ * `footage_lips (40 of 52 frames, 2 faces; kept: no_face 12; faces kept: face_turned 30)`: what the lips
+ * step did, for a job's `engines`: the frames with a mouth re-animated, how many faces were, why the
+ * other frames kept theirs, and the faces found that kept theirs (counted once a frame).
+ */
 export function describeLips(lips: ReanimatedLips): string {
-  const parts = Object.entries(lips.faces.reasons).map(([reason, count]) => `${reason} ${count}`);
-  const kept = parts.length > 0 ? `; kept: ${parts.join(', ')}` : '';
-  return `footage_lips (${lips.faces.framesReanimated} of ${lips.faces.framesInSpans} frames${kept})`;
+  const listed = (counts: Partial<Record<string, number>>) =>
+    Object.entries(counts)
+      .map(([reason, count]) => `${reason} ${count}`)
+      .join(', ');
+  const { faces } = lips;
+  const kept = Object.keys(faces.reasons).length > 0 ? `; kept: ${listed(faces.reasons)}` : '';
+  const facesKept = Object.keys(faces.facesKept).length > 0 ? `; faces kept: ${listed(faces.facesKept)}` : '';
+  return `footage_lips (${faces.framesReanimated} of ${faces.framesInSpans} frames, ${faces.tracks} ${faces.tracks === 1 ? 'face' : 'faces'}${kept}${facesKept})`;
 }
 
 /** Captions burned into the dubbed video by the composition engine (its caption style and font). */

@@ -1,35 +1,41 @@
 /**
  * Lips re-animated over arbitrary footage: a video whose speakers said one thing is made to mouth new
  * speech (dubbing: the new language's viseme track; lipsync: a replaced audio's). Every frame inside
- * the spans to re-animate gets its own mouth warped, from the shape it has in the recording to the
- * shape of the new speech at that moment (`feature-warps.ts`, the photo presenter's warps, with the
- * recorded mouth as the "photo"): an open recorded mouth is closed for `rest` and `closed`, a closed
- * one opened for the open visemes, and the chin follows. Frames without a usable face pass through
- * unchanged and are counted.
+ * the spans to re-animate gets the mouth of every usable face in it warped, from the shape it has in
+ * the recording to the shape of the new speech at that moment (`feature-warps.ts`, the photo
+ * presenter's warps, with the recorded mouth as the "photo"): an open recorded mouth is closed for
+ * `rest` and `closed`, a closed one opened for the open visemes, and the chin follows. There is one new
+ * speech and no telling who says it (no speaker diarisation): every face mouths the same words. Faces
+ * that cannot be re-animated, and frames without any, keep their mouths and are counted.
  *
- * How (two passes over the video, each a decoder on a pipe; nothing but the mouth is touched):
- * 1. ffmpeg decodes the frames around the spans, scaled to at most `analysisMaxSide`, and the face is
- *    searched for on every `round(fps / detectFps)`-th (`findFaces`): the largest confident face is the
- *    one re-animated (`chooseFace`), if it is large enough and its mouth and chin are in the picture.
- *    Each frame between two detections is compared with both (`mouthLikeness`: its lower face, moved
- *    with the head): how far its mouth is from the first's look towards the second's;
- * 2. ffmpeg decodes every frame at its own size as RGBA; each frame's landmarks are those of the
- *    detections around it, interpolated (`faceAtFrame`: a lone detector miss between two found faces is
+ * How (two passes over the video, each a decoder on a pipe; nothing but the mouths is touched):
+ * 1. ffmpeg decodes the frames around the spans, scaled to at most `analysisMaxSide`, and faces are
+ *    searched for on every `round(fps / detectFps)`-th (`findFaces`, at most 3 a picture): each
+ *    confident face is usable if it is large enough, its mouth and chin are in the picture and it faces
+ *    the camera (`assessFaces`), and each joins the track of the face whose mouth was nearest on the
+ *    searches before (`FaceTracker`: one per person, across detector misses of up to `faceMemoryMs`;
+ *    only a lone miss is interpolated over). Each frame between two of a track's usable detections is
+ *    compared with both (`mouthLikeness`: its lower face, moved with the head): how far its mouth is
+ *    from the first's look towards the second's;
+ * 2. ffmpeg decodes every frame at its own size as RGBA; each track's landmarks on a frame are those of
+ *    its detections around it, interpolated (`faceAtFrame`: a lone miss between two found faces is
  *    bridged; the lips and jaw by looks, placed by the head's interpolated position), the new speech's
  *    mouth shape at the frame's time is a blend of the visemes around it (`blendedMouth`, a triangular
- *    window of `transitionMs`, so shapes glide from one to the next), the mouth is warped into it and
- *    pasted with the warp's own alpha (no seams), faded in and out over `spanFadeMs` at the spans'
- *    edges; a second ffmpeg encodes the frames from its stdin (H.264 yuv420p, the source's size and
- *    frame rate).
+ *    window of `transitionMs`, so shapes glide from one to the next), each face's mouth is warped into
+ *    it (each with its own running lip thickness, `SteadyLips`) and pasted with the warp's own alpha (no
+ *    seams), faded in and out over `spanFadeMs` at the spans' edges; where two mouths' boxes would
+ *    overlap only the wider face's is warped (`TracksAtFrame`); a second ffmpeg encodes the frames from
+ *    its stdin (H.264 yuv420p, the source's size and frame rate).
  *
  * The result has no audio: the caller muxes the new speech (the source's is what is being replaced).
  * docs/architecture.md, "Engines" ("Lips over footage"), has the measured speed.
  *
  * Limits: a mouth that changes gradually between detections gets interpolated contours, a mouth that
- * looks like neither detection (a third shape in between) the nearer in looks; one face per frame is
- * re-animated (the largest, not necessarily the one speaking); the inside of an opened mouth is
- * drawn, not the person's own; profiles and faces under 64 px are left alone; the frames go through
- * RGB, so chroma is resampled (about 1.5/255 on coloured edges everywhere).
+ * looks like neither detection (a third shape in between) the nearer in looks; every face mouths the
+ * same speech (the one speaking or not); at most 3 faces a picture are found (the face model's
+ * `maxDetected`, `human-runtime.ts`); the inside of an opened mouth is drawn, not the person's own;
+ * profiles and faces under 64 px are left alone; the frames go through RGB, so chroma is resampled
+ * (about 1.5/255 on coloured edges everywhere).
  */
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -37,9 +43,10 @@ import path from 'node:path';
 import { rawFrames } from '../composition/ffmpeg-binaries.js';
 import { fileInput } from '../composition/probe.js';
 import { normalizeVisemeCues, type Viseme, type VisemeCue, visemeAt } from '../speech/visemes.js';
-import { type FaceLandmarks, findFaces, mouthWidth, type Point } from './face-landmarks.js';
+import { type FaceLandmarks, findFaces, mouthWidth, type PixelBox, type Point } from './face-landmarks.js';
 import {
   areaBox,
+  type FeatureArea,
   MOUTH_SHAPES,
   type MouthGeometry,
   type MouthShape,
@@ -77,6 +84,12 @@ export interface ReanimateLipsOptions {
    * to the video's rate. @default 8
    */
   detectFps?: number;
+  /**
+   * A face missing from the searches for up to this long and found again where it was is the same face
+   * (`FaceTracker`: counted once in `faces.tracks`, its lips' thickness kept); the frames between are
+   * interpolated only across a lone missed search. @default 1000
+   */
+  faceMemoryMs?: number;
   /** Frames are searched for faces scaled down to at most this long side. @default 640 */
   analysisMaxSide?: number;
   /** Mouth shapes blend over a triangular window this long around each frame. @default 100 */
@@ -96,6 +109,7 @@ export interface ReanimateLipsOptions {
 
 export const LIPS_DEFAULTS: Readonly<Required<ReanimateLipsOptions>> = {
   detectFps: 8,
+  faceMemoryMs: 1000,
   analysisMaxSide: 640,
   transitionMs: 100,
   spanFadeMs: 80,
@@ -117,16 +131,18 @@ export interface ReanimateLipsInput {
 }
 
 /**
- * Why a frame inside a span kept its recorded mouth: no confident face; the chosen one under
- * `FACE_MIN_WIDTH_PIXELS` or `FACE_MIN_WIDTH_SHARE` of the shorter side; its lips, chin or nose
- * outside the picture; or turned too far from the camera (`headTurn` above `MAX_HEAD_TURN`), where a
- * frontal mouth's warp would show.
+ * Why a face inside a span kept its recorded mouth: no confident face (a frame without any); the face
+ * under `FACE_MIN_WIDTH_PIXELS` or `FACE_MIN_WIDTH_SHARE` of the shorter side wide; its lips, chin or
+ * nose outside the picture; turned too far from the camera (`headTurn` above `MAX_HEAD_TURN`), where a
+ * frontal mouth's warp would show; or its mouth's box overlapping a wider face's, which is re-animated
+ * (`TracksAtFrame`).
  */
 export const LIP_SKIP_REASONS = {
   noFace: 'no_face',
   faceTooSmall: 'face_too_small',
   faceCutOff: 'face_cut_off',
   faceTurned: 'face_turned',
+  mouthsOverlap: 'mouths_overlap',
 } as const;
 export type LipSkipReason = (typeof LIP_SKIP_REASONS)[keyof typeof LIP_SKIP_REASONS];
 
@@ -146,11 +162,21 @@ export interface ReanimatedLips {
     framesInSpans: number;
     /** Frames inside the spans with a confident face (usable or not). */
     framesWithFace: number;
-    /** Frames whose mouth was warped to the new speech. */
+    /** Frames with at least one mouth warped to the new speech. */
     framesReanimated: number;
-    /** Frames inside the spans left as they were, and why. */
+    /** Frames inside the spans left as they were (no face re-animated)... */
     framesSkipped: number;
+    /** ...and why: `no_face`, or the reason of the widest face found. */
     reasons: Partial<Record<LipSkipReason, number>>;
+    /**
+     * Faces (tracks, `FaceTracker`) re-animated on at least one frame: a face lost by the detector for
+     * longer than `faceMemoryMs`, or found again elsewhere, counts again.
+     */
+    tracks: number;
+    /** Mouths warped, summed over the frames (`framesReanimated` when there is one face). */
+    facesReanimated: number;
+    /** Faces found inside the spans that kept their recorded mouths, summed over the frames, by reason (never `no_face`). */
+    facesKept: Partial<Record<LipSkipReason, number>>;
   };
   /** Where the time went (wall clock; `detectionMs` and `warpMs` on this thread). */
   timings: { totalMs: number; detections: number; detectionMs: number; warpMs: number };
@@ -160,6 +186,12 @@ export interface ReanimatedLips {
 // Faces
 
 export type FaceChoice = { face: FaceLandmarks } | { reason: LipSkipReason; found: boolean };
+
+/** A confident face found on a searched frame, and why it must keep its recorded mouth (none: it need not). */
+export interface FoundFace {
+  face: FaceLandmarks;
+  reason?: LipSkipReason;
+}
 
 /**
  * How far the head is turned sideways: the nose tip's offset from the middle of the eyes' outer
@@ -182,31 +214,35 @@ export function headTurn(face: FaceLandmarks): number {
 export const MAX_HEAD_TURN = 0.3;
 
 /**
- * The face to re-animate among those found: the largest confident one (the nearest the picture's
- * centre among equals), if it is at least `FACE_MIN_WIDTH_PIXELS` and `FACE_MIN_WIDTH_SHARE` of the
- * shorter side wide, its lips, chin and nose are inside the picture and it faces the camera (within
- * `MAX_HEAD_TURN`). Other faces are left alone.
+ * Every confident face among those found, the largest first (the nearest the picture's centre among
+ * equals), each with why it cannot be re-animated if it cannot: under `FACE_MIN_WIDTH_PIXELS` or
+ * `FACE_MIN_WIDTH_SHARE` of the shorter side wide, its lips, chin or nose outside the picture, or
+ * turned from the camera further than `MAX_HEAD_TURN`. Faces under `FACE_MIN_SCORE` are not faces.
  */
-export function chooseFace(faces: readonly FaceLandmarks[], width: number, height: number): FaceChoice {
-  const confident = faces.filter((face) => face.score >= FACE_MIN_SCORE);
-  if (confident.length === 0) return { reason: LIP_SKIP_REASONS.noFace, found: false };
+export function assessFaces(faces: readonly FaceLandmarks[], width: number, height: number): FoundFace[] {
   const offCentre = (face: FaceLandmarks) =>
     Math.hypot(face.box.x + face.box.width / 2 - width / 2, face.box.y + face.box.height / 2 - height / 2);
-  const face = [...confident].sort(
-    (a, b) => b.box.width - a.box.width || offCentre(a) - offCentre(b),
-  )[0] as FaceLandmarks;
   const minimumWidth = Math.max(FACE_MIN_WIDTH_PIXELS, FACE_MIN_WIDTH_SHARE * Math.min(width, height));
-  if (face.box.width < minimumWidth) return { reason: LIP_SKIP_REASONS.faceTooSmall, found: true };
   const inside = (point: Point) => point.x >= 0 && point.y >= 0 && point.x <= width && point.y <= height;
-  const chin = face.jaw[Math.floor(face.jaw.length / 2)] as Point;
-  if (![...face.lips.upperOuter, ...face.lips.lowerOuter, chin, face.noseBottom].every(inside)) {
-    return { reason: LIP_SKIP_REASONS.faceCutOff, found: true };
-  }
-  if (headTurn(face) > MAX_HEAD_TURN) return { reason: LIP_SKIP_REASONS.faceTurned, found: true };
-  return { face };
+  const reasonOf = (face: FaceLandmarks): LipSkipReason | undefined => {
+    if (face.box.width < minimumWidth) return LIP_SKIP_REASONS.faceTooSmall;
+    const chin = face.jaw[Math.floor(face.jaw.length / 2)] as Point;
+    if (![...face.lips.upperOuter, ...face.lips.lowerOuter, chin, face.noseBottom].every(inside)) {
+      return LIP_SKIP_REASONS.faceCutOff;
+    }
+    if (headTurn(face) > MAX_HEAD_TURN) return LIP_SKIP_REASONS.faceTurned;
+    return undefined;
+  };
+  return faces
+    .filter((face) => face.score >= FACE_MIN_SCORE)
+    .sort((a, b) => b.box.width - a.box.width || offCentre(a) - offCentre(b))
+    .map((face) => {
+      const reason = reasonOf(face);
+      return reason ? { face, reason } : { face };
+    });
 }
 
-/** A searched frame: its index and what was found on it. */
+/** A searched frame: its index and what one face's track holds there (`FaceTrack`). */
 export interface Detection {
   frame: number;
   choice: FaceChoice;
@@ -390,6 +426,90 @@ export function faceAtFrame(
   return { reason: LIP_SKIP_REASONS.noFace, found: false };
 }
 
+/**
+ * One face followed from search to search: a `Detection` for each search from the one that first
+ * found it to the one after it was last seen (its face there, usable or with why not, or `no_face` for
+ * a search that missed it), as `faceAtFrame` reads them.
+ */
+export interface FaceTrack {
+  id: number;
+  detections: Detection[];
+  /** The widest box it had (px): a frame none of whose faces is re-animated is counted under the widest's reason. */
+  width: number;
+  /** How each frame between two of its usable detections has its mouth (`mouthLikeness`), by frame. */
+  mouthWeights: Map<number, number>;
+}
+
+/**
+ * Sorts the faces of successive searches into tracks, one per person: a face joins the track whose
+ * last face had its mouth nearest, less than that mouth's width away (`faceAtFrame`'s test of the same
+ * face), each track taking at most one face of a search, the nearest pairs first. A track missed by
+ * searches stays open for `memoryFrames` after its last face (at least two steps: a lone detector miss
+ * is bridged by `faceAtFrame`; longer gaps are not interpolated, but the face found again is the same
+ * track, so a detector that loses a face now and then does not multiply the faces counted); then it
+ * ends, and a face found there later starts a new track. Two faces crossing each other: while their
+ * mouths are near, their mouth boxes overlap and only the wider is re-animated (`TracksAtFrame`), and
+ * they may come out of it on each other's tracks, which swaps only their running lip thickness
+ * (`SteadyLips`) for a few frames. Pure, for tests.
+ */
+export class FaceTracker {
+  private readonly tracks: FaceTrack[] = [];
+  /** Tracks still open, with the last face and frame each was seen at. */
+  private open: { track: FaceTrack; face: FaceLandmarks; frame: number }[] = [];
+
+  private readonly memoryFrames: number;
+
+  /** `step`: frames between searches; `memoryFrames`: how long a track missed by the searches stays open. */
+  constructor(step: number, memoryFrames = 2 * step) {
+    this.memoryFrames = Math.max(2 * step, memoryFrames);
+  }
+
+  /** Adds one search's faces (`assessFaces`); answers the track each joined, in their order. */
+  add(frame: number, found: readonly FoundFace[]): FaceTrack[] {
+    const pairs: { open: number; face: number; distance: number }[] = [];
+    this.open.forEach((candidate, open) => {
+      const reach = mouthWidth(candidate.face);
+      const centre = mouthCentre(candidate.face);
+      found.forEach(({ face }, index) => {
+        const here = mouthCentre(face);
+        const distance = Math.hypot(here.x - centre.x, here.y - centre.y) / reach;
+        if (distance < 1) pairs.push({ open, face: index, distance });
+      });
+    });
+    pairs.sort((a, b) => a.distance - b.distance);
+    const trackOfFace = new Array<FaceTrack | undefined>(found.length);
+    const taken = new Set<number>();
+    for (const pair of pairs) {
+      if (taken.has(pair.open) || trackOfFace[pair.face]) continue;
+      taken.add(pair.open);
+      trackOfFace[pair.face] = (this.open[pair.open] as (typeof this.open)[number]).track;
+    }
+    const stillOpen: typeof this.open = [];
+    this.open.forEach((candidate, open) => {
+      if (taken.has(open)) return;
+      candidate.track.detections.push({ frame, choice: { reason: LIP_SKIP_REASONS.noFace, found: false } });
+      if (frame - candidate.frame < this.memoryFrames) stillOpen.push(candidate);
+    });
+    this.open = stillOpen;
+    return found.map(({ face, reason }, index) => {
+      let track = trackOfFace[index];
+      if (!track) {
+        track = { id: this.tracks.length, detections: [], width: 0, mouthWeights: new Map() };
+        this.tracks.push(track);
+      }
+      track.detections.push({ frame, choice: reason ? { reason, found: true } : { face } });
+      track.width = Math.max(track.width, face.box.width);
+      this.open.push({ track, face, frame });
+      return track;
+    });
+  }
+
+  /** Every track so far, in the order their faces were first found. */
+  all(): readonly FaceTrack[] {
+    return this.tracks;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Mouth shapes
 
@@ -569,6 +689,102 @@ function paste(
   }
 }
 
+/** A face to re-animate on a frame: its track, its mouth, the box its warp covers, its lips' state. */
+interface MouthWarp {
+  track: FaceTrack;
+  geometry: MouthGeometry;
+  area: FeatureArea;
+  box: PixelBox;
+  lips: SteadyLips;
+}
+
+/** A found face that keeps its recorded mouth on a frame, and why. */
+interface KeptFace {
+  track: FaceTrack;
+  reason: LipSkipReason;
+}
+
+function boxesOverlap(a: PixelBox, b: PixelBox): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/**
+ * The tracks' faces frame by frame, for pass 2 (frames in increasing order): each track's face on the
+ * frame (`faceAtFrame`), its mouth and the box its warp covers, and each track's `SteadyLips`. The
+ * warped boxes never overlap: where a mouth's box would overlap a wider face's (one head in front of
+ * another, or two faces pressed together), the wider face's mouth is re-animated and the other keeps
+ * its own (`mouths_overlap`): each warp redraws its whole box from the recorded pixels, so a second one
+ * there would paste the first face's chin or lips over with the recording's, or tear them.
+ */
+export class TracksAtFrame {
+  private next = 0;
+  private active: FaceTrack[] = [];
+  private readonly lips = new Map<FaceTrack, SteadyLips>();
+
+  /** `tracks` in the order their faces were first found (`FaceTracker.all`); `step`: frames between searches. */
+  constructor(
+    private readonly tracks: readonly FaceTrack[],
+    private readonly step: number,
+  ) {}
+
+  /**
+   * The faces to re-animate on `frame` (widest first) and those found that keep their mouths (the
+   * widest track's first).
+   */
+  at(frame: number, image: RgbaImage): { warps: MouthWarp[]; kept: KeptFace[] } {
+    // `faceAtFrame` reads detections at most two steps away: tracks further off have nothing here.
+    const reach = 2 * this.step;
+    for (let track = this.tracks[this.next]; track; track = this.tracks[this.next]) {
+      if ((track.detections[0] as Detection).frame - reach > frame) break;
+      this.active.push(track);
+      this.next++;
+    }
+    this.active = this.active.filter((track) => {
+      const ended = (track.detections.at(-1) as Detection).frame + reach < frame;
+      if (ended) this.lips.delete(track);
+      return !ended;
+    });
+    const faces: { track: FaceTrack; face: FaceLandmarks }[] = [];
+    const kept: KeptFace[] = [];
+    for (const track of this.active) {
+      const choice = faceAtFrame(track.detections, frame, this.step, track.mouthWeights);
+      if ('face' in choice) {
+        faces.push({ track, face: choice.face });
+        continue;
+      }
+      // A frame without the face: its lips' running thickness starts again when it is back.
+      this.lips.get(track)?.forget();
+      if (choice.found) kept.push({ track, reason: choice.reason });
+    }
+    faces.sort((a, b) => b.face.box.width - a.face.box.width);
+    const warps: MouthWarp[] = [];
+    for (const { track, face } of faces) {
+      const geometry = steadyInnerEdges(mouthGeometry(face, image));
+      const area = mouthArea(geometry);
+      const box = areaBox([area], image.width, image.height);
+      const reason =
+        box.width <= 0 || box.height <= 0
+          ? LIP_SKIP_REASONS.faceCutOff
+          : warps.some((warp) => boxesOverlap(warp.box, box))
+            ? LIP_SKIP_REASONS.mouthsOverlap
+            : undefined;
+      if (reason) {
+        this.lips.get(track)?.forget();
+        kept.push({ track, reason });
+        continue;
+      }
+      let lips = this.lips.get(track);
+      if (!lips) {
+        lips = new SteadyLips();
+        this.lips.set(track, lips);
+      }
+      warps.push({ track, geometry, area, box, lips });
+    }
+    kept.sort((a, b) => b.track.width - a.track.width);
+    return { warps, kept };
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The run
 
@@ -579,8 +795,8 @@ function settingsOf(options: ReanimateLipsOptions | undefined): Required<Reanima
   }
   if (!(settings.detectFps > 0)) throw new RangeError('detectFps must be positive');
   if (!(settings.analysisMaxSide >= 64)) throw new RangeError('analysisMaxSide must be at least 64');
-  if (!(settings.transitionMs >= 0 && settings.spanFadeMs >= 0)) {
-    throw new RangeError('transitionMs and spanFadeMs must not be negative');
+  if (!(settings.transitionMs >= 0 && settings.spanFadeMs >= 0 && settings.faceMemoryMs >= 0)) {
+    throw new RangeError('transitionMs, spanFadeMs and faceMemoryMs must not be negative');
   }
   if (!(settings.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
   return settings;
@@ -769,7 +985,10 @@ export function mouthLikeness(
   return weights;
 }
 
-/** Pass 1: the faces on the scheduled frames, and how each frame between them has its mouth. */
+/**
+ * Pass 1: the faces on the scheduled frames sorted into tracks, and how each frame between two of a
+ * track's usable detections has its mouth.
+ */
 async function detectFaces(
   ffmpeg: string,
   input: string,
@@ -777,8 +996,9 @@ async function detectFaces(
   schedule: ReturnType<typeof detectionSchedule>,
   step: number,
   analysisMaxSide: number,
+  memoryFrames: number,
   deadline: AbortSignal,
-): Promise<{ detections: Detection[]; mouthWeights: Map<number, number>; detectionMs: number }> {
+): Promise<{ tracks: readonly FaceTrack[]; detections: number; detectionMs: number }> {
   const analysis = fittedSize(info.width, info.height, analysisMaxSide);
   const toSource = info.width / analysis.width;
   const inRanges = schedule.ranges.map(([first, last]) => `between(n,${first},${last})`).join('+');
@@ -800,12 +1020,12 @@ async function detectFaces(
   const kill = () => decoding.watched.kill();
   deadline.addEventListener('abort', kill);
   const expected = schedule.frames();
-  const detections: Detection[] = [];
-  const mouthWeights = new Map<number, number>();
+  const tracker = new FaceTracker(step, memoryFrames);
+  let detections = 0;
   const pixels = analysis.width * analysis.height;
-  // The last usable detection's grey frame, and the frames since (at most two steps' worth).
-  let anchor: (GreyFrame & { face: FaceLandmarks }) | undefined;
-  let pending: GreyFrame[] = [];
+  // Each track's last usable detection with its grey frame, and every frame of the last two steps.
+  const anchors = new Map<FaceTrack, GreyFrame & { face: FaceLandmarks }>();
+  let recent: GreyFrame[] = [];
   let detectionMs = 0;
   try {
     for await (const rgb of rawFrames(decoding.child.stdout as AsyncIterable<Buffer>, pixels * 3)) {
@@ -813,12 +1033,9 @@ async function detectFaces(
       // Never past the schedule (the select filter outputs exactly its frames); drained if it were.
       if (done) continue;
       const grey = greyOf(rgb, pixels);
-      if (frame % step !== 0) {
-        if (pending.length > 0 && (pending.at(-1) as GreyFrame).frame !== frame - 1) pending = [];
-        pending.push({ frame, grey });
-        if (pending.length > 2 * step) pending.shift();
-        continue;
-      }
+      recent = recent.filter((item) => item.frame >= frame - 2 * step);
+      recent.push({ frame, grey });
+      if (frame % step !== 0) continue;
       const started = performance.now();
       const faces = await findFaces({
         data: rgb,
@@ -827,17 +1044,26 @@ async function detectFaces(
         channels: 3,
       });
       detectionMs += performance.now() - started;
-      const choice = chooseFace(
+      detections++;
+      // Assessed before compacting: the head's turn is measured on the whole mesh.
+      const found = assessFaces(
         faces.map((face) => scaleFace(face, toSource)),
         info.width,
         info.height,
-      );
-      if ('face' in choice) choice.face = compactFace(choice.face);
-      detections.push({ frame, choice });
-      if ('face' in choice) {
-        const here = { frame, grey, face: choice.face };
+      ).map((item) => ({ ...item, face: compactFace(item.face) }));
+      const tracks = tracker.add(frame, found);
+      found.forEach(({ face, reason }, index) => {
+        const track = tracks[index] as FaceTrack;
+        if (reason) {
+          // A face that cannot be re-animated here breaks its track's interpolation (`faceAtFrame`).
+          anchors.delete(track);
+          return;
+        }
+        const here = { frame, grey, face };
+        const anchor = anchors.get(track);
+        // The anchor is at most two steps back, with only misses between: `faceAtFrame` interpolates.
         if (anchor && frame - anchor.frame <= 2 * step) {
-          const between = pending.filter((item) => item.frame > (anchor as GreyFrame).frame);
+          const between = recent.filter((item) => item.frame > anchor.frame && item.frame < frame);
           for (const [index, weight] of mouthLikeness(
             anchor,
             here,
@@ -846,18 +1072,13 @@ async function detectFaces(
             analysis.height,
             1 / toSource,
           )) {
-            mouthWeights.set(index, weight);
+            track.mouthWeights.set(index, weight);
           }
         }
-        anchor = here;
-        pending = [];
-      } else if (!('reason' in choice) || choice.reason !== LIP_SKIP_REASONS.noFace) {
-        anchor = undefined;
-        pending = [];
-      } else {
-        // A detector miss: the frames since the last found face wait for the next one.
-        pending.push({ frame, grey });
-      }
+        anchors.set(track, here);
+      });
+      // Tracks not seen for two steps have ended (`FaceTracker`): their grey frames can go.
+      for (const [track, anchor] of anchors) if (anchor.frame < frame - 2 * step) anchors.delete(track);
     }
     await finished(decoding.watched, input);
   } catch (error) {
@@ -866,7 +1087,7 @@ async function detectFaces(
   } finally {
     deadline.removeEventListener('abort', kill);
   }
-  return { detections, mouthWeights, detectionMs };
+  return { tracks: tracker.all(), detections, detectionMs };
 }
 
 /** H.264 in yuv420p needs even sides: an odd one loses its last row or column. */
@@ -890,7 +1111,7 @@ function encoderArguments(info: VideoStreamInfo, settings: Required<ReanimateLip
 }
 
 /**
- * Re-animates the lips of the video's speaker to `visemes` inside `spans` and writes the result to
+ * Re-animates the lips of every usable face in the video to `visemes` inside `spans` and writes the result to
  * `workDir/lips.mp4` (no audio). Throws `VisionEngineError`: `invalid_media` when the video cannot be
  * read, `engine_unavailable` when ffmpeg or the face model cannot run, the encoder fails or the run
  * outlasts `timeoutMs`; `RangeError` for bad options.
@@ -916,18 +1137,19 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
 
   // Frames past the end are never decoded: the schedule is as long as the video allows.
   const schedule = detectionSchedule(spans, fps, step, settings.spanFadeMs, Number.MAX_SAFE_INTEGER);
-  let detections: Detection[] = [];
-  let mouthWeights = new Map<number, number>();
+  let tracks: readonly FaceTrack[] = [];
+  let detections = 0;
   let detectionMs = 0;
   if (schedule.ranges.length > 0) {
     try {
-      ({ detections, mouthWeights, detectionMs } = await detectFaces(
+      ({ tracks, detections, detectionMs } = await detectFaces(
         ffmpeg,
         input.videoPath,
         info,
         schedule,
         step,
         settings.analysisMaxSide,
+        Math.round((settings.faceMemoryMs * fps) / 1000),
         deadline,
       ));
     } catch (error) {
@@ -964,10 +1186,14 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
     framesReanimated: 0,
     framesSkipped: 0,
     reasons: {},
+    tracks: 0,
+    facesReanimated: 0,
+    facesKept: {},
   };
+  const reanimatedTracks = new Set<FaceTrack>();
+  const faceTracks = new TracksAtFrame(tracks, step);
   let frames = 0;
   let warpMs = 0;
-  const lips = new SteadyLips();
   let failure: unknown;
   try {
     const frameBytes = info.width * info.height * 4;
@@ -977,30 +1203,36 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
       const strength = spanStrength(spans, timeMs, settings.spanFadeMs);
       if (strength > 0) {
         counts.framesInSpans++;
-        const choice = faceAtFrame(detections, index, step, mouthWeights);
-        if ('face' in choice) {
-          const warpStarted = performance.now();
-          counts.framesWithFace++;
-          const image: RgbaImage = { data: frame, width: info.width, height: info.height, channels: 4 };
-          const geometry = steadyInnerEdges(mouthGeometry(choice.face, image));
-          const area = mouthArea(geometry);
-          const box = areaBox([area], info.width, info.height);
-          if (box.width > 0 && box.height > 0) {
-            const shape = lips.steadied(blendedMouth(track, timeMs, settings.transitionMs), geometry);
-            const sprite = renderMouthSprite(image, geometry, area, shape, box);
-            paste(frame, info.width, sprite, box, strength);
-            counts.framesReanimated++;
-          } else {
-            counts.framesSkipped++;
-            counts.reasons.face_cut_off = (counts.reasons.face_cut_off ?? 0) + 1;
-          }
-          warpMs += performance.now() - warpStarted;
+        const warpStarted = performance.now();
+        const image: RgbaImage = { data: frame, width: info.width, height: info.height, channels: 4 };
+        const { warps, kept } = faceTracks.at(index, image);
+        if (warps.length > 0 || kept.length > 0) counts.framesWithFace++;
+        for (const { reason } of kept) counts.facesKept[reason] = (counts.facesKept[reason] ?? 0) + 1;
+        if (warps.length > 0) {
+          const shape = blendedMouth(track, timeMs, settings.transitionMs);
+          // Every sprite is drawn from the recorded frame before any is pasted (the boxes never overlap).
+          const sprites = warps.map((warp) =>
+            renderMouthSprite(
+              image,
+              warp.geometry,
+              warp.area,
+              warp.lips.steadied(shape, warp.geometry),
+              warp.box,
+            ),
+          );
+          warps.forEach((warp, at) => {
+            paste(frame, info.width, sprites[at] as Uint8Array, warp.box, strength);
+            reanimatedTracks.add(warp.track);
+          });
+          counts.framesReanimated++;
+          counts.facesReanimated += warps.length;
         } else {
-          lips.forget();
-          if (choice.found) counts.framesWithFace++;
+          // No face re-animated: the frame is counted under its widest face's reason.
+          const reason = kept[0]?.reason ?? LIP_SKIP_REASONS.noFace;
           counts.framesSkipped++;
-          counts.reasons[choice.reason] = (counts.reasons[choice.reason] ?? 0) + 1;
+          counts.reasons[reason] = (counts.reasons[reason] ?? 0) + 1;
         }
+        if (warps.length > 0 || kept.length > 0) warpMs += performance.now() - warpStarted;
       }
       await encoding.write(frame);
     }
@@ -1046,10 +1278,10 @@ export async function reanimateLips(input: ReanimateLipsInput): Promise<Reanimat
     ...evenSize(info),
     frames,
     frameRate: fps,
-    faces: counts,
+    faces: { ...counts, tracks: reanimatedTracks.size },
     timings: {
       totalMs: performance.now() - started,
-      detections: detections.length,
+      detections,
       detectionMs,
       warpMs,
     },

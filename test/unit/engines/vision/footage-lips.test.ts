@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPortrait } from '../../../../lambdas/catalog/render-portrait.js';
@@ -28,11 +29,14 @@ import {
   type MouthGeometry,
 } from '../../../../lambdas/engines/vision/feature-warps.js';
 import {
+  assessFaces,
   blendedMouth,
-  chooseFace,
   type Detection,
   detectionSchedule,
+  type FaceTrack,
+  FaceTracker,
   FOOTAGE_MOUTHS,
+  type FoundFace,
   faceAtFrame,
   headTurn,
   type ReanimatedLips,
@@ -40,6 +44,7 @@ import {
   SteadyLips,
   spanStrength,
   steadyInnerEdges,
+  TracksAtFrame,
 } from '../../../../lambdas/engines/vision/footage-lips.js';
 import { preparePhotoPresenter } from '../../../../lambdas/engines/vision/photo-presenter.js';
 import { ffmpeg, scratchDir } from '../composition/media-fixtures.js';
@@ -57,25 +62,35 @@ const NEW_SPEECH: VisemeCue[] = [
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 let source: string;
-/** The portrait and its open mouth, with where the mouth goes. */
-let openMouth: { photoPath: string; mouthPath: string; x: number; y: number };
+/** A stock portrait and its open mouth (the photo presenter's), with where the mouth and the face are. */
+interface OpenMouthPortrait {
+  photoPath: string;
+  mouthPath: string;
+  x: number;
+  y: number;
+  face: { x: number; y: number; width: number; height: number };
+}
 
-/** The old speech's recording (see the file's comment). */
-async function recording(file: string): Promise<string> {
-  const look = findStockLook('maya-office');
-  if (!look) throw new Error('no stock look maya-office');
+async function openMouthPortrait(lookId: string): Promise<OpenMouthPortrait> {
+  const look = findStockLook(lookId);
+  if (!look) throw new Error(`no stock look ${lookId}`);
   const portrait = await sharp(await renderPortrait(look))
     .flatten({ background: '#7f8a96' })
     .png()
     .toBuffer();
   const presenter = await preparePhotoPresenter(portrait);
   if (presenter.kind !== 'animated') throw new Error(`the portrait stays still: ${presenter.message}`);
-  const photoPath = path.join(scratch.dir, 'portrait.png');
-  const mouthPath = path.join(scratch.dir, 'open.png');
+  const photoPath = path.join(scratch.dir, `${lookId}.png`);
+  const mouthPath = path.join(scratch.dir, `${lookId}-open.png`);
   await writeFile(photoPath, presenter.image);
   await writeFile(mouthPath, presenter.sprites.open_wide.png);
   const { x, y } = presenter.sprites.open_wide.box;
-  openMouth = { photoPath, mouthPath, x, y };
+  return { photoPath, mouthPath, x, y, face: presenter.face.box };
+}
+
+/** The old speech's recording (see the file's comment). */
+async function recording(file: string): Promise<string> {
+  const { photoPath, mouthPath, x, y } = await openMouthPortrait('maya-office');
   await ffmpeg([
     ...['-loop', '1', '-framerate', String(FPS), '-t', String(SECONDS), '-i', photoPath, '-i', mouthPath],
     '-filter_complex',
@@ -173,6 +188,8 @@ describe('reanimateLips over a recording of other speech', () => {
       framesWithFace: 75,
       framesReanimated: 75,
       framesSkipped: 0,
+      tracks: 1,
+      facesReanimated: 75,
     });
   });
 
@@ -280,44 +297,153 @@ describe('reanimateLips inside spans only', () => {
       framesReanimated: 0,
       framesSkipped: 25,
       reasons: { no_face: 25 },
+      tracks: 0,
+      facesReanimated: 0,
+      facesKept: {},
     });
   }, 60_000);
 
-  it('re-animates the largest of several faces and leaves the others alone', async () => {
-    // Two people, both with their mouths open: a near one (a face about 130 px wide), a far one (90 px).
+  it('re-animates every face: two people side by side, both mouths follow the new speech, nothing else changes', async () => {
+    // Maya and Amara side by side, each swaying a little, each mouth opening for the old speech at its
+    // own times (Maya 0.25 s in every 0.6 s, Amara the other way round); faces about 200 px wide.
+    const people = [await openMouthPortrait('maya-office'), await openMouthPortrait('amara-presenter')];
     const two = path.join(scratch.dir, 'two.mp4');
-    const { photoPath, mouthPath, x, y } = openMouth;
+    const oldSpeech = ['lt(mod(t,0.6),0.25)', 'gte(mod(t,0.6),0.3)'];
+    const filters = await Promise.all(
+      people.map(async ({ photoPath, x, y, face }, index) => {
+        const { width = 0, height = 0 } = await sharp(photoPath).metadata();
+        const left = Math.round(Math.min(Math.max(0, face.x + face.width / 2 - 320), width - 660));
+        const top = Math.round(Math.min(Math.max(0, face.y + face.height / 2 - 330), height - 730));
+        const sway = index === 0 ? '+' : '-';
+        return (
+          `[${2 * index + 1}]format=rgba[m${index}];[${2 * index}][m${index}]overlay=x=${x}:y=${y}:enable='${oldSpeech[index]}',` +
+          `crop=640:720:x='${left + 8}${sway}8*sin(2*PI*t*0.5)':y='${top + 6}+4*sin(2*PI*t*0.3)',scale=320:360[p${index}]`
+        );
+      }),
+    );
     await ffmpeg([
-      ...['-loop', '1', '-framerate', String(FPS), '-t', '1', '-i', photoPath, '-i', mouthPath],
+      ...people.flatMap(({ photoPath, mouthPath }) => [
+        ...['-loop', '1', '-framerate', String(FPS), '-t', '2', '-i', photoPath],
+        ...['-loop', '1', '-framerate', String(FPS), '-t', '2', '-i', mouthPath],
+      ]),
       '-filter_complex',
-      `[1]format=rgba[m];[0][m]overlay=x=${x}:y=${y},crop=1280:720:323:124,split[p][q];[p]scale=400:225[near];[q]scale=240:135[far];` +
-        `color=c=0x7f8a96:s=${WIDTH}x${HEIGHT}:r=${FPS}:d=1[bg];[bg][near]overlay=0:70:shortest=1[n];[n][far]overlay=400:120,format=yuv420p[v]`,
+      `${filters.join(';')};[p0][p1]hstack,format=yuv420p[v]`,
       ...['-map', '[v]', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', two],
     ]);
     const result = await reanimateLips({
       videoPath: two,
-      visemes: [{ startMs: 0, endMs: 1000, viseme: 'rest' }],
+      visemes: NEW_SPEECH.slice(0, 2),
       workDir: path.join(scratch.dir, 'two'),
     });
-    expect(result.faces.framesReanimated).toBe(25);
-    const [before] = await decodedFrames(two, WIDTH, HEIGHT);
-    const [after] = await decodedFrames(result.videoPath, WIDTH, HEIGHT);
-    const faces = async (frame: Buffer) =>
-      (await findFaces({ data: frame, width: WIDTH, height: HEIGHT, channels: 3 })).sort(
-        (a, b) => a.box.x - b.box.x,
+    expect(result.faces).toMatchObject({
+      framesInSpans: 50,
+      framesWithFace: 50,
+      framesReanimated: 50,
+      framesSkipped: 0,
+      facesKept: {},
+    });
+    // The detector misses Maya on two searches in a row around 1.35 s (its box scores there are at its
+    // 0.5 threshold): her mouth is kept for those 6 frames, and she is still the same face after.
+    expect(result.faces.tracks).toBe(2);
+    expect(result.faces.facesReanimated).toBeGreaterThanOrEqual(90);
+    const before = await decodedFrames(two, WIDTH, HEIGHT);
+    const after = await decodedFrames(result.videoPath, WIDTH, HEIGHT);
+    expect(after).toHaveLength(50);
+    /** Each person's mouth opening on a frame, left and right (undefined where the model misses it). */
+    const openings = async (frame: Buffer) => {
+      const found = await findFaces({ data: frame, width: WIDTH, height: HEIGHT, channels: 3 });
+      return [0, 1].map((half) => {
+        const face = found.find(
+          (candidate) => candidate.box.x + candidate.box.width / 2 < WIDTH / 2 === !half,
+        );
+        return face && mouthOpening(face);
+      });
+    };
+    const rows: string[] = [];
+    let disagreements = 0;
+    let following = 0;
+    let sampled = 0;
+    for (let frame = 1; frame < 50; frame += 3) {
+      const time = timeOf(frame);
+      if (Math.abs(time - 1000) < 100) continue;
+      const [was, now] = [await openings(before[frame] as Buffer), await openings(after[frame] as Buffer)];
+      const shown = (opening: number | undefined) => opening?.toFixed(2) ?? '?';
+      rows.push(`${frame}: ${was.map(shown).join('/')} → ${now.map(shown).join('/')}`);
+      for (const [person, opening] of now.entries()) {
+        const old = was[person];
+        if (opening === undefined || old === undefined) continue;
+        sampled++;
+        if (time < 1000) {
+          if (opening < 0.1) following++;
+          if (old > 0.2) disagreements++;
+        } else {
+          if (opening > 0.15) following++;
+          if (old < 0.12) disagreements++;
+        }
+      }
+    }
+    console.log(`mouth openings left/right, recording → re-animated: ${rows.join('; ')}`);
+    // Both old mouths really disagree with the new speech, often; both new ones follow it (all but
+    // where the detector lost Maya: at most one sampled frame). The model measuring them misses a face
+    // now and then too (its box scores are near its threshold): most are measured.
+    expect(disagreements).toBeGreaterThanOrEqual(10);
+    expect(sampled).toBeGreaterThanOrEqual(24);
+    expect(following).toBeGreaterThanOrEqual(sampled - 1);
+
+    // Where each mouth is: from the nose down to below the chin, as the recording has it on each frame.
+    const [first] = before;
+    const faces = (
+      await findFaces({ data: first as Buffer, width: WIDTH, height: HEIGHT, channels: 3 })
+    ).sort((a, b) => a.box.x - b.box.x);
+    expect(faces).toHaveLength(2);
+    const mouths = faces.map((face) => {
+      const chin = face.jaw[Math.floor(face.jaw.length / 2)] as { x: number; y: number };
+      const width = face.box.width;
+      // The sway moves each face by up to 8 px, and the warp reaches past the jaw.
+      return {
+        left: Math.max(0, Math.round(face.box.x - 0.05 * width - 10)),
+        right: Math.min(WIDTH, Math.round(face.box.x + 1.05 * width + 10)),
+        top: Math.max(0, Math.round(face.noseBottom.y - 0.1 * width - 8)),
+        bottom: Math.min(HEIGHT, Math.round(chin.y + 0.35 * width + 8)),
+      };
+    });
+    // Both mouths change where the old speech disagrees: the lips (as found on the first frame, with
+    // the sway's 8 px around) differ from the recording's in both halves of the clip.
+    for (const [person, face] of faces.entries()) {
+      const lips = [...face.lips.upperOuter, ...face.lips.lowerOuter];
+      const left = Math.round(Math.min(...lips.map((point) => point.x)) - 8);
+      const top = Math.round(Math.min(...lips.map((point) => point.y)) - 8);
+      const region = {
+        left,
+        top,
+        width: Math.round(Math.max(...lips.map((point) => point.x)) + 8) - left,
+        height: Math.round(Math.max(...lips.map((point) => point.y)) + 8) - top,
+      };
+      const changes = before.map((frame, index) => regionDifference(frame, after[index] as Buffer, region));
+      console.log(
+        `person ${person}: lips changed by ${changes.map((change) => change.toFixed(1)).join(' ')}`,
       );
-    const [nearBefore, farBefore] = await faces(before as Buffer);
-    const [nearAfter] = await faces(after as Buffer);
-    if (!nearBefore || !farBefore || !nearAfter) throw new Error('the faces should be found');
-    expect(nearBefore.box.width).toBeGreaterThan(farBefore.box.width * 1.2);
-    expect(mouthOpening(nearBefore)).toBeGreaterThan(0.2);
-    expect(mouthOpening(farBefore)).toBeGreaterThan(0.2);
-    expect(nearAfter.box.x).toBeLessThan(WIDTH / 2);
-    expect(mouthOpening(nearAfter)).toBeLessThan(0.1);
-    // The far face's pixels are the recording's (the detector does not always find it a second time).
-    const far = { left: 420, top: 140, width: 200, height: 110 };
-    expect(regionDifference(before as Buffer, after as Buffer, far)).toBeLessThan(2.5);
-  }, 60_000);
+      expect(Math.max(...changes.slice(0, 20)), `person ${person}`).toBeGreaterThan(6);
+      expect(Math.max(...changes.slice(30, 50)), `person ${person}`).toBeGreaterThan(6);
+    }
+    // Everywhere else: 20×20 blocks wholly outside both mouth areas differ only by the re-encoding.
+    let worst = 0;
+    for (let frame = 0; frame < 50; frame += 7) {
+      for (let top = 0; top + 20 <= HEIGHT; top += 20) {
+        for (let left = 0; left + 20 <= WIDTH; left += 20) {
+          const touches = mouths.some(
+            (mouth) =>
+              left < mouth.right && left + 20 > mouth.left && top < mouth.bottom && top + 20 > mouth.top,
+          );
+          if (touches) continue;
+          const region = { left, top, width: 20, height: 20 };
+          worst = Math.max(worst, regionDifference(before[frame] as Buffer, after[frame] as Buffer, region));
+        }
+      }
+    }
+    console.log(`away from the mouths: at most ${worst.toFixed(2)} in a 20×20 block`);
+    expect(worst).toBeLessThan(2.5);
+  }, 120_000);
 
   it('refuses what is not a video as invalid media', async () => {
     const notVideo = path.join(scratch.dir, 'not-a-video.mp4');
@@ -411,18 +537,20 @@ describe('detectionSchedule', () => {
   });
 });
 
-describe('chooseFace', () => {
-  it('takes the largest confident face, and says why none is usable', () => {
+describe('assessFaces', () => {
+  it('keeps every confident face, the largest first, each with why it cannot be re-animated', () => {
     const small = syntheticFace(0, 0, 80);
     const large = syntheticFace(10, 0, 120);
-    const chosen = chooseFace([small, large], 640, 360);
-    expect('face' in chosen && chosen.face).toBe(large);
-    expect(chooseFace([], 640, 360)).toEqual({ reason: 'no_face', found: false });
-    expect(chooseFace([syntheticFace(0, 0, 40)], 640, 360)).toEqual({
-      reason: 'face_too_small',
-      found: true,
-    });
-    expect(chooseFace([syntheticFace(0, 0, 120)], 250, 200)).toEqual({ reason: 'face_cut_off', found: true });
+    const unsure = { ...syntheticFace(20, 0, 150), score: 0.3 };
+    expect(assessFaces([small, unsure, large], 640, 360)).toEqual([{ face: large }, { face: small }]);
+    expect(assessFaces([], 640, 360)).toEqual([]);
+    const tiny = syntheticFace(0, 0, 40);
+    expect(assessFaces([tiny, large], 640, 360)).toEqual([
+      { face: large },
+      { face: tiny, reason: 'face_too_small' },
+    ]);
+    const cut = syntheticFace(0, 0, 120);
+    expect(assessFaces([cut], 250, 200)).toEqual([{ face: cut, reason: 'face_cut_off' }]);
     const turned = syntheticFace(0, 0, 120);
     const right = turned.mesh[33] as { x: number; y: number };
     const left = turned.mesh[263] as { x: number; y: number };
@@ -433,7 +561,146 @@ describe('chooseFace', () => {
     };
     expect(headTurn(turned)).toBeCloseTo(0.4);
     expect(headTurn(large)).toBeLessThan(0.1);
-    expect(chooseFace([turned], 640, 360)).toEqual({ reason: 'face_turned', found: true });
+    expect(assessFaces([turned], 640, 360)).toEqual([{ face: turned, reason: 'face_turned' }]);
+  });
+});
+
+describe('FaceTracker', () => {
+  /** Where a track has a face (its mesh's first x), a reason, or a miss (·), search by search. */
+  const story = (track: FaceTrack) =>
+    track.detections.map(({ frame, choice }) =>
+      'face' in choice
+        ? `${frame}:${choice.face.mesh[0]?.x}`
+        : `${frame}:${choice.found ? choice.reason : '·'}`,
+    );
+
+  it('follows each of two faces as they move, whatever order they are found in', () => {
+    const tracker = new FaceTracker(2);
+    tracker.add(0, [{ face: syntheticFace(0) }, { face: syntheticFace(300) }]);
+    tracker.add(2, [{ face: syntheticFace(310) }, { face: syntheticFace(20) }]);
+    tracker.add(4, [{ face: syntheticFace(40) }, { face: syntheticFace(320), reason: 'face_turned' }]);
+    expect(tracker.all().map(story)).toEqual([
+      ['0:200', '2:220', '4:240'],
+      ['0:500', '2:510', '4:face_turned'],
+    ]);
+  });
+
+  it('bridges a face missed by one search, ends its track after two, and starts one for a face that enters', () => {
+    const tracker = new FaceTracker(2);
+    tracker.add(0, [{ face: syntheticFace(0) }]);
+    tracker.add(2, []);
+    tracker.add(4, [{ face: syntheticFace(10) }, { face: syntheticFace(300) }]);
+    tracker.add(6, [{ face: syntheticFace(300) }]);
+    tracker.add(8, [{ face: syntheticFace(300) }]);
+    tracker.add(10, [{ face: syntheticFace(10) }, { face: syntheticFace(300) }]);
+    expect(tracker.all().map(story)).toEqual([
+      // Missed at 6 and 8: over. The face back at 10 is a new track.
+      ['0:200', '2:·', '4:210', '6:·', '8:·'],
+      ['4:500', '6:500', '8:500', '10:500'],
+      ['10:210'],
+    ]);
+    // What the re-animation sees: the lone miss bridged, the face gone after two.
+    const [first] = tracker.all() as FaceTrack[];
+    const at = (frame: number) => faceAtFrame((first as FaceTrack).detections, frame, 2);
+    expect('face' in at(2)).toBe(true);
+    expect(at(7)).toEqual({ reason: 'no_face', found: false });
+  });
+
+  it('keeps a face lost for longer than a miss as the same track when it remembers it, without interpolating the gap', () => {
+    const tracker = new FaceTracker(2, 8);
+    tracker.add(0, [{ face: syntheticFace(0) }]);
+    tracker.add(2, []);
+    tracker.add(4, []);
+    tracker.add(6, [{ face: syntheticFace(10) }]);
+    tracker.add(8, []);
+    tracker.add(10, []);
+    tracker.add(12, []);
+    tracker.add(14, []);
+    tracker.add(16, [{ face: syntheticFace(10) }]);
+    expect(tracker.all().map(story)).toEqual([
+      ['0:200', '2:·', '4:·', '6:210', '8:·', '10:·', '12:·', '14:·'],
+      ['16:210'],
+    ]);
+    const [first] = tracker.all() as FaceTrack[];
+    expect(faceAtFrame((first as FaceTrack).detections, 3, 2)).toEqual({ reason: 'no_face', found: false });
+  });
+
+  it('never gives a track two faces of one search, and puts every face in exactly one track, one person per track (property)', () => {
+    // Up to three people 300 px apart, each drifting up to 3 px a search (never nearer each other than
+    // 110 px, more than a mouth's width: 74), missed now and then, sometimes unusable.
+    const person = fc.record({
+      start: fc.integer({ min: -5, max: 5 }),
+      drift: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 30, maxLength: 30 }),
+      seen: fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }),
+      turned: fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(person, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        (people, step) => {
+          const tracker = new FaceTracker(step);
+          const positions = people.map((someone, index) => index * 300 + someone.start);
+          const trackOf = new Map<FaceTrack, number>();
+          let found = 0;
+          for (let search = 0; search < 30; search++) {
+            const here: FoundFace[] = [];
+            const who: number[] = [];
+            people.forEach((someone, index) => {
+              positions[index] = (positions[index] as number) + (someone.drift[search] as number);
+              if (!someone.seen[search]) return;
+              const face = syntheticFace(positions[index] as number);
+              here.push(someone.turned[search] ? { face, reason: 'face_turned' } : { face });
+              who.push(index);
+            });
+            // The detector's order is not the people's.
+            if (search % 2) {
+              here.reverse();
+              who.reverse();
+            }
+            found += here.length;
+            const tracks = tracker.add(search * step, here);
+            expect(new Set(tracks).size).toBe(here.length);
+            tracks.forEach((track, index) => {
+              expect(trackOf.get(track) ?? who[index]).toBe(who[index]);
+              trackOf.set(track, who[index] as number);
+            });
+          }
+          let sightings = 0;
+          for (const track of tracker.all()) {
+            const frames = track.detections.map((detection) => detection.frame);
+            expect(new Set(frames).size).toBe(frames.length);
+            sightings += track.detections.filter(({ choice }) => 'face' in choice || choice.found).length;
+          }
+          expect(sightings).toBe(found);
+        },
+      ),
+      { seed: 20261124, numRuns: 200 },
+    );
+  });
+});
+
+describe('TracksAtFrame', () => {
+  it('re-animates every face whose mouth is clear of the others, and only the wider of two overlapping ones', () => {
+    const tracker = new FaceTracker(2);
+    // Two faces side by side, and a smaller one whose mouth is 30 px from the first's.
+    tracker.add(0, [
+      { face: syntheticFace(0, 0, 200) },
+      { face: syntheticFace(300, 0, 200) },
+      { face: syntheticFace(30, 0, 150) },
+    ]);
+    const image = {
+      data: new Uint8Array(900 * 500 * 4).fill(200),
+      width: 900,
+      height: 500,
+      channels: 4 as const,
+    };
+    const { warps, kept } = new TracksAtFrame(tracker.all(), 2).at(0, image);
+    expect(warps.map((warp) => warp.track.id).sort()).toEqual([0, 1]);
+    const [left, right] = warps.map((warp) => warp.box).sort((a, b) => a.x - b.x);
+    if (!left || !right) throw new Error('two warps');
+    expect(left.x + left.width).toBeLessThanOrEqual(right.x);
+    expect(kept).toEqual([{ track: tracker.all()[2], reason: 'mouths_overlap' }]);
   });
 });
 
