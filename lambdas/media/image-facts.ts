@@ -29,6 +29,8 @@ export interface ImageFacts {
 export const IMAGE_FACTS_HEAD_BYTES = 256 * 1024;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** The keyword of a PNG text chunk holding an XMP packet. */
+const XMP_PNG_KEYWORD = 'XML:com.adobe.xmp';
 const PNG_TEXT_KEYWORDS = new Set([
   'title',
   'description',
@@ -83,8 +85,11 @@ function pngFacts(bytes: Buffer): ImageFacts {
     } else if (type === 'tRNS') {
       facts.hasAlpha = true;
     } else if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') {
-      const text = pngText(type, data);
-      if (text) facts.text.push(text);
+      const chunk = pngText(type, data);
+      // An XMP packet is a text chunk of its own keyword, often compressed: read as XMP, not as text.
+      if (chunk?.keyword === XMP_PNG_KEYWORD)
+        facts.text.push(...xmpText(Buffer.from(chunk.text, type === 'iTXt' ? 'utf8' : 'latin1')));
+      else if (chunk && PNG_TEXT_KEYWORDS.has(chunk.keyword.toLowerCase())) facts.text.push(chunk.text);
     } else if (type === 'IEND') {
       break;
     }
@@ -93,21 +98,25 @@ function pngFacts(bytes: Buffer): ImageFacts {
   return facts;
 }
 
-/** The text of a descriptive text chunk; undefined for other keywords or a chunk that does not decode. */
-function pngText(type: 'tEXt' | 'zTXt' | 'iTXt', data: Buffer): string | undefined {
+/** A text chunk's keyword and text; undefined when it does not decode. */
+function pngText(
+  type: 'tEXt' | 'zTXt' | 'iTXt',
+  data: Buffer,
+): { keyword: string; text: string } | undefined {
   const keywordEnd = data.indexOf(0);
   if (keywordEnd < 0) return undefined;
-  if (!PNG_TEXT_KEYWORDS.has(data.toString('latin1', 0, keywordEnd).toLowerCase())) return undefined;
+  const keyword = data.toString('latin1', 0, keywordEnd);
   try {
-    if (type === 'tEXt') return data.toString('latin1', keywordEnd + 1);
-    if (type === 'zTXt') return inflateSync(data.subarray(keywordEnd + 2)).toString('latin1');
+    if (type === 'tEXt') return { keyword, text: data.toString('latin1', keywordEnd + 1) };
+    if (type === 'zTXt')
+      return { keyword, text: inflateSync(data.subarray(keywordEnd + 2)).toString('latin1') };
     // iTXt: keyword, 0, compression flag, method, language tag, 0, translated keyword, 0, text.
     const compressed = data[keywordEnd + 1] === 1;
     const languageEnd = data.indexOf(0, keywordEnd + 3);
     const translatedEnd = languageEnd < 0 ? -1 : data.indexOf(0, languageEnd + 1);
     if (translatedEnd < 0) return undefined;
     const text = data.subarray(translatedEnd + 1);
-    return (compressed ? inflateSync(text) : text).toString('utf8');
+    return { keyword, text: (compressed ? inflateSync(text) : text).toString('utf8') };
   } catch {
     return undefined;
   }
