@@ -349,7 +349,7 @@ describe('the reference query parameters of every built route', () => {
     const others = new URLSearchParams(
       operation.parameters
         .filter((parameter) => parameter.required && parameter.name !== name && parameter.name !== 'username')
-        .map((parameter) => [parameter.name, validValues(parameter)[0] ?? 'x']),
+        .map((parameter): [string, string] => [parameter.name, validValues(parameter)[0] ?? 'x']),
     ).toString();
     const result = await api.call(operation.method, `${pathOf(operation)}${others ? `?${others}` : ''}`);
     expect(result.status).toBe(400);

@@ -4,13 +4,13 @@
  * input makes it throw.
  */
 import fc from 'fast-check';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { imageFacts } from '../../../lambdas/media/image-facts.js';
 
 const FORMATS = ['png', 'jpeg', 'webp'] as const;
 
-function encode(image: sharp.Sharp, format: (typeof FORMATS)[number], lossless: boolean) {
+function encode(image: Sharp, format: (typeof FORMATS)[number], lossless: boolean) {
   if (format === 'png') return image.png().toBuffer();
   if (format === 'jpeg') return image.jpeg().toBuffer();
   return image.webp({ lossless }).toBuffer();
