@@ -5,7 +5,6 @@ import {
   completeBatch,
   createDirectUploadBatch,
 } from '../../assets/asset-batches.js';
-import { assetSearchQuery, searchAssets } from '../../assets/asset-search.js';
 import {
   assetNotFound,
   assetView,
@@ -18,6 +17,7 @@ import {
 } from '../../assets/assets.js';
 import { presignDirectUpload } from '../../assets/direct-uploads.js';
 import { checkStatusIdCount } from '../../batches/bulk-status.js';
+import { assetSearchQuery, searchAssets } from '../../catalog/asset-search.js';
 import { encryptionForMediaWrite } from '../../media/encryption-policy.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';

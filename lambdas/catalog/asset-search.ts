@@ -21,10 +21,17 @@
  * signed cursor of every list (catalog/catalog-pages.ts), bound to the workspace and the search.
  */
 import { z } from 'zod';
-import { arraySource, type Page, pageAcrossSources } from '../catalog/catalog-pages.js';
-import { type CatalogIcon, catalogIcons, ICON_PNG_SIZE } from '../catalog/icon-catalog.js';
-import { iconMedia } from '../catalog/icon-media.js';
-import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from '../catalog/stock-avatars.js';
+import { ASSET_STATUS, type AssetItem } from '../assets/assets.js';
+import { queryAll, updateExistingItem } from '../core/repository.js';
+import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import { limitParam, tokenParam } from '../core/validation.js';
+import { IMAGE_FACTS_HEAD_BYTES, type ImageFacts, imageFacts } from '../media/image-facts.js';
+import { presignMediaDownload, readMediaHead } from '../media/media-store.js';
+import { ACCEPTED_MEDIA_TYPES, MEDIA_KINDS } from '../media/media-types.js';
+import { arraySource, type Page, pageAcrossSources } from './catalog-pages.js';
+import { type CatalogIcon, catalogIcons, ICON_PNG_SIZE } from './icon-catalog.js';
+import { iconMedia } from './icon-media.js';
+import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from './stock-avatars.js';
 import {
   COMMON_FILLER_WORDS,
   indexDocuments,
@@ -32,14 +39,7 @@ import {
   rankDocuments,
   type TextIndex,
   type WeightedText,
-} from '../catalog/text-ranking.js';
-import { queryAll, updateExistingItem } from '../core/repository.js';
-import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { limitParam, tokenParam } from '../core/validation.js';
-import { IMAGE_FACTS_HEAD_BYTES, type ImageFacts, imageFacts } from '../media/image-facts.js';
-import { presignMediaDownload, readMediaHead } from '../media/media-store.js';
-import { ACCEPTED_MEDIA_TYPES, MEDIA_KINDS } from '../media/media-types.js';
-import { ASSET_STATUS, type AssetItem } from './assets.js';
+} from './text-ranking.js';
 
 export const ASSET_SEARCH_TYPES = { image: 'image', icon: 'icon' } as const;
 export type AssetSearchType = (typeof ASSET_SEARCH_TYPES)[keyof typeof ASSET_SEARCH_TYPES];
