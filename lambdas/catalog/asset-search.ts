@@ -20,6 +20,7 @@
  * (`icon`, `the`) lists every candidate, score 1. Pages are offsets into the ranking, behind the
  * signed cursor of every list (catalog/catalog-pages.ts), bound to the workspace and the search.
  */
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import { ASSET_STATUS, type AssetItem } from '../assets/assets.js';
 import { queryAll, updateExistingItem } from '../core/repository.js';
@@ -223,6 +224,9 @@ async function stockImageResult({ item: image, score }: Ranked<StockImage>): Pro
 
 // ---- personal: the workspace's image assets ----
 
+/** Files whose first bytes are read at once, for assets no search has met yet. */
+const FACTS_READ_CONCURRENCY = 16;
+
 /** Bump when image-facts.ts reads more: assets whose cached facts are older are read again. */
 const SEARCH_FACTS_VERSION = 1;
 
@@ -278,7 +282,11 @@ async function workspaceImages(workspaceId: string, type: AssetSearchType): Prom
   const images = items.filter(
     (item) => item.status === ASSET_STATUS.ready && item.kind === MEDIA_KINDS.image,
   );
-  const withFacts = await Promise.all(images.map(async (item) => ({ item, facts: await factsOf(item) })));
+  // Facts are read once per asset; a workspace that uploaded many since its last search reads a few at a time.
+  const reading = pLimit(FACTS_READ_CONCURRENCY);
+  const withFacts = await Promise.all(
+    images.map((item) => reading(async () => ({ item, facts: await factsOf(item) }))),
+  );
   return type === ASSET_SEARCH_TYPES.icon ? withFacts.filter((asset) => asset.facts.hasAlpha) : withFacts;
 }
 
