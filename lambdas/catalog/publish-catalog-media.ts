@@ -18,11 +18,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { HeadObjectCommand, ListObjectsV2Command, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, NotFound } from '@aws-sdk/client-s3';
 import pLimit from 'p-limit';
 import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import type { SpeechEngine } from '../engines/speech/speech-engine.js';
+import { putCatalogObject } from '../media/media-store.js';
 import { CATALOG_PREFIX } from './catalog-keys.js';
 import {
   CATALOG_VERSION_METADATA,
@@ -195,20 +196,7 @@ async function versionInBucket(key: string): Promise<string | undefined> {
 }
 
 async function upload(item: CatalogMediaItem, body: Uint8Array): Promise<void> {
-  const { stackKeyId, bucketName } = config();
-  await s3Client().send(
-    new PutObjectCommand({
-      Bucket: bucketName,
-      Key: item.key,
-      Body: body,
-      ContentType: item.contentType,
-      Metadata: { [CATALOG_VERSION_METADATA]: item.version },
-      // Catalog media belong to no workspace: the stack's key, like every other default write.
-      ...(stackKeyId
-        ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: stackKeyId, BucketKeyEnabled: true }
-        : {}),
-    }),
-  );
+  await putCatalogObject(item.key, body, item.contentType, { [CATALOG_VERSION_METADATA]: item.version });
 }
 
 async function generate(item: CatalogMediaItem, engine: SpeechEngine): Promise<Uint8Array> {

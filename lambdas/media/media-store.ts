@@ -49,6 +49,31 @@ export async function putMediaObject(
 }
 
 /**
+ * Writes an object of the stock catalog (`catalog/`): it belongs to no workspace, so it is encrypted
+ * with the stack's key, like every other default write. `metadata` goes to `x-amz-meta-*`.
+ */
+export async function putCatalogObject(
+  key: string,
+  body: Uint8Array,
+  contentType: string,
+  metadata: Record<string, string> = {},
+): Promise<void> {
+  const { stackKeyId, bucketName } = config();
+  await s3Client().send(
+    new PutObjectCommand({
+      Bucket: bucketName,
+      Key: key,
+      Body: body,
+      ContentType: contentType,
+      Metadata: metadata,
+      ...(stackKeyId
+        ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: stackKeyId, BucketKeyEnabled: true }
+        : {}),
+    }),
+  );
+}
+
+/**
  * How long before its signing credentials expire a presigned URL stops: the gap covers clock skew
  * between this function and S3 and the time the response takes to reach the client.
  */

@@ -17,6 +17,7 @@ import {
 } from '../../assets/assets.js';
 import { presignDirectUpload } from '../../assets/direct-uploads.js';
 import { checkStatusIdCount } from '../../batches/bulk-status.js';
+import { assetSearchQuery, searchAssets } from '../../catalog/asset-search.js';
 import { encryptionForMediaWrite } from '../../media/encryption-policy.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
@@ -38,12 +39,29 @@ import {
   assetDeletedBody,
   assetIdPath,
   assetListBody,
+  assetSearchBody,
   completeAssetBody,
   directUploadBody,
   directUploadFile,
   listAssetsQuery,
   uploadResultBody,
 } from './schemas.js';
+
+/** `GET /v3/assets/search`: public or personal images or icons, ranked against `query` (asset-search.ts). */
+const assetSearch = endpoint(
+  { query: assetSearchQuery },
+  async ({ query, principal }) => {
+    const page = await searchAssets(principal.workspaceId, {
+      query: query.query,
+      type: query.type,
+      scope: query.scope,
+      limit: query.limit,
+      token: query.token,
+    });
+    return respond.list(page.items, page.nextToken);
+  },
+  { response: assetSearchBody },
+);
 
 const assetList = endpoint(
   { query: listAssetsQuery },
@@ -160,7 +178,9 @@ export const AREA_ROUTES = areaRoutes('assets', [
     ...create,
     endpoint: assetCreate,
   }),
-  row('GET', '/v3/assets/search', 'AssetSearch', 'Search assets', ['assets:read'], 'read'),
+  row('GET', '/v3/assets/search', 'AssetSearch', 'Search images and icons', ['assets:read'], 'read', {
+    endpoint: assetSearch,
+  }),
   row('GET', '/v3/assets/statuses', 'AssetStatusesList', 'Bulk asset statuses', ['assets:read'], 'status', {
     endpoint: assetStatusesList,
   }),

@@ -123,3 +123,27 @@ export const directUploadResponse = z.object({
   status: z.literal(ASSET_STATUS.pendingUpload),
 });
 export const directUploadBody = dataEnvelope(directUploadResponse);
+
+/** A result of `GET /v3/assets/search` (`AssetSearchResult` of assets/asset-search.ts). */
+export const assetSearchResult = z.object({
+  id: z.string().meta({ description: 'The icon, stock image or asset id.' }),
+  type: z.enum(['image', 'icon']),
+  url: z
+    .string()
+    .meta({ description: "Pre-signed download URL of the image, or of the icon's 512×512 PNG; expires." }),
+  width: z.number().int().positive().nullable().meta({ description: 'Pixels, when known.' }),
+  height: z.number().int().positive().nullable().meta({ description: 'Pixels, when known.' }),
+  is_transparent: z
+    .boolean()
+    .nullable()
+    .meta({ description: 'Whether the image has transparency (an alpha channel, for your own assets).' }),
+  orientation: z.enum(['landscape', 'portrait', 'square']).nullable(),
+  name: z.string(),
+  score: z.number().min(0).max(1).meta({ description: 'Relevance to `query`, 0 to 1; higher is closer.' }),
+  tags: z.array(z.string()).meta({ description: "The catalog's tags; empty for your own assets." }),
+  svg_url: z
+    .string()
+    .nullable()
+    .meta({ description: "Public icons: pre-signed download URL of the icon's SVG; null otherwise." }),
+});
+export const assetSearchBody = listEnvelope(assetSearchResult);
