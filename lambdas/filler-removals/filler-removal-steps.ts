@@ -29,6 +29,7 @@ import { jobStep } from '../jobs/job-steps.js';
 import { copyMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
 import { sourceWords } from '../videos/source-transcript.js';
 import { type CutPlan, type FillerSpan, findSilences, planCuts } from './cut-plan.js';
+import { disfluencyRules, markDisfluencies } from './disfluency.js';
 import { FILLER_REMOVAL_FAILURE, type FillerRemovalRef, fillerRemovalJob } from './filler-removal-job.js';
 import {
   completeFillerRemoval,
@@ -102,16 +103,17 @@ async function wordsOf(record: FillerRemovalRecord, prepared: PreparedSource): P
 /** The cuts of a source with sound. */
 async function planOf(record: FillerRemovalRecord, prepared: PreparedSource, heard: HeardWords, fps: number) {
   const vocabulary = fillerVocabulary(heard.language, record.options.filler_words);
-  const fillerIndexes = fillerWordIndexes(heard.words, vocabulary);
+  const words = markDisfluencies(heard.words, heard.language, vocabulary.always);
+  const fillerIndexes = fillerWordIndexes(words, vocabulary);
   const isFiller = new Set(fillerIndexes);
   // The words beside each filler that stay: a cut may reach out to whole frames up to them, not into them.
   const keptBeside = (from: number, step: -1 | 1) => {
     let index = from + step;
     while (isFiller.has(index)) index += step;
-    return heard.words[index];
+    return words[index];
   };
   const fillers = fillerIndexes.map((index): FillerSpan => {
-    const word = heard.words[index] as RecognizedWord;
+    const word = words[index] as RecognizedWord;
     const before = keptBeside(index, -1);
     const after = keptBeside(index, 1);
     return {
@@ -184,6 +186,7 @@ async function clean(ref: FillerRemovalRef): Promise<null> {
     if (prepared.audioPath) {
       const heard = await wordsOf(record, prepared);
       engines.recognition = heard.engine;
+      if (heard.words.length > 0) engines.disfluency = disfluencyRules(heard.language);
       engines.silence_detection = `pcm_rms (${FILLER_REMOVAL_DEFAULTS.silenceDbfs} dBFS, 10 ms windows, longer than ${record.options.silence_threshold_ms} ms)`;
       await updateRunningFillerRemoval(record, { progress: 35 });
       plan = await planOf(record, prepared, heard, fps);

@@ -1,9 +1,9 @@
 /**
  * Which recognized words are fillers. Each language has its list of sounds that are never words
  * (`um`, `uh`, `äh`, `euh`…): these are always cut. Words that are also real words (`like`, `you
- * know`) are cut only where the recognition engine marked them as disfluent (`RecognizedWord.disfluent`);
- * no engine configured here marks them today, so today they are kept. A request may give its own
- * list (`filler_words`), which replaces the language's.
+ * know`) are cut only where they are marked disfluent (`RecognizedWord.disfluent`): by the recognition
+ * engine when it says so, else by the pause-and-context rules of disfluency.ts. A request may give its
+ * own list (`filler_words`), which replaces the language's.
  *
  * Words are compared lower-cased, without punctuation, with repeated letters collapsed, so `Umm,`,
  * `um` and `UM.` are the same filler, as are `hmm` and `hmmm`.
