@@ -7,6 +7,7 @@
  * for pictures that are 0 or 255 nearly everywhere. A Gaussian of a constant is that constant, so only
  * the pixels within the blur's reach of a change are blurred here; everything else is copied.
  */
+import { personCover } from './background-plate.js';
 
 /**
  * How far a Gaussian's kernel reaches, in sigmas: to where a weight falls to a fifth of the centre's,
@@ -123,10 +124,20 @@ export function blurMaskEdges(mask: Uint8Array, width: number, height: number, s
   const { weights, radius } = gaussianKernel(sigma);
   // Across: in each row, the pixels within `radius` of a change (a value unlike its left neighbour).
   const source = Uint8Array.from(mask);
+  // With rows of whole 32-bit words, flat stretches are skipped four pixels at a time.
+  const words = width % 4 === 0 ? new Uint32Array(source.buffer, 0, source.length / 4) : undefined;
   for (let y = 0; y < height; y++) {
     const row = y * width;
     let blurredTo = 0;
     for (let change = 1; change < width; change++) {
+      if (words && change % 4 === 0) {
+        const flat = Math.imul(source[row + change - 1] as number, 0x01010101) >>> 0;
+        let word = (row + change) / 4;
+        const rowEnd = (row + width) / 4;
+        while (word < rowEnd && words[word] === flat) word++;
+        change = word * 4 - row;
+        if (change >= width) break;
+      }
       if (source[row + change] === source[row + change - 1]) continue;
       // The windows holding both sides of this change: centres change - radius … change + radius - 1.
       const end = Math.min(width, change + radius);
@@ -147,6 +158,13 @@ export function blurMaskEdges(mask: Uint8Array, width: number, height: number, s
   for (let change = 1; change < height; change++) {
     const row = change * width;
     for (let x = 0; x < width; x++) {
+      if (words && x % 4 === 0) {
+        // Four pixels as the row above: no change among them.
+        if (words[(row + x) / 4] === words[(row - width + x) / 4]) {
+          x += 3;
+          continue;
+        }
+      }
       if (source[row + x] === source[row - width + x]) continue;
       const end = Math.min(height, change + radius);
       for (let y = Math.max(blurredTo[x] as number, change - radius); y < end; y++) {
@@ -200,77 +218,110 @@ export function rgbaWithEdgeColours(
       `A ${width}x${height} picture takes ${pixels * 3} RGB bytes and ${pixels} mask bytes`,
     );
   }
-  // Whole 32-bit pixels (little-endian: red in the low byte) on a buffer of its own, so aligned.
-  const rgba = Buffer.from(new ArrayBuffer(pixels * 4));
-  const words = new Uint32Array(rgba.buffer, 0, pixels);
-  let partial = 0;
-  for (let pixel = 0, from = 0; pixel < pixels; pixel++, from += 3) {
-    const alpha = mask[pixel] as number;
-    words[pixel] =
-      ((rgb[from] as number) |
-        ((rgb[from + 1] as number) << 8) |
-        ((rgb[from + 2] as number) << 16) |
-        (alpha << 24)) >>>
-      0;
-    if (alpha !== 0 && alpha !== 255) partial++;
-  }
-  if (sigma < SMALLEST_BLUR_SIGMA || partial === 0) return rgba;
-
   const block = Math.max(1, Math.ceil(sigma));
   const blocksWide = Math.ceil(width / block);
   const blocksHigh = Math.ceil(height / block);
-  // Four planes per block: red, green, blue summed over its opaque pixels, and how many there are.
-  const sums = new Float32Array(blocksWide * blocksHigh * 4);
-  for (let y = 0; y < height; y++) {
+  const blockOfColumn = new Int32Array(width);
+  for (let x = 0; x < width; x++) blockOfColumn[x] = Math.floor(x / block);
+  // The outline: its pixels in order, and the blocks they are in.
+  let outline = new Int32Array(1024);
+  let outlinePixels = 0;
+  const outlineBlocks = new Uint8Array(blocksWide * blocksHigh);
+  // Whole 32-bit pixels (little-endian: red in the low byte) on a buffer of its own, so aligned.
+  const rgba = Buffer.from(new ArrayBuffer(pixels * 4));
+  const words = new Uint32Array(rgba.buffer, 0, pixels);
+  for (let y = 0, pixel = 0, from = 0; y < height; y++) {
     const blockRow = Math.floor(y / block) * blocksWide;
-    for (let x = 0, pixel = y * width; x < width; x++, pixel++) {
-      if (mask[pixel] !== 255) continue;
-      const at = (blockRow + Math.floor(x / block)) * 4;
-      sums[at] = (sums[at] as number) + (rgb[pixel * 3] as number);
-      sums[at + 1] = (sums[at + 1] as number) + (rgb[pixel * 3 + 1] as number);
-      sums[at + 2] = (sums[at + 2] as number) + (rgb[pixel * 3 + 2] as number);
-      sums[at + 3] = (sums[at + 3] as number) + 1;
+    for (let x = 0; x < width; x++, pixel++, from += 3) {
+      const alpha = mask[pixel] as number;
+      words[pixel] =
+        ((rgb[from] as number) |
+          ((rgb[from + 1] as number) << 8) |
+          ((rgb[from + 2] as number) << 16) |
+          (alpha << 24)) >>>
+        0;
+      if (alpha === 0 || alpha === 255) continue;
+      if (outlinePixels === outline.length) {
+        const longer = new Int32Array(outline.length * 2);
+        longer.set(outline);
+        outline = longer;
+      }
+      outline[outlinePixels++] = pixel;
+      outlineBlocks[blockRow + (blockOfColumn[x] as number)] = 1;
     }
   }
-  const averaged = blurBlockPlanes(sums, blocksWide, blocksHigh, sigma / block);
+  if (sigma < SMALLEST_BLUR_SIGMA || outlinePixels === 0) return rgba;
+
+  const blockSigma = sigma / block;
+  // The blocks the outline's averages read: within the blur's reach, and one more for the bilinear read.
+  const read = personCover(outlineBlocks, blocksWide, blocksHigh, 1, gaussianKernel(blockSigma).radius + 1);
+  // Four planes per block: red, green, blue summed over its opaque pixels, and how many there are.
+  const sums = new Float32Array(blocksWide * blocksHigh * 4);
+  for (let blockY = 0; blockY < blocksHigh; blockY++) {
+    for (let blockX = 0; blockX < blocksWide; blockX++) {
+      const at = (blockY * blocksWide + blockX) * 4;
+      if (read[at / 4] === 0) continue;
+      let red = 0;
+      let green = 0;
+      let blue = 0;
+      let opaque = 0;
+      for (let y = blockY * block; y < Math.min(height, (blockY + 1) * block); y++) {
+        for (
+          let x = blockX * block, pixel = y * width + x;
+          x < Math.min(width, (blockX + 1) * block);
+          x++, pixel++
+        ) {
+          if (mask[pixel] !== 255) continue;
+          red += rgb[pixel * 3] as number;
+          green += rgb[pixel * 3 + 1] as number;
+          blue += rgb[pixel * 3 + 2] as number;
+          opaque++;
+        }
+      }
+      sums[at] = red;
+      sums[at + 1] = green;
+      sums[at + 2] = blue;
+      sums[at + 3] = opaque;
+    }
+  }
+  const averaged = blurBlockPlanes(sums, blocksWide, blocksHigh, blockSigma);
   // Only where opaque person pixels are close enough to say what colour the outline is.
   const enough = (8 / 255) * block * block;
-  for (let y = 0; y < height; y++) {
+  for (let index = 0; index < outlinePixels; index++) {
+    const pixel = outline[index] as number;
+    const y = Math.floor(pixel / width);
+    const x = pixel - y * width;
     const by = Math.min(blocksHigh - 1, Math.max(0, (y + 0.5) / block - 0.5));
     const y0 = Math.floor(by);
     const y1 = Math.min(blocksHigh - 1, y0 + 1);
     const fy = by - y0;
-    for (let x = 0, pixel = y * width; x < width; x++, pixel++) {
-      const alpha = mask[pixel] as number;
-      if (alpha === 0 || alpha === 255) continue;
-      const bx = Math.min(blocksWide - 1, Math.max(0, (x + 0.5) / block - 0.5));
-      const x0 = Math.floor(bx);
-      const x1 = Math.min(blocksWide - 1, x0 + 1);
-      const fx = bx - x0;
-      // The four blocks' weights in the bilinear sample.
-      const wa = (1 - fy) * (1 - fx);
-      const wb = (1 - fy) * fx;
-      const wc = fy * (1 - fx);
-      const wd = fy * fx;
-      const a = (y0 * blocksWide + x0) * 4;
-      const b = (y0 * blocksWide + x1) * 4;
-      const c = (y1 * blocksWide + x0) * 4;
-      const d = (y1 * blocksWide + x1) * 4;
-      const weight =
-        wa * (averaged[a + 3] as number) +
-        wb * (averaged[b + 3] as number) +
-        wc * (averaged[c + 3] as number) +
-        wd * (averaged[d + 3] as number);
-      if (weight < enough) continue;
-      const to = pixel * 4;
-      for (let channel = 0; channel < 3; channel++) {
-        const sum =
-          wa * (averaged[a + channel] as number) +
-          wb * (averaged[b + channel] as number) +
-          wc * (averaged[c + channel] as number) +
-          wd * (averaged[d + channel] as number);
-        rgba[to + channel] = Math.min(255, Math.round(sum / weight));
-      }
+    const bx = Math.min(blocksWide - 1, Math.max(0, (x + 0.5) / block - 0.5));
+    const x0 = Math.floor(bx);
+    const x1 = Math.min(blocksWide - 1, x0 + 1);
+    const fx = bx - x0;
+    // The four blocks' weights in the bilinear sample.
+    const wa = (1 - fy) * (1 - fx);
+    const wb = (1 - fy) * fx;
+    const wc = fy * (1 - fx);
+    const wd = fy * fx;
+    const a = (y0 * blocksWide + x0) * 4;
+    const b = (y0 * blocksWide + x1) * 4;
+    const c = (y1 * blocksWide + x0) * 4;
+    const d = (y1 * blocksWide + x1) * 4;
+    const weight =
+      wa * (averaged[a + 3] as number) +
+      wb * (averaged[b + 3] as number) +
+      wc * (averaged[c + 3] as number) +
+      wd * (averaged[d + 3] as number);
+    if (weight < enough) continue;
+    const to = pixel * 4;
+    for (let channel = 0; channel < 3; channel++) {
+      const sum =
+        wa * (averaged[a + channel] as number) +
+        wb * (averaged[b + channel] as number) +
+        wc * (averaged[c + channel] as number) +
+        wd * (averaged[d + channel] as number);
+      rgba[to + channel] = Math.min(255, Math.round(sum / weight));
     }
   }
   return rgba;

@@ -17,8 +17,9 @@
  *    filled with copies of the edge columns (squeezing them widens the person, which the model misses);
  * 2. the model's probabilities are mapped through a ramp (`edgeLow` → 0, `edgeHigh` → 255), which moves
  *    the soft edge onto the person and trims the halo of background the bare probabilities let through;
- * 3. sharp scales that low-resolution mask up to the picture (bilinear) and blurs it by a fraction of
- *    the picture's shorter side (feathering, so the edge never shows the model's 256-pixel grid);
+ * 3. that low-resolution mask is scaled up to the picture (bilinear) and blurred by a fraction of the
+ *    picture's shorter side (feathering, so the edge never shows the model's 256-pixel grid), both in
+ *    typed arrays that only work on the band around the outline (`mask-edges.ts`);
  * 4. the feathered edge is choked (`edgeChoke`): its outer, faint part is cut and the rest stretched
  *    back to 0–255, so the pixels that would still show the old background around the person go;
  * 5. for cut-outs and videos, the colours of the half-transparent outline pixels are repaired from the
@@ -31,7 +32,7 @@
  * frame is segmented once, and handed to one ffmpeg encoder per output on its stdin. `segmentVideo`
  * has one output: RGBA (VP9 with alpha in WebM, ProRes 4444 in MOV) or the person laid over a colour or
  * an image. `separateVideoLayers` (background removal) has up to three from the same decode: the
- * foreground (VP9 with alpha), the mask (H.264) and the background, the person replaced by what other
+ * foreground (VP8 with alpha), the mask (H.264) and the background, the person replaced by what other
  * frames showed there (`background-plate.ts`). The input's audio is kept. ffmpeg (GPL) only ever runs
  * as a child process (`../composition/ffmpeg-binaries.ts`).
  */
@@ -802,7 +803,7 @@ interface PassOutput {
 export interface PassTimings {
   /** Shrinking to the model's input, the model, smoothing and the edge ramp (this thread). */
   model: number;
-  /** Scaling the mask up, feathering and choking it (sharp). */
+  /** Scaling the mask up, feathering and choking it (`mask-edges.ts`). */
   mask: number;
   /** Making each output's frames (colours, alpha interleaving, the background model). */
   outputs: Record<string, number>;
@@ -877,7 +878,7 @@ async function segmentationPass(
   };
   let smoothed: Float32Array | undefined;
 
-  /** The second half of a frame: its mask at full size (sharp, off the main thread), each output's frame, written. */
+  /** The second half of a frame: its mask at full size, each output's frame, written. */
   const finishFrame = async (rgb: Buffer, probabilities: Probabilities, low: Uint8Array): Promise<void> => {
     let started = performance.now();
     const alpha = upscaleMask(
@@ -904,8 +905,8 @@ async function segmentationPass(
     frames++;
     settings.onFrame?.(frames);
   };
-  // Two frames in flight: while one is finished (scaled up by sharp's threads, then written to the
-  // encoders), the next goes through the model on this thread.
+  // Two frames in flight: while one is being written to the encoders (which may make this thread wait
+  // for their pipes), the next one's picture is shrunk for the model on sharp's threads.
   let finishing: Promise<void> = Promise.resolve();
   const processFrame = async (rgb: Buffer): Promise<void> => {
     const started = performance.now();
