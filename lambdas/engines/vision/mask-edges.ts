@@ -125,7 +125,7 @@ export function blurMaskEdges(mask: Uint8Array, width: number, height: number, s
   // Across: in each row, the pixels within `radius` of a change (a value unlike its left neighbour).
   const source = Uint8Array.from(mask);
   // With rows of whole 32-bit words, flat stretches are skipped four pixels at a time.
-  const words = width % 4 === 0 ? new Uint32Array(source.buffer, 0, source.length / 4) : undefined;
+  const words = width % 4 === 0 ? wholeWords(source) : undefined;
   for (let y = 0; y < height; y++) {
     const row = y * width;
     let blurredTo = 0;
@@ -191,8 +191,32 @@ export function chokeMask(mask: Uint8Array, edgeChoke: number): Uint8Array {
   const stretch = 255 / (255 - edgeChoke);
   for (let value = edgeChoke + 1; value < 256; value++)
     levels[value] = Math.round((value - edgeChoke) * stretch);
-  for (let index = 0; index < mask.length; index++) mask[index] = levels[mask[index] as number] as number;
+  const words = wholeWords(mask);
+  for (let word = 0; word < words.length; word++) {
+    const four = words[word] as number;
+    // Four pixels of background or of the person's inside: the choke keeps 0 and 255.
+    if (four === 0 || four === FOUR_OPAQUE) continue;
+    for (let index = word * 4; index < word * 4 + 4; index++)
+      mask[index] = levels[mask[index] as number] as number;
+  }
+  for (let index = words.length * 4; index < mask.length; index++) {
+    mask[index] = levels[mask[index] as number] as number;
+  }
   return mask;
+}
+
+/** Four mask bytes of 255, read as one 32-bit word. */
+export const FOUR_OPAQUE = 0xffffffff;
+
+/**
+ * The mask's bytes as 32-bit words, four pixels at a time, as many whole words as it holds (none when
+ * it does not start on a word boundary): a mask is 0 or 255 nearly everywhere, and a loop can step
+ * over such stretches four pixels at once. The bytes past the last whole word are the caller's.
+ */
+export function wholeWords(mask: Uint8Array): Uint32Array {
+  return mask.byteOffset % 4 === 0
+    ? new Uint32Array(mask.buffer, mask.byteOffset, Math.floor(mask.length / 4))
+    : new Uint32Array(0);
 }
 
 /**

@@ -144,6 +144,38 @@ describe('chokeMask', () => {
   });
 });
 
+/** Masks of runs of 0, 255 and partial values, of any length, at any offset in their buffer. */
+const runsMask = fc
+  .array(
+    fc.record({ level: fc.constantFrom(0, 255, 255, 100, 200), length: fc.integer({ min: 1, max: 12 }) }),
+    {
+      maxLength: 12,
+    },
+  )
+  .chain((runs) => fc.record({ runs: fc.constant(runs), offset: fc.integer({ min: 0, max: 3 }) }))
+  .map(({ runs, offset }) => {
+    const bytes = runs.flatMap((run) => Array<number>(run.length).fill(run.level));
+    const buffer = new Uint8Array(bytes.length + offset);
+    buffer.set(bytes, offset);
+    return buffer.subarray(offset);
+  });
+
+describe('chokeMask on whole masks', () => {
+  it('maps every byte as its level alone would be mapped, whatever the stretches of 0 and 255 around it', () => {
+    fc.assert(
+      fc.property(runsMask, fc.integer({ min: 1, max: 254 }), (mask, choke) => {
+        const levels = chokeMask(
+          Uint8Array.from({ length: 256 }, (_, value) => value),
+          choke,
+        );
+        const expected = Array.from(mask, (value) => levels[value]);
+        expect([...chokeMask(mask, choke)]).toEqual(expected);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
 describe('rgbaWithEdgeColours', () => {
   // A red person (opaque on the left) over a green wall, a soft outline of partial pixels between.
   const width = 60;
