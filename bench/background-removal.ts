@@ -1,9 +1,9 @@
 /**
  * Background removal (`separateVideoLayers`, lambdas/engines/vision/segmentation.ts): one decode of a
  * 1280×720 25 fps H.264 clip of a stock portrait walking across a striped wall, every frame segmented
- * once and written as the three layers (foreground VP9 with alpha in WebM, mask and background H.264
+ * once and written as the three layers (foreground VP8 with alpha in WebM, mask and background H.264
  * in MP4), then each layer alone. Frames per second of wall time, and where a frame's time goes:
- * the model (this thread), the mask's scaling (sharp), each layer's frame making, and the time spent
+ * the model, the mask's scaling (`mask-edges.ts`), each layer's frame making, and the time spent
  * waiting for the encoders (ffmpeg child processes) to take frames.
  *
  *   npm run bench -- background-removal   (BENCH_SECONDS: clip length, default 6; BENCH_WIDTH:

@@ -116,7 +116,7 @@ async function separate(ref: BackgroundRemovalRef): Promise<null> {
       duration: Math.round((result.frames / result.frameRate) * 1000) / 1000,
       engines: {
         segmentation: 'mediapipe-selfie (tfjs wasm), smoothed over time',
-        foreground: 'vp9 with alpha (webm)',
+        foreground: 'vp8 with alpha (webm)',
         background: `running background plate, ${(result.inpaintedFraction * 100).toFixed(1)} % of covered pixels inpainted`,
       },
       progress: 100,

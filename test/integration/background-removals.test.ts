@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { renderPortrait } from '../../lambdas/catalog/render-portrait.js';
 import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
-import { ffmpegPath } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
+import { ffmpegPath, ffprobePath } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { type EventCapture, eventCapture } from '../support/event-capture.js';
 import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
@@ -112,8 +112,8 @@ async function decodeLayer(url: string, name: string, format: 'gray' | 'rgba' | 
   expect(response.status).toBe(200);
   const file = join(scratch, name);
   await writeFile(file, Buffer.from(await response.arrayBuffer()));
-  // VP9's alpha is a second stream libvpx decodes; ffmpeg's own VP9 decoder would drop it.
-  const decoder = name.endsWith('.webm') ? ['-c:v', 'libvpx-vp9'] : [];
+  // VP8's alpha is a second stream libvpx decodes; ffmpeg's own VP8 decoder would drop it.
+  const decoder = name.endsWith('.webm') ? ['-c:v', 'libvpx'] : [];
   const { stdout } = await run(
     ffmpegPath(),
     ['-v', 'error', ...decoder, '-i', file, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1'],
@@ -272,6 +272,18 @@ describe('background removals', () => {
       expect(personSum / personCount, `frame ${frame}`).toBeGreaterThan(235);
       expect(wallSum / wallCount, `frame ${frame}`).toBeLessThan(10);
     }
+  });
+
+  it('writes the foreground as VP8 with alpha in WebM (what browsers play transparent)', async () => {
+    const { stdout } = await run(ffprobePath(), [
+      ...['-v', 'error', '-print_format', 'json', '-show_streams', join(scratch, 'foreground.webm')],
+    ]);
+    const streams = (
+      JSON.parse(stdout) as { streams: { codec_name: string; tags?: Record<string, string> }[] }
+    ).streams;
+    const video = streams.find((stream) => stream.codec_name === 'vp8');
+    // Matroska's flag for the alpha side stream, which players and libvpx read.
+    expect(video?.tags?.alpha_mode ?? video?.tags?.ALPHA_MODE).toBe('1');
   });
 
   it('gives the foreground the mask as its alpha, and the person their own colours', () => {

@@ -90,7 +90,7 @@ export interface BackgroundLayerFrame {
 
 /**
  * Learns from `rgb` where `cover` (full size, 0 = clearly background) is 0, and returns the frame's
- * background layer.
+ * background layer. The frame is copied as a whole; only the covered pixels are then replaced.
  */
 export function backgroundLayerFrame(
   plate: BackgroundPlate,
@@ -104,39 +104,51 @@ export function backgroundLayerFrame(
     throw new RangeError(`A ${width}x${height} plate takes frames of ${pixels} pixels`);
   }
   const out = Buffer.allocUnsafe(pixels * 3);
+  out.set(rgb);
   let holes = 0;
   let covers = 0;
   for (let pixel = 0, at = 0; pixel < pixels; pixel++, at += 3) {
-    const covered = cover[pixel] as number;
-    if (covered === 0) {
-      if (seen[pixel] === 1) {
-        for (let channel = 0; channel < 3; channel++) {
-          const previous = colours[at + channel] as number;
-          colours[at + channel] = previous + learningRate * ((rgb[at + channel] as number) - previous);
-        }
-      } else {
-        colours[at] = rgb[at] as number;
-        colours[at + 1] = rgb[at + 1] as number;
-        colours[at + 2] = rgb[at + 2] as number;
-        seen[pixel] = 1;
-      }
-      out[at] = rgb[at] as number;
-      out[at + 1] = rgb[at + 1] as number;
-      out[at + 2] = rgb[at + 2] as number;
-    } else {
+    if (cover[pixel] !== 0) {
       covers++;
       if (seen[pixel] === 0) holes++;
+    } else if (seen[pixel] === 1) {
+      const red = colours[at] as number;
+      const green = colours[at + 1] as number;
+      const blue = colours[at + 2] as number;
+      colours[at] = red + learningRate * ((rgb[at] as number) - red);
+      colours[at + 1] = green + learningRate * ((rgb[at + 1] as number) - green);
+      colours[at + 2] = blue + learningRate * ((rgb[at + 2] as number) - blue);
+    } else {
+      colours[at] = rgb[at] as number;
+      colours[at + 1] = rgb[at + 1] as number;
+      colours[at + 2] = rgb[at + 2] as number;
+      seen[pixel] = 1;
     }
   }
-  const fill = holes > 0 ? inpaintUnseen(plate) : undefined;
+  if (covers === 0) return { rgb: out, coveredPixels: 0, inpaintedPixels: 0 };
+  // The holes' fills come in pixel order, as this loop meets them.
+  const fill = holes > 0 ? inpaintUnseen(plate, cover) : undefined;
+  let hole = 0;
   for (let pixel = 0, at = 0; pixel < pixels; pixel++, at += 3) {
     const covered = cover[pixel] as number;
     if (covered === 0) continue;
-    const source = seen[pixel] === 1 ? colours : (fill as Float32Array);
+    let source = colours;
+    let from = at;
+    if (seen[pixel] === 0) {
+      source = fill as Float32Array;
+      from = 3 * hole++;
+    }
+    if (covered === 255) {
+      // Fully covered (most of the person): the plate's colour as it is.
+      out[at] = Math.round(source[from] as number);
+      out[at + 1] = Math.round(source[from + 1] as number);
+      out[at + 2] = Math.round(source[from + 2] as number);
+      continue;
+    }
     const weight = covered / 255;
     for (let channel = 0; channel < 3; channel++) {
       const frame = rgb[at + channel] as number;
-      out[at + channel] = Math.round(frame + weight * ((source[at + channel] as number) - frame));
+      out[at + channel] = Math.round(frame + weight * ((source[from + channel] as number) - frame));
     }
   }
   return { rgb: out, coveredPixels: covers, inpaintedPixels: holes };
@@ -149,28 +161,44 @@ export function backgroundLayerFrame(
 const FILL_BLOCK = 4;
 
 /**
- * The plate with its unseen pixels filled from the seen ones around them (push-pull): the plate is
- * averaged over blocks (seen pixels only); each coarser level averages its four children by how known
- * they are; coming back up, a block keeps its own colour as far as it is known and takes its parent's
- * (sampled bilinearly) for the rest; an unseen pixel takes its blocks' colours, bilinearly. Seen pixels
- * keep their own colours. A plate with nothing seen yet is grey.
+ * Colours for the plate's unseen pixels where `wanted` is not 0, RGB one after another in pixel order,
+ * filled from the seen pixels around them (push-pull): the plate is averaged over blocks (seen pixels
+ * only); each coarser level averages its four children by how known they are; coming back up, a block
+ * keeps its own colour as far as it is known and takes its parent's (sampled bilinearly) for the rest;
+ * an unseen pixel takes its blocks' colours, bilinearly. A plate with nothing seen yet is grey.
  */
-export function inpaintUnseen(plate: BackgroundPlate): Float32Array {
+export function inpaintUnseen(plate: BackgroundPlate, wanted: Uint8Array): Float32Array {
   const { width, height, colours, seen } = plate;
-  const filled = Float32Array.from(colours);
   const blockWidth = Math.ceil(width / FILL_BLOCK);
   const blockHeight = Math.ceil(height / FILL_BLOCK);
   const sums = new Float32Array(blockWidth * blockHeight * 3);
   const counts = new Float32Array(blockWidth * blockHeight);
+  let unseenWanted = 0;
   for (let y = 0; y < height; y++) {
     const blockRow = Math.floor(y / FILL_BLOCK) * blockWidth;
-    for (let x = 0, pixel = y * width; x < width; x++, pixel++) {
-      if (seen[pixel] !== 1) continue;
-      const block = blockRow + Math.floor(x / FILL_BLOCK);
-      counts[block] = (counts[block] as number) + 1;
-      sums[block * 3] = (sums[block * 3] as number) + (colours[pixel * 3] as number);
-      sums[block * 3 + 1] = (sums[block * 3 + 1] as number) + (colours[pixel * 3 + 1] as number);
-      sums[block * 3 + 2] = (sums[block * 3 + 2] as number) + (colours[pixel * 3 + 2] as number);
+    for (let blockX = 0; blockX < blockWidth; blockX++) {
+      // Summed in locals over the block's part of this row, then added to the block once.
+      let count = 0;
+      let red = 0;
+      let green = 0;
+      let blue = 0;
+      const end = Math.min(width, (blockX + 1) * FILL_BLOCK) + y * width;
+      for (let pixel = blockX * FILL_BLOCK + y * width; pixel < end; pixel++) {
+        if (seen[pixel] !== 1) {
+          if (wanted[pixel] !== 0) unseenWanted++;
+          continue;
+        }
+        count++;
+        red += colours[pixel * 3] as number;
+        green += colours[pixel * 3 + 1] as number;
+        blue += colours[pixel * 3 + 2] as number;
+      }
+      if (count === 0) continue;
+      const block = blockRow + blockX;
+      counts[block] = (counts[block] as number) + count;
+      sums[block * 3] = (sums[block * 3] as number) + red;
+      sums[block * 3 + 1] = (sums[block * 3 + 1] as number) + green;
+      sums[block * 3 + 2] = (sums[block * 3 + 2] as number) + blue;
     }
   }
   const known = new Float32Array(blockWidth * blockHeight);
@@ -183,25 +211,40 @@ export function inpaintUnseen(plate: BackgroundPlate): Float32Array {
     known[block] = Math.min(1, Math.max(0.5, count / (FILL_BLOCK * FILL_BLOCK)));
   }
   const blocks = pushPull(sums, known, blockWidth, blockHeight);
+  const filled = new Float32Array(unseenWanted * 3);
+  // Which blocks each column reads, and how much of the second (the same for every row).
+  const left = new Int32Array(width);
+  const right = new Int32Array(width);
+  const rightWeight = new Float32Array(width);
+  for (let x = 0; x < width; x++) {
+    const bx = Math.min(blockWidth - 1, Math.max(0, (x + 0.5) / FILL_BLOCK - 0.5));
+    left[x] = Math.floor(bx) * 3;
+    right[x] = Math.min(blockWidth - 1, Math.floor(bx) + 1) * 3;
+    rightWeight[x] = bx - Math.floor(bx);
+  }
+  let at = 0;
   for (let y = 0; y < height; y++) {
     const by = Math.min(blockHeight - 1, Math.max(0, (y + 0.5) / FILL_BLOCK - 0.5));
-    const y0 = Math.floor(by);
-    const y1 = Math.min(blockHeight - 1, y0 + 1);
-    const fy = by - y0;
+    const upper = Math.floor(by) * blockWidth * 3;
+    const lower = Math.min(blockHeight - 1, Math.floor(by) + 1) * blockWidth * 3;
+    const fy = by - Math.floor(by);
     for (let x = 0, pixel = y * width; x < width; x++, pixel++) {
-      if (seen[pixel] === 1) continue;
-      const bx = Math.min(blockWidth - 1, Math.max(0, (x + 0.5) / FILL_BLOCK - 0.5));
-      const x0 = Math.floor(bx);
-      const x1 = Math.min(blockWidth - 1, x0 + 1);
-      const fx = bx - x0;
-      const a = (y0 * blockWidth + x0) * 3;
-      const b = (y0 * blockWidth + x1) * 3;
-      const c = (y1 * blockWidth + x0) * 3;
-      const d = (y1 * blockWidth + x1) * 3;
+      if (seen[pixel] === 1 || wanted[pixel] === 0) continue;
+      const fx = rightWeight[x] as number;
+      const a = upper + (left[x] as number);
+      const b = upper + (right[x] as number);
+      const c = lower + (left[x] as number);
+      const d = lower + (right[x] as number);
+      const wa = (1 - fy) * (1 - fx);
+      const wb = (1 - fy) * fx;
+      const wc = fy * (1 - fx);
+      const wd = fy * fx;
       for (let channel = 0; channel < 3; channel++) {
-        filled[pixel * 3 + channel] =
-          (1 - fy) * ((1 - fx) * (blocks[a + channel] as number) + fx * (blocks[b + channel] as number)) +
-          fy * ((1 - fx) * (blocks[c + channel] as number) + fx * (blocks[d + channel] as number));
+        filled[at++] =
+          wa * (blocks[a + channel] as number) +
+          wb * (blocks[b + channel] as number) +
+          wc * (blocks[c + channel] as number) +
+          wd * (blocks[d + channel] as number);
       }
     }
   }

@@ -17,8 +17,9 @@
  *    filled with copies of the edge columns (squeezing them widens the person, which the model misses);
  * 2. the model's probabilities are mapped through a ramp (`edgeLow` → 0, `edgeHigh` → 255), which moves
  *    the soft edge onto the person and trims the halo of background the bare probabilities let through;
- * 3. sharp scales that low-resolution mask up to the picture (bilinear) and blurs it by a fraction of
- *    the picture's shorter side (feathering, so the edge never shows the model's 256-pixel grid);
+ * 3. that low-resolution mask is scaled up to the picture (bilinear) and blurred by a fraction of the
+ *    picture's shorter side (feathering, so the edge never shows the model's 256-pixel grid), both in
+ *    typed arrays that only work on the band around the outline (`mask-edges.ts`);
  * 4. the feathered edge is choked (`edgeChoke`): its outer, faint part is cut and the rest stretched
  *    back to 0–255, so the pixels that would still show the old background around the person go;
  * 5. for cut-outs and videos, the colours of the half-transparent outline pixels are repaired from the
@@ -31,7 +32,7 @@
  * frame is segmented once, and handed to one ffmpeg encoder per output on its stdin. `segmentVideo`
  * has one output: RGBA (VP9 with alpha in WebM, ProRes 4444 in MOV) or the person laid over a colour or
  * an image. `separateVideoLayers` (background removal) has up to three from the same decode: the
- * foreground (VP9 with alpha), the mask (H.264) and the background, the person replaced by what other
+ * foreground (VP8 with alpha), the mask (H.264) and the background, the person replaced by what other
  * frames showed there (`background-plate.ts`). The input's audio is kept. ffmpeg (GPL) only ever runs
  * as a child process (`../composition/ffmpeg-binaries.ts`).
  */
@@ -65,6 +66,14 @@ import {
   VisionEngineError,
   visionRuntime,
 } from './human-runtime.js';
+import {
+  blurMaskEdges,
+  chokeMask,
+  FOUR_OPAQUE,
+  rgbaWithEdgeColours,
+  scaleUpBilinear,
+  wholeWords,
+} from './mask-edges.js';
 
 const require = createRequire(import.meta.url);
 
@@ -239,8 +248,12 @@ export function rampToMask(probabilities: ArrayLike<number>, edgeLow: number, ed
   return mask;
 }
 
-/** Scales a low-resolution mask up to `width` × `height`, feathers it and chokes its edge. */
-async function upscaleMask(
+/**
+ * Scales a low-resolution mask up to `width` × `height` (bilinear), feathers it (a Gaussian of
+ * `featherFraction` of the shorter side) and chokes its edge; the blur touches only the edge's band
+ * (`mask-edges.ts`).
+ */
+function upscaleMask(
   low: Uint8Array,
   lowWidth: number,
   lowHeight: number,
@@ -248,62 +261,27 @@ async function upscaleMask(
   height: number,
   featherFraction: number,
   edgeChoke: number,
-): Promise<Uint8Array> {
-  let pipeline = sharp(low, { raw: { width: lowWidth, height: lowHeight, channels: 1 } }).resize(
-    width,
-    height,
-    { fit: 'fill', kernel: 'linear' },
-  );
-  const sigma = featherFraction * Math.min(width, height);
-  // libvips' smallest Gaussian: below it the blur would not be visible anyway.
-  const feathered = sigma >= 0.3;
-  if (feathered) pipeline = pipeline.blur({ sigma, precision: 'integer' });
-  // sharp widens a one-band picture to sRGB on output unless told to keep one band.
-  const output = await pipeline.extractChannel(0).raw().toBuffer();
-  const mask = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
-  const opaque = feathered ? await blurredOpaqueLevel(sigma) : 255;
-  if (edgeChoke === 0 && opaque === 255) return mask;
-  // One pass: the choke, measured on the blur's own scale (`opaque` is its 255), then back to 0–255.
-  const floor = (edgeChoke * opaque) / 255;
-  const stretch = 255 / (opaque - floor);
-  for (let index = 0; index < mask.length; index++) {
-    const value = mask[index] as number;
-    mask[index] = value <= floor ? 0 : Math.min(255, Math.round((value - floor) * stretch));
-  }
-  return mask;
-}
-
-const opaqueLevels = new Map<number, Promise<number>>();
-
-/**
- * What libvips' integer Gaussian makes of a fully opaque mask (255) at `sigma`. Its integer kernel
- * does not always sum to one: at some sigmas the inside of the person comes out at 251 or 253 (left
- * so, the person would be slightly see-through). The float kernel is exact but three times slower on
- * a 720p mask, so the level is measured once per sigma (on a constant picture) and divided out.
- */
-function blurredOpaqueLevel(sigma: number): Promise<number> {
-  let level = opaqueLevels.get(sigma);
-  if (!level) {
-    // Wider than the kernel (±4 sigma), so the centre is opaque whatever libvips does at the borders.
-    const side = 2 * Math.ceil(4 * sigma) + 1;
-    const centre = Math.floor(side / 2) * (side + 1);
-    level = sharp(new Uint8Array(side * side).fill(255), { raw: { width: side, height: side, channels: 1 } })
-      .blur({ sigma, precision: 'integer' })
-      .extractChannel(0)
-      .raw()
-      .toBuffer()
-      .then((blurred) => Math.max(1, blurred[centre] as number));
-    // Frame sizes repeat (a video's every frame): a handful of sigmas per process.
-    if (opaqueLevels.size > 64) opaqueLevels.clear();
-    opaqueLevels.set(sigma, level);
-  }
-  return level;
+): Uint8Array {
+  const scaled = scaleUpBilinear(low, lowWidth, lowHeight, width, height);
+  const feathered = blurMaskEdges(scaled, width, height, featherFraction * Math.min(width, height));
+  return chokeMask(feathered, edgeChoke);
 }
 
 /** The fraction of mask bytes at 128 or more. */
 export function maskCoverage(mask: Uint8Array): number {
   let person = 0;
-  for (const value of mask) if (value >= 128) person++;
+  const words = wholeWords(mask);
+  for (let word = 0; word < words.length; word++) {
+    const four = words[word] as number;
+    if (four === 0) continue;
+    if (four === FOUR_OPAQUE) {
+      person += 4;
+      continue;
+    }
+    for (let index = word * 4; index < word * 4 + 4; index++) if ((mask[index] as number) >= 128) person++;
+  }
+  for (let index = words.length * 4; index < mask.length; index++)
+    if ((mask[index] as number) >= 128) person++;
   return mask.length === 0 ? 0 : person / mask.length;
 }
 
@@ -331,7 +309,7 @@ export async function segmentPerson(image: RawImage, options: MaskOptions = {}):
   assertRawImage(image);
   const probabilities = await personProbabilities(image);
   const low = rampToMask(probabilities.data, settings.edgeLow, settings.edgeHigh);
-  const data = await upscaleMask(
+  const data = upscaleMask(
     low,
     probabilities.width,
     probabilities.height,
@@ -366,41 +344,17 @@ function colourSettings(options: ColourOptions): Required<ColourOptions> {
 }
 
 /**
- * `rgb` with the colours of the mask's partial pixels replaced by those of the opaque person pixels
- * near them (see `edgeColourFraction`). libvips blurs RGBA premultiplied by its alpha, so blurring the
- * picture with "is opaque person" as its alpha gives exactly the opacity-weighted average colour.
+ * The person as RGBA: `rgb` with the mask as its alpha, the outline's colours repaired from the opaque
+ * person pixels near them (`edgeColourFraction`; only the outline is touched, `mask-edges.ts`).
  */
-async function withPersonEdgeColours(
+function personRgba(
   rgb: Uint8Array,
   mask: Uint8Array,
   width: number,
   height: number,
   edgeColourFraction: number,
-): Promise<Uint8Array> {
-  const sigma = edgeColourFraction * Math.min(width, height);
-  if (sigma < 0.3) return rgb;
-  const pixels = width * height;
-  const weighted = Buffer.allocUnsafe(pixels * 4);
-  for (let pixel = 0, from = 0, to = 0; pixel < pixels; pixel++, from += 3, to += 4) {
-    weighted[to] = rgb[from] as number;
-    weighted[to + 1] = rgb[from + 1] as number;
-    weighted[to + 2] = rgb[from + 2] as number;
-    weighted[to + 3] = mask[pixel] === 255 ? 255 : 0;
-  }
-  const averaged = await sharp(weighted, { raw: { width, height, channels: 4 } })
-    .blur(sigma)
-    .raw()
-    .toBuffer();
-  const repaired = Uint8Array.from(rgb);
-  for (let pixel = 0, at = 0, from = 0; pixel < pixels; pixel++, at += 3, from += 4) {
-    const alpha = mask[pixel] as number;
-    // Only the outline; and only where opaque person pixels are close enough to say what colour it is.
-    if (alpha === 0 || alpha === 255 || (averaged[from + 3] as number) < 8) continue;
-    repaired[at] = averaged[from] as number;
-    repaired[at + 1] = averaged[from + 1] as number;
-    repaired[at + 2] = averaged[from + 2] as number;
-  }
-  return repaired;
+): Buffer {
+  return rgbaWithEdgeColours(rgb, mask, width, height, edgeColourFraction * Math.min(width, height));
 }
 
 export interface PersonCutOut {
@@ -432,11 +386,9 @@ export async function cutOutPerson(
   }
   const { width, height } = rgb.info;
   const mask = await segmentPerson({ data: rgb.data, width, height, channels: 3 }, options);
-  const colours = await withPersonEdgeColours(rgb.data, mask.data, width, height, edgeColourFraction);
-  const png = await sharp(colours, { raw: { width, height, channels: 3 } })
-    .joinChannel(Buffer.from(mask.data.buffer, mask.data.byteOffset, mask.data.byteLength), {
-      raw: { width, height, channels: 1 },
-    })
+  const png = await sharp(personRgba(rgb.data, mask.data, width, height, edgeColourFraction), {
+    raw: { width, height, channels: 4 },
+  })
     .png()
     .toBuffer();
   return {
@@ -731,12 +683,26 @@ async function assertReadablePicture(imagePath: string): Promise<void> {
   }
 }
 
+/** VP8 with alpha, as background removal writes its foreground (`separateVideoLayers`). */
+interface Vp8Encoding {
+  /** libvpx's constant quality, 4 (best) to 63, capped by a bitrate of `VP8_MAX_BITS_PER_PIXEL`. */
+  crf: number;
+  /** libvpx's `-cpu-used` in realtime mode, 0 (slowest) to 16 (fastest). */
+  speed: number;
+}
+
+/**
+ * VP8's constant quality needs a bitrate cap: this many bits per pixel and frame (8 Mbit/s at 720p25),
+ * above what `crf` 10 asks for on a person in front of transparency, so the quality decides.
+ */
+const VP8_MAX_BITS_PER_PIXEL = 0.35;
+
 /** The encoder's arguments: RGBA frames on stdin (input 0), the source for its audio, a background. */
 function encoderArguments(
   options: Required<Pick<SegmentVideoOptions, 'format' | 'background' | 'vp9Crf' | 'vp9Speed'>> &
     Pick<SegmentVideoOptions, 'inputPath' | 'outputPath'> & {
-      /** libvpx's deadline: `realtime` encodes about twice as fast at a similar size. @default 'good' */
-      vp9Deadline?: 'good' | 'realtime';
+      /** A WebM's video as VP8 (with alpha when transparent) instead of VP9. */
+      vp8?: Vp8Encoding;
     },
   info: VideoStreamInfo,
 ): string[] {
@@ -778,7 +744,15 @@ function encoderArguments(
     args.push('-map', '0:v');
   }
   if (audioInput !== undefined) args.push('-map', `${audioInput}:a:0`);
-  if (options.format === 'webm') {
+  if (options.format === 'webm' && options.vp8) {
+    const maxBitrate = Math.round(VP8_MAX_BITS_PER_PIXEL * width * height * frameRateNumber(frameRate));
+    args.push('-c:v', 'libvpx', '-pix_fmt', transparent ? 'yuva420p' : 'yuv420p');
+    args.push('-crf', String(options.vp8.crf), '-b:v', String(maxBitrate));
+    // libvpx refuses VP8 alpha with alternate reference frames.
+    args.push('-auto-alt-ref', '0', '-deadline', 'realtime', '-cpu-used', String(options.vp8.speed));
+    if (audioInput !== undefined) args.push('-c:a', 'libopus', '-b:a', '128k');
+    args.push('-f', 'webm');
+  } else if (options.format === 'webm') {
     args.push(
       '-c:v',
       'libvpx-vp9',
@@ -789,7 +763,7 @@ function encoderArguments(
       '-b:v',
       '0',
       '-deadline',
-      options.vp9Deadline ?? 'good',
+      'good',
       '-cpu-used',
       String(options.vp9Speed),
       '-row-mt',
@@ -813,19 +787,6 @@ function encoderArguments(
   // arrive on stdin. The backgrounds end with the frames (overlay's shortest=1).
   args.push(`file:${path.resolve(options.outputPath)}`);
   return args;
-}
-
-/** Interleaves an RGB frame and its mask into RGBA. */
-function rgbaFrame(rgb: Uint8Array, mask: Uint8Array): Buffer {
-  const pixels = mask.length;
-  const rgba = Buffer.allocUnsafe(pixels * 4);
-  for (let pixel = 0, from = 0, to = 0; pixel < pixels; pixel++, from += 3, to += 4) {
-    rgba[to] = rgb[from] as number;
-    rgba[to + 1] = rgb[from + 1] as number;
-    rgba[to + 2] = rgb[from + 2] as number;
-    rgba[to + 3] = mask[pixel] as number;
-  }
-  return rgba;
 }
 
 /** Settings of one pass over a video's frames, whatever it writes. */
@@ -859,7 +820,7 @@ interface PassOutput {
 export interface PassTimings {
   /** Shrinking to the model's input, the model, smoothing and the edge ramp (this thread). */
   model: number;
-  /** Scaling the mask up, feathering and choking it (sharp). */
+  /** Scaling the mask up, feathering and choking it (`mask-edges.ts`). */
   mask: number;
   /** Making each output's frames (colours, alpha interleaving, the background model). */
   outputs: Record<string, number>;
@@ -934,10 +895,10 @@ async function segmentationPass(
   };
   let smoothed: Float32Array | undefined;
 
-  /** The second half of a frame: its mask at full size (sharp, off the main thread), each output's frame, written. */
+  /** The second half of a frame: its mask at full size, each output's frame, written. */
   const finishFrame = async (rgb: Buffer, probabilities: Probabilities, low: Uint8Array): Promise<void> => {
     let started = performance.now();
-    const alpha = await upscaleMask(
+    const alpha = upscaleMask(
       low,
       probabilities.width,
       probabilities.height,
@@ -961,8 +922,8 @@ async function segmentationPass(
     frames++;
     settings.onFrame?.(frames);
   };
-  // Two frames in flight: while one is finished (scaled up by sharp's threads, then written to the
-  // encoders), the next goes through the model on this thread.
+  // Two frames in flight: while one is being written to the encoders (which may make this thread wait
+  // for their pipes), the next one's picture is shrunk for the model on sharp's threads.
   let finishing: Promise<void> = Promise.resolve();
   const processFrame = async (rgb: Buffer): Promise<void> => {
     const started = performance.now();
@@ -1096,8 +1057,7 @@ export async function segmentVideo(options: SegmentVideoOptions): Promise<Segmen
       name: 'video',
       outputPath: settings.outputPath,
       encoderArgs: encoderArguments(settings, info),
-      frame: async ({ rgb, alpha }) =>
-        rgbaFrame(await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction), alpha),
+      frame: async ({ rgb, alpha }) => personRgba(rgb, alpha, width, height, edgeColourFraction),
     },
   ]);
   const elapsedMs = performance.now() - started;
@@ -1123,7 +1083,7 @@ export type VideoLayer = (typeof VIDEO_LAYERS)[number];
 
 /** What each layer is written as. */
 export const LAYER_FORMATS = {
-  /** The person with an alpha channel: VP9 with alpha (yuva420p) in WebM, Opus audio. */
+  /** The person with an alpha channel: VP8 with alpha (yuva420p) in WebM, Opus audio. */
   foreground: { extension: 'webm', contentType: 'video/webm' },
   /** The matte, white person on black: H.264 (yuv420p) in MP4, no audio. */
   mask: { extension: 'mp4', contentType: 'video/mp4' },
@@ -1146,9 +1106,14 @@ export interface SeparateLayersOptions extends MaskOptions, ColourOptions {
   outputs: Partial<Record<VideoLayer, string>>;
   /** See `SegmentVideoOptions`. */
   newFrameWeight?: number;
-  vp9Crf?: number;
-  /** The foreground's libvpx speed, in realtime mode (about twice as fast as `good` at 5). @default 8 */
-  vp9Speed?: number;
+  /** The foreground's VP8 constant quality, 4 (best) to 63. @default 10 */
+  vp8Crf?: number;
+  /**
+   * The foreground's libvpx speed in realtime mode, 0 to 16. VP8 at 8 took 21 ms of CPU a 720p frame
+   * where VP9 with alpha at its fastest (realtime, 8) took 126 ms, at a similar size and quality.
+   * @default 8
+   */
+  vp8Speed?: number;
   timeoutMs?: number;
   onFrame?: (framesDone: number) => void;
 }
@@ -1203,8 +1168,14 @@ function h264Arguments(
  */
 export async function separateVideoLayers(options: SeparateLayersOptions): Promise<SeparateLayersResult> {
   const started = performance.now();
-  // The foreground's VP9 alpha is most of a frame's cost: the fastest speed, in realtime mode.
-  const settings = checkedVideoSettings({ ...options, vp9Speed: options.vp9Speed ?? 8 });
+  const settings = checkedVideoSettings(options);
+  const vp8 = { crf: options.vp8Crf ?? 10, speed: options.vp8Speed ?? 8 };
+  if (!(Number.isInteger(vp8.crf) && vp8.crf >= 4 && vp8.crf <= 63)) {
+    throw new RangeError('vp8Crf must be a whole number from 4 to 63');
+  }
+  if (!(Number.isInteger(vp8.speed) && vp8.speed >= 0 && vp8.speed <= 16)) {
+    throw new RangeError('vp8Speed must be a whole number from 0 to 16');
+  }
   const mask = maskSettings(options);
   const { edgeColourFraction } = colourSettings(options);
   const wanted = VIDEO_LAYERS.filter((layer) => options.outputs[layer] !== undefined);
@@ -1226,14 +1197,13 @@ export async function separateVideoLayers(options: SeparateLayersOptions): Promi
           ...settings,
           format: 'webm',
           background: 'transparent',
-          vp9Deadline: 'realtime',
+          vp8,
           inputPath: options.inputPath,
           outputPath,
         },
         info,
       ),
-      frame: async ({ rgb, alpha }) =>
-        rgbaFrame(await withPersonEdgeColours(rgb, alpha, width, height, edgeColourFraction), alpha),
+      frame: async ({ rgb, alpha }) => personRgba(rgb, alpha, width, height, edgeColourFraction),
     }),
     mask: (outputPath) => ({
       name: 'mask',
@@ -1254,13 +1224,7 @@ export async function separateVideoLayers(options: SeparateLayersOptions): Promi
           COVER_THRESHOLD,
           COVER_RADIUS,
         );
-        const cover = await sharp(low, {
-          raw: { width: probabilities.width, height: probabilities.height, channels: 1 },
-        })
-          .resize(width, height, { fit: 'fill', kernel: 'linear' })
-          .extractChannel(0)
-          .raw()
-          .toBuffer();
+        const cover = scaleUpBilinear(low, probabilities.width, probabilities.height, width, height);
         const layer = backgroundLayerFrame(plate, rgb, cover);
         coveredPixels += layer.coveredPixels;
         inpaintedPixels += layer.inpaintedPixels;
