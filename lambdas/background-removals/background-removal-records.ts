@@ -12,7 +12,7 @@ import { NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { deleteExistingItem, getItem, putNewItem } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
+import { discardJobMedia, jobRecords, listJobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const BACKGROUND_REMOVAL_STATUS = {
@@ -156,8 +156,14 @@ export const {
   item: backgroundRemovalItem,
   get: getBackgroundRemoval,
   require: requireBackgroundRemoval,
-  list: listBackgroundRemovals,
   updateRunning: updateRunningBackgroundRemoval,
   fail: failBackgroundRemoval,
   remove: deleteBackgroundRemoval,
 } = backgroundRemovalRecords;
+
+/** Newest first. */
+export const listBackgroundRemovals = (
+  workspaceId: string,
+  page: { limit: number; token?: string | undefined },
+  listName?: string,
+) => listJobRecords(backgroundRemovalRecords, workspaceId, page, listName);

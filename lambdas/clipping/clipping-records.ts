@@ -13,7 +13,7 @@ import { NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { RESOURCE_TYPES } from '../core/table-schema.js';
 import type { CaptionPresetName } from '../engines/composition/caption-presets.js';
-import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
+import { discardJobMedia, jobRecords, listJobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 import type { ClipFeatures, DurationType } from './clip-planner.js';
 
@@ -141,8 +141,14 @@ export const {
   item: clippingItem,
   get: getClipping,
   require: requireClipping,
-  list: listClippings,
   updateRunning: updateRunningClipping,
   fail: failClipping,
   remove: deleteClipping,
 } = clippingRecords;
+
+/** Newest first. */
+export const listClippings = (
+  workspaceId: string,
+  page: { limit: number; token?: string | undefined },
+  listName?: string,
+) => listJobRecords(clippingRecords, workspaceId, page, listName);

@@ -4,7 +4,7 @@
  * partition, keyed by the type's resource type and the job's id. One implementation of what every
  * such type does with its records, so a new job type declares its statuses and what its jobs store,
  * and writes none of this again:
- * - reads (`get`, `require`) and lists (`list`, newest first);
+ * - reads (`get`, `require`) and lists (`listJobRecords`, newest first);
  * - writes by the job's run only while it runs (`updateRunning`, `complete`, `fail`): each is
  *   conditional on a running status, so a record that ended or was deleted meanwhile is left alone,
  *   and the run learns so from the undefined it gets back;
@@ -92,12 +92,10 @@ export interface JobRecords<Rec extends MediaJobRecord, IdField extends keyof Re
   get(workspaceId: string, id: string, consistent?: boolean): Promise<Rec | undefined>;
   /** As `get`, else the type's 404 (or the one given: a family that names its ids otherwise). */
   require(workspaceId: string, id: string, notFound?: (id: string) => NotFoundError): Promise<Rec>;
-  /** Newest first, deleted jobs left out. */
-  list(
-    workspaceId: string,
-    page: { limit: number; token?: string | undefined },
-    listName?: string,
-  ): Promise<{ items: Rec[]; nextToken: string | null }>;
+  /** What the type declared (`listJobRecords` reads it). */
+  readonly spec: JobRecordsSpec<Rec, IdField>;
+  /** Whether the record is soft-deleted. */
+  isDeleted(record: Pick<Rec, 'status'>): boolean;
   /** Sets fields of a job still running (not ended, not deleted); the record after, else undefined. */
   updateRunning(ids: Pick<Rec, 'workspace_id' | IdField>, fields: Partial<Rec>): Promise<Rec | undefined>;
   complete(record: Pick<Rec, 'workspace_id' | IdField>, fields: Partial<Rec>): Promise<Rec | undefined>;
@@ -200,6 +198,8 @@ export function jobRecords<Rec extends MediaJobRecord, IdField extends keyof Rec
   }
 
   return {
+    spec,
+    isDeleted,
     key,
     item(record) {
       return {
@@ -220,20 +220,6 @@ export function jobRecords<Rec extends MediaJobRecord, IdField extends keyof Rec
       const record = await get(workspaceId, id);
       if (!record) throw notFound(id);
       return record;
-    },
-    async list(workspaceId, page, listName = spec.listName) {
-      const result = await queryPage<ItemOf<Rec>>({
-        partition: keys.workspacePartition(workspaceId),
-        sortKeyPrefix: `${spec.resourceType}#`,
-        limit: page.limit,
-        token: page.token,
-        binding: `${workspaceId}:${listName}`,
-        keep: (item) => {
-          const record = item as unknown as Rec;
-          return !isDeleted(record) && (spec.listed?.(record) ?? true);
-        },
-      });
-      return { items: result.items.map(toRecord), nextToken: result.nextToken };
     },
     updateRunning,
     complete: (record, fields) =>
@@ -270,6 +256,31 @@ export function jobRecords<Rec extends MediaJobRecord, IdField extends keyof Rec
       throw new Error(`${spec.resourceType} ${id} kept changing while it was deleted`);
     },
   };
+}
+
+/**
+ * A type's jobs of the workspace, newest first, deleted ones left out. A function of its own, not a
+ * method of `jobRecords`: only the list routes call it, so only their bundles hold the paging (and
+ * its signed cursors' KMS key) — a job's steps, which read and write their records, do not.
+ */
+export async function listJobRecords<Rec extends MediaJobRecord, IdField extends keyof Rec & string>(
+  records: JobRecords<Rec, IdField>,
+  workspaceId: string,
+  page: { limit: number; token?: string | undefined },
+  listName = records.spec.listName,
+): Promise<{ items: Rec[]; nextToken: string | null }> {
+  const result = await queryPage<ItemOf<Rec>>({
+    partition: keys.workspacePartition(workspaceId),
+    sortKeyPrefix: `${records.spec.resourceType}#`,
+    limit: page.limit,
+    token: page.token,
+    binding: `${workspaceId}:${listName}`,
+    keep: (item) => {
+      const record = item as unknown as Rec;
+      return !records.isDeleted(record) && (records.spec.listed?.(record) ?? true);
+    },
+  });
+  return { items: result.items.map(records.toRecord), nextToken: result.nextToken };
 }
 
 /**

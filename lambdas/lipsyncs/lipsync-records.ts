@@ -15,7 +15,7 @@ import { nowSeconds } from '../core/ids.js';
 import { updateExistingItem } from '../core/repository.js';
 import { RESOURCE_TYPES } from '../core/table-schema.js';
 import type { DubOutputs } from '../engines/dub-render.js';
-import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
+import { discardJobMedia, jobRecords, listJobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const LIPSYNC_STATUS = {
@@ -145,12 +145,18 @@ export const {
   item: lipsyncItem,
   toRecord: toLipsyncRecord,
   get: getLipsync,
-  list: listLipsyncs,
   updateRunning: updateRunningLipsync,
   complete: completeLipsync,
   fail: failLipsync,
   isEnded,
 } = lipsyncRecords;
+
+/** Newest first. */
+export const listLipsyncs = (
+  workspaceId: string,
+  page: { limit: number; token?: string | undefined },
+  listName?: string,
+) => listJobRecords(lipsyncRecords, workspaceId, page, listName);
 
 /** 404s name the path parameter of the family asked through. */
 export const requireLipsync = (

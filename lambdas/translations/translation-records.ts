@@ -14,7 +14,7 @@ import { NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { updateExistingItem } from '../core/repository.js';
 import { RESOURCE_TYPES } from '../core/table-schema.js';
-import { discardJobMedia, jobRecords } from '../jobs/job-records.js';
+import { discardJobMedia, jobRecords, listJobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
 
 export const TRANSLATION_STATUS = {
@@ -197,11 +197,17 @@ export const {
   item: translationItem,
   toRecord: toTranslationRecord,
   get: getTranslation,
-  list: listTranslations,
   updateRunning: updateRunningTranslation,
   fail: failTranslation,
   isEnded,
 } = translationRecords;
+
+/** Newest first. */
+export const listTranslations = (
+  workspaceId: string,
+  page: { limit: number; token?: string | undefined },
+  listName?: string,
+) => listJobRecords(translationRecords, workspaceId, page, listName);
 
 /** A video translation (not a proofread session) of the workspace. */
 export async function requireTranslation(
