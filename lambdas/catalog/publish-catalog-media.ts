@@ -54,6 +54,12 @@ export interface PublishCatalogMediaOptions extends CatalogScope {
   retry?: RetryTiming;
   /** Where the objects go. @default the media bucket (`mediaBucketStore`) */
   store?: CatalogStore;
+  /**
+   * When (epoch milliseconds) to stop starting objects: those left are failures that name the
+   * deadline, and publishing again finishes them. A custom resource handler that ran out of time would
+   * leave CloudFormation without an answer, which fails the deploy. @default none
+   */
+  deadline?: number;
 }
 
 /** Attempts of one step, and the backoff between them: doubling from `firstDelayMs`, at most `maxDelayMs`. */
@@ -377,6 +383,16 @@ export async function publishCatalogMedia(
   const generating = pLimit(Math.min(concurrency, 4));
   const publish = async (item: CatalogMediaItem, allowGeneration: boolean): Promise<boolean> => {
     let step: CatalogItemFailure['step'] = 'generate';
+    if (options.deadline !== undefined && Date.now() > options.deadline) {
+      failures.push({
+        key: item.key,
+        item: describeItem(item, engine),
+        step,
+        attempts: 0,
+        message: 'not started: the publisher ran out of time (publishing again finishes the rest)',
+      });
+      return true;
+    }
     try {
       let bytes = await readCached(cache, item);
       if (!bytes) {

@@ -194,6 +194,25 @@ describe('catalog custom resource', () => {
     }
   });
 
+  it('answers before its time runs out, naming what is left to publish', async () => {
+    const engine = createTestDoubleSpeechEngine();
+    const { store, objects } = memoryStore(engine.name);
+    const handler = catalogResourceHandler({
+      speechEngine: () => engine,
+      publication: { store, retry: RETRY },
+    });
+    // Less time left than the margin kept for answering: nothing is started.
+    const response = await handler(createEvent(), { getRemainingTimeInMillis: () => 30_000 });
+    const previews = voicePreviews(engine.name);
+    expect(response.Data?.Failed).toBe(previews.length);
+    expect(response.Data?.Status).toMatch(/^FAILED \(publish again: /);
+    expect(response.Data?.Status).toContain('not started: the publisher ran out of time');
+    for (const item of previews) expect(objects.has(item.key)).toBe(false);
+    // With time enough, the same publication completes.
+    const again = await handler(createEvent(), { getRemainingTimeInMillis: () => 600_000 });
+    expect(again.Data).toMatchObject({ Failed: 0, Uploaded: previews.length });
+  });
+
   it('publishes an icon on first use only when its PNG is missing or outdated', async () => {
     const icon = catalogIcon('tabler-rocket');
     const [svg, png] = iconMediaItems(icon);
