@@ -55,7 +55,7 @@ interface TablerIconEntry {
 
 /**
  * What the search reads of the package: its version and, per icon, the fields of `icons.json` it
- * ranks by. About 0.7 MB, where the package is 51 MB of SVGs and JSON.
+ * ranks by. About 0.9 MB, where the package is 51 MB of SVGs and JSON.
  */
 export interface IconIndex {
   version: string;
@@ -63,8 +63,10 @@ export interface IconIndex {
 }
 
 /**
- * The file name of the index beside a zip bundle (lib/stack/handler-bundles.ts writes it there, made
- * by `iconIndexFromPackage` when the bundles are built): a zip function carries no `node_modules`.
+ * The file name of the index beside a deployed bundle (`BUNDLE_DATA_FILES` of
+ * lib/stack/handler-bundles.ts writes it there, made by `iconIndexFromPackage` when the bundles are
+ * built): a zip function carries no `node_modules`, and the media image's publisher then names the
+ * same objects as the search.
  */
 export const ICON_INDEX_FILE = 'tabler-icons-index.json';
 
@@ -102,7 +104,7 @@ export function iconIndexFromPackage(): IconIndex {
 }
 
 let cachedIndex: IconIndex | undefined;
-/** The index beside this module's bundle when there is one (zip functions), else the package's. */
+/** The index beside this module's bundle when there is one (deployed), else the package's (development). */
 function iconIndex(): IconIndex {
   if (!cachedIndex) {
     const bundled = fileURLToPath(new URL(`./${ICON_INDEX_FILE}`, import.meta.url));

@@ -19,7 +19,7 @@
  *
  * Data files: a module that reads a file at run time from a package a zip bundle does not carry
  * reads a smaller file made from it beside its bundle instead (`BUNDLE_DATA_FILES`: the icon search
- * reads `tabler-icons-index.json`, 0.7 MB, rather than `@tabler/icons`, 51 MB). Every bundle whose code
+ * reads `tabler-icons-index.json`, 0.9 MB, rather than `@tabler/icons`, 51 MB). Every bundle whose code
  * includes that module gets the file, made once per synthesis; the media image's bundles too, so every
  * function reads the same one.
  *
