@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogKeys } from './catalog-keys.js';
+import { type CatalogIcon, catalogIcons, ICON_PNG_SIZE, iconKeys, iconSetVersion } from './icon-catalog.js';
 import type { DrawnLook } from './look-appearance.js';
 import { type PixelBox, type PortraitCanvas, portraitSvg } from './portrait-art.js';
 import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from './sound-catalog.js';
@@ -47,6 +48,22 @@ export type CatalogMediaItem =
       engineVoiceId: string;
     }
   | {
+      /** An icon of `GET /v3/assets/search` (icon-catalog.ts) as the package's SVG file. */
+      kind: 'icon-svg';
+      key: string;
+      contentType: 'image/svg+xml';
+      version: string;
+      icon: CatalogIcon;
+    }
+  | {
+      /** The same icon drawn as a transparent PNG (render-icon.ts). */
+      kind: 'icon-png';
+      key: string;
+      contentType: 'image/png';
+      version: string;
+      icon: CatalogIcon;
+    }
+  | {
       /** Music or a sound effect of `GET /v3/audio/sounds` (sound-catalog.ts). */
       kind: 'sound';
       key: string;
@@ -54,6 +71,9 @@ export type CatalogMediaItem =
       version: string;
       sound: CatalogSound;
     };
+
+/** An icon's SVG or PNG. */
+export type IconMediaItem = Extract<CatalogMediaItem, { kind: 'icon-svg' | 'icon-png' }>;
 
 const hash = (...parts: readonly unknown[]) =>
   createHash('sha256')
@@ -118,11 +138,49 @@ export function lookSpriteSheet(look: StockLook): LookSpriteSheet {
 }
 
 /**
+ * An icon's SVG and PNG, the PNG last: a publisher writes them in this order, so a PNG at its version
+ * says both are there. Their versions come from the package's version and the icon's name and style
+ * (which the keys hold already) and the PNG's size: no file is read to know them.
+ */
+export function iconMediaItems(
+  icon: CatalogIcon,
+): [svg: Extract<IconMediaItem, { kind: 'icon-svg' }>, png: Extract<IconMediaItem, { kind: 'icon-png' }>] {
+  const keys = iconKeys(icon);
+  const inputs = [iconSetVersion(), icon.style, icon.name] as const;
+  return [
+    {
+      kind: 'icon-svg',
+      key: keys.svg,
+      contentType: 'image/svg+xml',
+      version: hash('icon-svg', ...inputs),
+      icon,
+    },
+    {
+      kind: 'icon-png',
+      key: keys.png,
+      contentType: 'image/png',
+      version: hash('icon-png', ...inputs, ICON_PNG_SIZE),
+      icon,
+    },
+  ];
+}
+
+/** Which parts of the catalog a publication covers. */
+export interface CatalogScope {
+  /**
+   * The icons (6,287 SVGs and as many PNGs). The local stack leaves them out: its searches publish
+   * each icon on first use, where uploading them all would add about a minute to a start with an
+   * empty bucket. @default true
+   */
+  icons?: boolean;
+}
+
+/**
  * Every catalog object for a deployment whose speech engine is `engineName`. Voices that engine
  * cannot speak have no preview (they are not offered there either). The sound catalog's music and
- * effects are the same for every engine.
+ * effects, and the icons, are the same for every engine.
  */
-export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
+export function catalogMediaItems(engineName: string, scope: CatalogScope = {}): CatalogMediaItem[] {
   const images = STOCK_LOOKS.flatMap((look) =>
     (['portrait', 'look-preview'] as const).map((kind) => ({
       kind,
@@ -163,7 +221,8 @@ export function catalogMediaItems(engineName: string): CatalogMediaItem[] {
     version: hash('sound', soundVersionInputs(sound)),
     sound,
   }));
-  return [...images, ...spriteSheets, ...previews, ...sounds];
+  const icons = (scope.icons ?? true) ? catalogIcons().flatMap(iconMediaItems) : [];
+  return [...images, ...spriteSheets, ...previews, ...sounds, ...icons];
 }
 
 /**

@@ -7,10 +7,15 @@
  * The media store serves each icon as the package's SVG and as a PNG rasterised from it
  * (icon-media.ts); both live under `catalog/icons/tabler/<package version>/`, so an upgrade of the
  * package gives new objects rather than overwriting the ones already handed out.
+ *
+ * A search reads only the index (`IconIndex`: the version, names, styles, categories, tags): from
+ * `ICON_INDEX_FILE` beside its bundle when deployed, from the package otherwise. The SVG files are
+ * read by whoever publishes the icons' media (publish-catalog-media.ts).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CATALOG_PREFIX } from './catalog-keys.js';
 
 /**
@@ -48,59 +53,93 @@ interface TablerIconEntry {
   styles?: Partial<Record<IconStyle, unknown>>;
 }
 
-interface TablerPackage {
-  directory: string;
+/**
+ * What the search reads of the package: its version and, per icon, the fields of `icons.json` it
+ * ranks by. About 0.9 MB, where the package is 51 MB of SVGs and JSON.
+ */
+export interface IconIndex {
   version: string;
+  icons: readonly { name: string; category: string; tags: readonly string[]; styles: readonly IconStyle[] }[];
 }
 
-let tablerPackage: TablerPackage | undefined;
 /**
- * The package's directory and version. Its `exports` map sends every subpath to `icons/`, so its own
+ * The file name of the index beside a deployed bundle (`BUNDLE_DATA_FILES` of
+ * lib/stack/handler-bundles.ts writes it there, made by `iconIndexFromPackage` when the bundles are
+ * built): a zip function carries no `node_modules`, and the media image's publisher then names the
+ * same objects as the search.
+ */
+export const ICON_INDEX_FILE = 'tabler-icons-index.json';
+
+/**
+ * The installed package's directory. Its `exports` map sends every subpath to `icons/`, so its own
  * `icons.json` and `package.json` cannot be required by name: an icon is resolved, and the root is two
  * directories up from it.
  */
-function tabler(): TablerPackage {
-  if (!tablerPackage) {
-    const require = createRequire(import.meta.url);
-    const anIcon = require.resolve('@tabler/icons/outline/circle.svg');
-    const directory = dirname(dirname(dirname(anIcon)));
-    const { version } = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
-      version: string;
-    };
-    tablerPackage = { directory, version };
+function tablerDirectory(): string {
+  const anIcon = createRequire(import.meta.url).resolve('@tabler/icons/outline/circle.svg');
+  return dirname(dirname(dirname(anIcon)));
+}
+
+/** The index read from the installed package: in development, in the media image, and when bundling. */
+export function iconIndexFromPackage(): IconIndex {
+  const directory = tablerDirectory();
+  const { version } = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const entries = JSON.parse(readFileSync(join(directory, 'icons.json'), 'utf8')) as Record<
+    string,
+    TablerIconEntry
+  >;
+  return {
+    version,
+    icons: Object.values(entries).map((entry) => ({
+      name: entry.name,
+      category: entry.category ?? '',
+      tags: (entry.tags ?? []).map(String),
+      styles: (Object.values(ICON_STYLES) as IconStyle[]).filter(
+        (style) => entry.styles?.[style] !== undefined,
+      ),
+    })),
+  };
+}
+
+let cachedIndex: IconIndex | undefined;
+/** The index beside this module's bundle when there is one (deployed), else the package's (development). */
+function iconIndex(): IconIndex {
+  if (!cachedIndex) {
+    const bundled = fileURLToPath(new URL(`./${ICON_INDEX_FILE}`, import.meta.url));
+    cachedIndex = existsSync(bundled)
+      ? (JSON.parse(readFileSync(bundled, 'utf8')) as IconIndex)
+      : iconIndexFromPackage();
   }
-  return tablerPackage;
+  return cachedIndex;
 }
 
 /** The version of `@tabler/icons` the catalog is read from. */
-export const iconSetVersion = (): string => tabler().version;
+export const iconSetVersion = (): string => iconIndex().version;
 
 let cachedIcons: readonly CatalogIcon[] | undefined;
 /** Every icon of the set, outline first then filled for each name, in the package's order. */
 export function catalogIcons(): readonly CatalogIcon[] {
-  if (!cachedIcons) {
-    const entries = JSON.parse(readFileSync(join(tabler().directory, 'icons.json'), 'utf8')) as Record<
-      string,
-      TablerIconEntry
-    >;
-    cachedIcons = Object.values(entries).flatMap((entry) =>
-      (Object.values(ICON_STYLES) as IconStyle[])
-        .filter((style) => entry.styles?.[style] !== undefined)
-        .map((style) => ({
-          id: style === ICON_STYLES.outline ? `tabler-${entry.name}` : `tabler-${entry.name}-filled`,
-          name: entry.name,
-          style,
-          category: entry.category ?? '',
-          tags: (entry.tags ?? []).map(String),
-        })),
-    );
-  }
+  cachedIcons ??= iconIndex().icons.flatMap((entry) =>
+    entry.styles.map((style) => ({
+      id: style === ICON_STYLES.outline ? `tabler-${entry.name}` : `tabler-${entry.name}-filled`,
+      name: entry.name,
+      style,
+      category: entry.category,
+      tags: entry.tags,
+    })),
+  );
   return cachedIcons;
 }
 
-/** The SVG file the package ships for the icon (24×24, `currentColor`, so black where no colour is set). */
+/**
+ * The SVG file the package ships for the icon (24×24, `currentColor`, so black where no colour is
+ * set). Only publishers read it (the catalog publisher in the media image, the local stack's first
+ * use), never a search: zip bundles carry the index, not the package.
+ */
 export function iconSvg(icon: CatalogIcon): Buffer {
-  return readFileSync(join(tabler().directory, 'icons', icon.style, `${icon.name}.svg`));
+  return readFileSync(join(tablerDirectory(), 'icons', icon.style, `${icon.name}.svg`));
 }
 
 export function iconKeys(icon: CatalogIcon): IconKeys {

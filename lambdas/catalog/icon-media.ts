@@ -1,15 +1,18 @@
 /**
- * The icons of the catalog in the media store, published on first use: a search makes sure each icon
- * of the page it answers has its SVG (the package's file) and its PNG (rasterised, render-icon.ts) in
- * the bucket, then hands out presigned URLs like every other medium. Publishing all ~6,300 icons up
- * front would cost every fresh bucket thousands of uploads (the local stack starts with an empty one)
- * for icons hardly anyone asks for; a HEAD per icon of a page is cheap once they are there.
+ * The icons' media as a search hands them out: presigned URLs of each icon's PNG and SVG.
+ *
+ * Deployed, the catalog publisher has put every icon in the media bucket (publish-catalog-media.ts,
+ * in the media image, which has the package's SVGs and sharp), so a search only presigns: its zip
+ * bundle carries the icon index and neither the SVGs nor sharp. The local stack publishes at start
+ * everything but the icons, and has the searches publish each icon of a page they answer on first
+ * use (`publishIconsOnFirstUse`), keeping its start fast.
  */
 import pLimit from 'p-limit';
-import { headMediaObject, presignMediaDownload, putCatalogObject } from '../media/media-store.js';
-import { type CatalogIcon, iconKeys, iconSvg } from './icon-catalog.js';
+import { presignMediaDownload } from '../media/media-store.js';
+import { type CatalogIcon, iconKeys } from './icon-catalog.js';
 
-const PUBLISH_CONCURRENCY = 8;
+/** Icons checked (and, when missing, drawn and uploaded) at once, across the searches of a process. */
+const FIRST_USE_CONCURRENCY = 8;
 
 /** The PNG and the SVG of an icon, at their presigned URLs. */
 export interface IconMedia {
@@ -17,24 +20,27 @@ export interface IconMedia {
   svgUrl: string;
 }
 
-/** Makes sure the icon's PNG and SVG are in the media bucket. The PNG is written last: it marks both. */
-async function publishIcon(icon: CatalogIcon): Promise<void> {
-  const keys = iconKeys(icon);
-  if (await headMediaObject(keys.png)) return;
-  const svg = iconSvg(icon);
-  // sharp is loaded only when something has to be rendered.
-  const { renderIconPng } = await import('./render-icon.js');
-  const png = await renderIconPng(svg);
-  await putCatalogObject(keys.svg, svg, 'image/svg+xml');
-  await putCatalogObject(keys.png, png, 'image/png');
+/** Makes sure an icon's media are in the media bucket (`publishIconMedia`). */
+export type IconPublisher = (icon: CatalogIcon) => Promise<void>;
+
+let publishOnFirstUse: IconPublisher | undefined;
+
+/**
+ * Has every search publish the icons it lists before presigning them (`undefined`: it only presigns,
+ * as deployed). Set by the local stack, which does not publish the icons at start.
+ */
+export function publishIconsOnFirstUse(publisher: IconPublisher | undefined): void {
+  if (!publisher) {
+    publishOnFirstUse = undefined;
+    return;
+  }
+  const limit = pLimit(FIRST_USE_CONCURRENCY);
+  publishOnFirstUse = (icon) => limit(() => publisher(icon));
 }
 
-/** Icons checked (and, when missing, rendered and uploaded) at once, across the searches of a function. */
-const publishing = pLimit(PUBLISH_CONCURRENCY);
-
-/** The icon's media, published first when they are not in the bucket yet. */
+/** The icon's media, at presigned URLs. */
 export async function iconMedia(icon: CatalogIcon): Promise<IconMedia> {
-  await publishing(() => publishIcon(icon));
+  await publishOnFirstUse?.(icon);
   const keys = iconKeys(icon);
   const [pngUrl, svgUrl] = await Promise.all([
     presignMediaDownload(keys.png, { contentType: 'image/png', fileName: `${icon.id}.png` }),

@@ -6,8 +6,9 @@
  *
  * Deployment: a container-image function (sharp and the speech engines), with `BUCKET_NAME`,
  * `STACK_KEY_ID`, `SPEECH_ENGINE` and `TABLE_NAME` set, `s3:GetObject`/`s3:PutObject` on
- * `catalog/*` and use of the stack key, a few minutes of timeout and 2 GB of memory (drawing 30
- * full-HD portraits). The resource's properties (lib/stack/catalog-publisher.ts):
+ * `catalog/*` and use of the stack key, 10 minutes of timeout and 3 GB of memory (drawing 30
+ * full-HD portraits and 6,287 icons). It stops starting objects a minute before its timeout and
+ * answers with what is left, so a slow first publication is reported rather than failing the deploy. The resource's properties (lib/stack/catalog-publisher.ts):
  * - `CatalogVersion: catalogMediaVersion(engine)`, so that CloudFormation sends an Update exactly when
  *   the catalog changed;
  * - `PublicationNonce` (optional): any new value sends an Update, which publishes again;
@@ -19,7 +20,7 @@
  * The resource succeeds instead, with `Status` saying what failed (the stack's `CatalogPublication`
  * output, in `cdk deploy`'s output) and the publisher's log holding every failure.
  */
-import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { logger } from '../core/observability.js';
 import { speechEngine } from '../engines/speech/index.js';
 import type { SpeechEngine } from '../engines/speech/speech-engine.js';
@@ -52,8 +53,17 @@ export interface CatalogResourceDependencies {
   publication?: Omit<PublishCatalogMediaOptions, 'speechEngine'>;
 }
 
+/**
+ * Time kept back from the function's own timeout: objects already started finish (with their retries)
+ * and the handler answers before Lambda stops it.
+ */
+const ANSWER_MARGIN_MS = 60_000;
+
 export function catalogResourceHandler(dependencies: CatalogResourceDependencies = {}) {
-  return async (event: CloudFormationCustomResourceEvent): Promise<CatalogResourceResponse> => {
+  return async (
+    event: CloudFormationCustomResourceEvent,
+    context?: Pick<Context, 'getRemainingTimeInMillis'>,
+  ): Promise<CatalogResourceResponse> => {
     if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
     // The deployment's engine: previews sound like the videos made with the voice.
     const engine = (dependencies.speechEngine ?? speechEngine)();
@@ -63,6 +73,9 @@ export function catalogResourceHandler(dependencies: CatalogResourceDependencies
         // A function's file system is read-only outside /tmp, and a custom resource runs too rarely
         // to profit from a cache.
         cacheDirectory: false,
+        // A first deploy publishes 12,671 objects: should it run long, what is left is reported, not lost
+        // to a timeout.
+        ...(context ? { deadline: Date.now() + context.getRemainingTimeInMillis() - ANSWER_MARGIN_MS } : {}),
         ...dependencies.publication,
         speechEngine: engine,
       });

@@ -1,7 +1,7 @@
 /**
  * An icon's SVG rasterised to a square PNG with sharp (librsvg): transparent background, the strokes
- * and fills in the SVG's `currentColor`, which librsvg draws black. Loaded only when an icon's PNG is
- * missing from the media store (icon-media.ts).
+ * and fills in the SVG's `currentColor`, which librsvg draws black. Loaded only where icons are
+ * published (publish-catalog-media.ts: the catalog publisher, the local stack's first use).
  */
 import sharp from 'sharp';
 import { ICON_PNG_SIZE } from './icon-catalog.js';

@@ -25,7 +25,8 @@ import {
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ROUTES } from '../../lambdas/api/routes.js';
-import { publishCatalogMedia } from '../../lambdas/catalog/publish-catalog-media.js';
+import { publishIconsOnFirstUse } from '../../lambdas/catalog/icon-media.js';
+import { publishCatalogMedia, publishIconMedia } from '../../lambdas/catalog/publish-catalog-media.js';
 import { configuredClient, useClientPlugins } from '../../lambdas/core/aws-clients.js';
 import { config } from '../../lambdas/core/config.js';
 import type { Grant } from '../../lambdas/core/grants.js';
@@ -404,9 +405,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       cause: 'The local stack restarted during the execution.',
     });
 
-    // Stock avatar portraits and voice previews: generated once per machine (disk cache), uploaded
-    // when the bucket lacks them. Before restarted renders, which read the portraits.
-    await access.runAs('catalogPublisher', () => publishCatalogMedia({ speechEngine: speechEngine() }));
+    // Stock avatar portraits, voice previews and sounds: generated once per machine (disk cache),
+    // uploaded when the bucket lacks them. Before restarted renders, which read the portraits.
+    await access.runAs('catalogPublisher', () =>
+      publishCatalogMedia({ speechEngine: speechEngine(), icons: false }),
+    );
+    // The icons (12,574 objects) would add about a minute to a start with an empty bucket: the searches
+    // publish each icon they list on first use, as the assets area (which may write media).
+    publishIconsOnFirstUse((icon) => publishIconMedia(icon));
+    running.push({ stop: async () => publishIconsOnFirstUse(undefined) });
     await restartJobExecutions(stepFunctions.endpoint, interruptedJobs);
 
     const developmentAccess = await ensureDevelopmentAccess(options.dataDir);

@@ -1,7 +1,8 @@
 /**
  * The catalog publisher: a CloudFormation custom resource that puts the stock catalog's media (avatar
  * portraits and look previews drawn with sharp, voice previews spoken by the deployment's speech
- * engine) under `catalog/` of the media bucket when the stack is created, and again whenever the
+ * engine, the sounds, and the Tabler icons' SVGs and PNGs, which the icon search only presigns) under
+ * `catalog/` of the media bucket when the stack is created, and again whenever the
  * catalog changes. Its handler (`lambdas/catalog/publish-catalog-handler.ts`) runs in the media image
  * and only generates and uploads what is missing or outdated; Delete does nothing (the bucket's own
  * removal policy decides what happens to its objects).
@@ -72,12 +73,17 @@ export class CatalogPublisher extends Construct {
       runs: { bundle: CATALOG_PUBLISHER_MODULE },
       role,
       environment: props.environment,
-      description: 'Catalog publisher: stock avatar portraits and voice previews under catalog/',
+      description:
+        'Catalog publisher: stock avatar portraits, voice previews, sounds and icons under catalog/',
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
-      // Drawing 30 full-HD portraits and speaking every preview; under the provider's 15 minutes.
+      // Drawing 30 full-HD portraits and 6,287 icons, speaking every preview, and 12,574 icon uploads
+      // on a first deploy; under the provider's 15 minutes. The handler answers a minute before this
+      // timeout, naming what is left, rather than be stopped without an answer (which fails the deploy).
       timeout: Duration.minutes(10),
-      memorySize: 2048,
+      // Lambda's CPU share follows memory: 3 GB draws the icons about half again as fast as 2 GB, and
+      // the function only runs when the catalog changes.
+      memorySize: 3008,
     });
 
     // The provider framework's own function: its role gets only its log group and the invocation of

@@ -17,6 +17,12 @@
  * with those packages copied whole (the eSpeak package reads `espeak-ng.data`, 24 MB, next to its own
  * `espeak-ng.js`). Bundles without that module get neither.
  *
+ * Data files: a module that reads a file at run time from a package a zip bundle does not carry
+ * reads a smaller file made from it beside its bundle instead (`BUNDLE_DATA_FILES`: the icon search
+ * reads `tabler-icons-index.json`, 0.9 MB, rather than `@tabler/icons`, 51 MB). Every bundle whose code
+ * includes that module gets the file, made once per synthesis; the media image's bundles too, so every
+ * function reads the same one.
+ *
  * Bundling honours CDK's own switch (`Stack.bundlingRequired`, context `aws:cdk:bundling-stacks`),
  * like NodejsFunction: when the stack is not being bundled (tests, `cdk ls`), functions get a tiny
  * inline stub that refuses to run instead.
@@ -28,6 +34,7 @@ import { Stack, Stage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { Construct, type IConstruct } from 'constructs';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { ICON_INDEX_FILE, iconIndexFromPackage } from '../../lambdas/catalog/icon-catalog.js';
 
 /** The exported function of every bundle: `index.mjs` exporting `handler`. */
 export const BUNDLE_HANDLER = 'index.handler';
@@ -56,6 +63,53 @@ export const BUNDLE_WORKERS: readonly BundleWorker[] = [
     packages: ['@echogarden/espeak-ng-emscripten'],
   },
 ];
+
+/** A file some module reads beside its bundle at run time, made when the bundles are built. */
+export interface BundleDataFile {
+  /** The module (under `lambdas/`, without extension) whose presence in a bundle calls for the file. */
+  readBy: string;
+  /** The file's name beside the bundle's `index.mjs`, where `readBy` looks for it. */
+  file: string;
+  /** The file's contents, made from the project's installed packages. */
+  contents: () => string;
+}
+
+/** Every data file a bundle may need (see icon-catalog.ts: it reads its index beside itself when there is one). */
+export const BUNDLE_DATA_FILES: readonly BundleDataFile[] = [
+  {
+    readBy: 'catalog/icon-catalog',
+    file: ICON_INDEX_FILE,
+    contents: () => JSON.stringify(iconIndexFromPackage()),
+  },
+];
+
+/** The modules each output of an esbuild run includes, by absolute path. */
+export function inputsByOutput(projectRoot: string, metafile: Metafile): Map<string, Set<string>> {
+  return new Map(
+    Object.entries(metafile.outputs).map(([output, { inputs }]) => [
+      path.resolve(projectRoot, output),
+      new Set(Object.keys(inputs).map((input) => path.resolve(projectRoot, input))),
+    ]),
+  );
+}
+
+/**
+ * Writes the data files beside each bundle (an output of one esbuild run: `inputs` from
+ * `inputsByOutput`) whose code includes the module that reads them, making each file once.
+ */
+export function addDataFiles(
+  projectRoot: string,
+  bundles: readonly string[],
+  inputs: ReadonlyMap<string, ReadonlySet<string>>,
+): void {
+  for (const data of BUNDLE_DATA_FILES) {
+    const reader = path.join(projectRoot, 'lambdas', `${data.readBy}.ts`);
+    const readers = bundles.filter((bundle) => inputs.get(bundle)?.has(reader));
+    if (readers.length === 0) continue;
+    const contents = data.contents();
+    for (const bundle of readers) writeFileSync(path.join(path.dirname(bundle), data.file), contents);
+  }
+}
 
 /** Where the workers are built, under the bundle root, before they are copied into the bundles. */
 const WORKER_OUTDIR = '.workers';
@@ -162,22 +216,27 @@ export class HandlerBundles extends Construct {
       outdir: this.bundleRoot,
       ...LAMBDA_BUILD_OPTIONS,
     });
-    this.addWorkers(projectRoot, this.bundleRoot, metafile);
+    const inputs = inputsByOutput(projectRoot, metafile);
+    this.addWorkers(projectRoot, this.bundleRoot, inputs);
+    const bundleRoot = this.bundleRoot;
+    addDataFiles(
+      projectRoot,
+      [...this.modules].map((module) => path.join(bundleRoot, module, 'index.mjs')),
+      inputs,
+    );
   }
 
   /** Copies each worker, and the packages it loads, into every bundle that starts it. */
-  private addWorkers(projectRoot: string, bundleRoot: string, metafile: Metafile): void {
-    const inputsByOutput = new Map(
-      Object.entries(metafile.outputs).map(([output, { inputs }]) => [
-        path.resolve(projectRoot, output),
-        new Set(Object.keys(inputs).map((input) => path.resolve(projectRoot, input))),
-      ]),
-    );
+  private addWorkers(
+    projectRoot: string,
+    bundleRoot: string,
+    inputs: ReadonlyMap<string, ReadonlySet<string>>,
+  ): void {
     for (const worker of BUNDLE_WORKERS) {
       const starter = path.join(projectRoot, 'lambdas', `${worker.startedBy}.ts`);
       const built = path.join(bundleRoot, WORKER_OUTDIR, worker.file);
       const bundles = [...this.modules].filter((module) =>
-        inputsByOutput.get(path.join(bundleRoot, module, 'index.mjs'))?.has(starter),
+        inputs.get(path.join(bundleRoot, module, 'index.mjs'))?.has(starter),
       );
       if (bundles.length === 0) continue;
       const workerSource = path.join(projectRoot, 'lambdas', `${worker.entry}.ts`);

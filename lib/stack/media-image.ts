@@ -18,7 +18,8 @@
  *   bundled code cannot find relative to its source; `VISION_MODELS_DIR` points at it.
  * - `/var/task/<module>.mjs`: one esbuild bundle per entry module, built like the zip bundles (AWS SDK,
  *   Powertools, zod, ... inside the bundle), with the packages above kept external; beside each, the
- *   worker files the bundle starts (the eSpeak NG worker, see `BUNDLE_WORKERS`).
+ *   worker files the bundle starts (the eSpeak NG worker, see `BUNDLE_WORKERS`) and the data files its
+ *   modules read (the icon index, see `BUNDLE_DATA_FILES`).
  *
  * How it is built: synthesis only STAGES a small, dedicated Docker build context under the cloud
  * assembly (`<cdk.out>/.media-image/`: Dockerfile, a package.json + package-lock.json subset, the
@@ -38,8 +39,14 @@ import { Stack, Stage } from 'aws-cdk-lib';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { DockerImageCode } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { buildSync, type Metafile } from 'esbuild';
-import { BUNDLE_WORKERS, LAMBDA_BUILD_OPTIONS, workerEntryPoints } from './handler-bundles.js';
+import { buildSync } from 'esbuild';
+import {
+  addDataFiles,
+  BUNDLE_WORKERS,
+  inputsByOutput,
+  LAMBDA_BUILD_OPTIONS,
+  workerEntryPoints,
+} from './handler-bundles.js';
 import { FUNCTION_ARCHITECTURE, FUNCTION_RUNTIME } from './service-function.js';
 
 /** Node.js major of the zip functions' runtime (`nodejs24.x` → `24`): the image runs the same one. */
@@ -75,6 +82,8 @@ export const MEDIA_IMAGE_PACKAGES = [
   'dejavu-fonts-ttf',
   'sharp',
   '@echogarden/espeak-ng-emscripten',
+  // The catalog publisher reads the icons' SVG files to publish them (lambdas/catalog/icon-catalog.ts).
+  '@tabler/icons',
   // The vision runtime (lambdas/engines/vision/human-runtime.ts) requires these by resolved path and
   // reads Human's face models and the WASM backend's .wasm files from their package directories.
   '@vladmandic/human',
@@ -314,7 +323,13 @@ function bundleHandlers(projectRoot: string, modules: readonly string[], handler
     ...LAMBDA_BUILD_OPTIONS,
     target: `node${NODE_MAJOR}`,
   });
-  addWorkers(projectRoot, modules, handlersDirectory, metafile, workerDirectory);
+  const inputs = inputsByOutput(projectRoot, metafile);
+  addWorkers(projectRoot, modules, handlersDirectory, inputs, workerDirectory);
+  addDataFiles(
+    projectRoot,
+    modules.map((module) => path.join(handlersDirectory, `${module}.mjs`)),
+    inputs,
+  );
 }
 
 /** Puts each worker beside every bundle that starts it (its packages are in the image's node_modules). */
@@ -322,20 +337,14 @@ function addWorkers(
   projectRoot: string,
   modules: readonly string[],
   handlersDirectory: string,
-  metafile: Metafile,
+  inputs: ReadonlyMap<string, ReadonlySet<string>>,
   workerDirectory: string,
 ): void {
-  const inputsByOutput = new Map(
-    Object.entries(metafile.outputs).map(([output, { inputs }]) => [
-      path.resolve(projectRoot, output),
-      new Set(Object.keys(inputs).map((input) => path.resolve(projectRoot, input))),
-    ]),
-  );
   for (const worker of BUNDLE_WORKERS) {
     const starter = path.join(projectRoot, 'lambdas', `${worker.startedBy}.ts`);
     for (const module of modules) {
       const bundle = path.join(handlersDirectory, `${module}.mjs`);
-      if (!inputsByOutput.get(bundle)?.has(starter)) continue;
+      if (!inputs.get(bundle)?.has(starter)) continue;
       cpSync(
         path.join(handlersDirectory, workerDirectory, worker.file),
         path.join(path.dirname(bundle), worker.file),

@@ -24,6 +24,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ICON_INDEX_FILE, iconIndexFromPackage } from '../../lambdas/catalog/icon-catalog.js';
 import { BUNDLE_WORKERS } from '../../lib/stack/handler-bundles.js';
 import {
   lockfileSubset,
@@ -194,6 +195,15 @@ describe('MediaImage', () => {
     expect(files).toContain('handlers/catalog/publish-catalog-handler.mjs');
     expect(files.every((file) => !file.includes('node_modules') && !file.endsWith('.ts'))).toBe(true);
     expect(image.contextDirectory.startsWith(app.outdir)).toBe(true);
+  });
+
+  it('gives the catalog publisher the icon package and the same icon index as the search', () => {
+    // The publisher reads the icons' SVGs from the package, and their keys from the index, which is
+    // the one the assets area's zip bundle holds: both name the same objects.
+    expect(MEDIA_IMAGE_PACKAGES).toContain('@tabler/icons');
+    const index = path.join(image.contextDirectory, 'handlers', 'catalog', ICON_INDEX_FILE);
+    expect(JSON.parse(readFileSync(index, 'utf8'))).toEqual(iconIndexFromPackage());
+    expect(existsSync(path.join(image.contextDirectory, 'handlers', 'videos', ICON_INDEX_FILE))).toBe(false);
   });
 
   it('puts the eSpeak worker beside every bundle that starts it', () => {

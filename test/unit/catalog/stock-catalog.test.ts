@@ -5,6 +5,7 @@ import {
   catalogMediaVersion,
   lookSpriteSheet,
 } from '../../../lambdas/catalog/catalog-media.js';
+import { catalogIcons, iconKeys } from '../../../lambdas/catalog/icon-catalog.js';
 import { CATALOG_SOUNDS } from '../../../lambdas/catalog/sound-catalog.js';
 import { SPRITES } from '../../../lambdas/catalog/sprite-art.js';
 import {
@@ -209,12 +210,25 @@ describe('stock voices', () => {
 });
 
 describe('catalog media', () => {
-  it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, and the sounds', () => {
+  it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, the sounds and the icons', () => {
     const espeak = catalogMediaItems('espeak');
     const perLook = 3;
-    expect(espeak.length).toBe(STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length);
+    const local = STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length;
+    expect(catalogMediaItems('espeak', { icons: false }).length).toBe(local);
+    // Each icon's SVG and PNG, at the keys the search presigns.
+    const icons = catalogIcons();
+    expect(icons.length).toBeGreaterThan(6_000);
+    expect(espeak.length).toBe(local + icons.length * 2);
+    const rocket = icons.find((icon) => icon.id === 'tabler-rocket');
+    if (!rocket) throw new Error('no tabler-rocket');
+    expect(
+      espeak.filter((item) => 'icon' in item && item.icon === rocket).map((item) => [item.kind, item.key]),
+    ).toEqual([
+      ['icon-svg', iconKeys(rocket).svg],
+      ['icon-png', iconKeys(rocket).png],
+    ]);
     expect(catalogMediaItems('polly').length).toBe(
-      STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length,
+      STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length + icons.length * 2,
     );
     // Every look can open and close its mouth in each viseme, and blink: one sheet holds them.
     for (const look of STOCK_LOOKS) {
