@@ -67,8 +67,10 @@ export const EVENT_TYPES = {
     'An audio voice became ACTIVE (after training or retraining). `event_data`: the voice (`voice_id`, `mode`, `name`, `language`, `status`, `created_at`).',
   'audio_voice.fail':
     'An audio voice failed training. `event_data`: the voice with `status` FAILED, `failure_reason` and `failure_message`.',
-  'model_video.success': 'A model video completed.',
-  'model_video.fail': 'A model video failed or was cancelled.',
+  'model_video.success':
+    'A model video (POST /v3/models/videos) completed. `event_data`: the video as GET /v3/models/videos/{video_id} answers it (`video_id`, `status`, `model`, `mode`, `duration`, `resolution`, `aspect_ratio`, `width`, `height`, `seed`, `video_url` pre-signed, `callback_id`, ...).',
+  'model_video.fail':
+    'A model video failed and its credits were returned. `event_data`: the video as GET answers it, with `failure_code` (`engine_unavailable`, `invalid_input`, `media_generation_failed`, ...) and `failure_message`.',
   'model_image.success': 'An image generation completed.',
   'model_image.fail': 'An image generation failed.',
   'batch.completed':

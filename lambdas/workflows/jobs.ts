@@ -11,6 +11,7 @@ import { fillerRemovalJob } from '../filler-removals/filler-removal-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
+import { modelVideoJob } from '../model-videos/model-video-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
 import { voiceCloneJob } from '../voices/voice-clone-job.js';
@@ -26,4 +27,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   backgroundRemovalJob,
   lipsyncJob,
   aiClippingJob,
+  modelVideoJob,
 ];

@@ -12,10 +12,22 @@ import {
 } from '../../model-audio/model-voices.js';
 import { speakToFile, speakToStream } from '../../model-audio/speech-responses.js';
 import { ttsBody } from '../../model-audio/tts-request.js';
+import { createModelVideo } from '../../model-videos/create-model-video.js';
+import { requireModelVideo } from '../../model-videos/model-video-records.js';
+import { createModelVideoBody } from '../../model-videos/model-video-request.js';
+import { modelVideoView } from '../../model-videos/model-video-views.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, row } from '../route-rows.js';
-import { modelVoiceBody, modelVoiceDeleteBody, modelVoiceListBody, ttsFileBody } from './schemas.js';
+import {
+  modelVideoBody,
+  modelVideoCreatedBody,
+  modelVideoPath,
+  modelVoiceBody,
+  modelVoiceDeleteBody,
+  modelVoiceListBody,
+  ttsFileBody,
+} from './schemas.js';
 
 /** `GET /v3/models/audio/voices`: the workspace's audio voices, instant and professional, newest first. */
 const modelAudioVoicesList = endpoint(
@@ -81,6 +93,26 @@ const modelAudioTtsStreamCreate = endpoint({ body: ttsBody }, async ({ body, pri
   const speech = await speakToStream(principal.workspaceId, body);
   return respond.stream('audio/wav', speech.chunks, { 'Content-Language': speech.language });
 });
+
+/**
+ * `POST /v3/models/videos`: 202 with the `video_id`, `pending`; poll `GET /v3/models/videos/{video_id}`
+ * until it is `completed` or `failed`.
+ */
+const modelVideosCreate = endpoint(
+  { body: createModelVideoBody },
+  async ({ body, principal }) => {
+    const record = await createModelVideo({ workspaceId: principal.workspaceId, plan: principal.plan }, body);
+    return respond.accepted({ video_id: record.video_id, status: record.status });
+  },
+  { successStatus: 202, response: modelVideoCreatedBody },
+);
+
+const modelVideosGet = endpoint(
+  { path: modelVideoPath },
+  async ({ path, principal }) =>
+    respond.ok(await modelVideoView(await requireModelVideo(principal.workspaceId, path.video_id))),
+  { response: modelVideoBody },
+);
 
 export const AREA_ROUTES = areaRoutes('models', [
   row(
@@ -156,7 +188,7 @@ export const AREA_ROUTES = areaRoutes('models', [
     'Generate a short video by model',
     ['videos:write'],
     'heavy',
-    apiCreditCreate,
+    { ...apiCreditCreate, endpoint: modelVideosCreate },
   ),
   row(
     'GET',
@@ -165,5 +197,6 @@ export const AREA_ROUTES = areaRoutes('models', [
     'Get a model video',
     ['videos:read'],
     'status',
+    { endpoint: modelVideosGet },
   ),
 ]);

@@ -1,7 +1,11 @@
-/** Models: the response schemas of this area's routes (the request schemas live in lambdas/model-audio/). */
+/**
+ * Models: the response schemas of this area's routes (the request schemas live in lambdas/model-audio/,
+ * lambdas/model-videos/ and lambdas/model-images/).
+ */
 import { z } from 'zod';
 import { MODEL_VOICE_FAILURE_REASONS, MODEL_VOICE_STATUS } from '../../model-audio/model-voices.js';
 import { MODEL_VOICE_MODES } from '../../model-audio/tts-text.js';
+import { MODEL_VIDEO_MODES, MODEL_VIDEO_STATUS } from '../../model-videos/model-video-records.js';
 import { dataEnvelope, listEnvelope, unixSeconds } from '../pipeline/response-envelopes.js';
 import { wordTimestampResponse } from '../voices/schemas.js';
 
@@ -38,5 +42,52 @@ export const ttsFileBody = dataEnvelope(
     audio_url: z.string().meta({ description: 'Presigned URL of the 44.1 kHz mono WAV file.' }),
     duration: z.number().meta({ description: 'Seconds.' }),
     word_timestamps: z.array(wordTimestampResponse),
+  }),
+);
+
+export const modelVideoPath = z.strictObject({ video_id: z.string().min(1) });
+
+/** `POST /v3/models/videos`: 202 with the video to poll. */
+export const modelVideoCreatedBody = dataEnvelope(
+  z.object({
+    video_id: z.string().meta({ description: 'Poll GET /v3/models/videos/{video_id} with it.' }),
+    status: z.enum(Object.values(MODEL_VIDEO_STATUS)),
+  }),
+);
+
+/** A model video as every read answers it (`modelVideoView` of model-videos/model-video-views.ts). */
+export const modelVideoBody = dataEnvelope(
+  z.object({
+    video_id: z.string(),
+    status: z.enum(Object.values(MODEL_VIDEO_STATUS)).meta({
+      description:
+        '`pending`, `processing`, then `completed` or `failed` (`cancelled` is named by the contract; nothing cancels one yet).',
+    }),
+    model: z.string().meta({ description: 'The model asked for (`service-video-1`).' }),
+    mode: z.enum(MODEL_VIDEO_MODES),
+    created_at: unixSeconds,
+    completed_at: unixSeconds.nullable(),
+    aspect_ratio: z.string().nullable().meta({
+      description:
+        'The ratio filmed; `adaptive` until the job has read the picture it follows, then the ratio it chose.',
+    }),
+    resolution: z.string(),
+    duration: z.number().int().nullable().meta({ description: 'Seconds; when completed.' }),
+    width: z.number().int().nullable().meta({ description: 'Pixels; when completed.' }),
+    height: z.number().int().nullable().meta({ description: 'Pixels; when completed.' }),
+    seed: z.number().int().nullable().meta({ description: 'The seed filmed with; when completed.' }),
+    video_url: z.string().nullable().meta({
+      description: 'Presigned download URL of the MP4 when completed; read the video again for a fresh one.',
+    }),
+    timings: z
+      .object({ inference: z.number() })
+      .nullable()
+      .meta({ description: 'Null: the engines report no inference time.' }),
+    callback_id: z.string().nullable(),
+    failure_code: z.string().optional().meta({
+      description:
+        'Only when failed: `engine_unavailable` (no engine of this deployment can make it; the message names the setting), `invalid_input`, `media_generation_failed`, `generation_timeout`, `internal_error`.',
+    }),
+    failure_message: z.string().nullable(),
   }),
 );

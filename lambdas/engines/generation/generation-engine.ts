@@ -37,8 +37,24 @@ export interface ImageGenerationResult {
   height: number;
 }
 
+/** An image handed to an engine, as bytes (PNG, JPEG or WebP). */
+export interface GenerationImageInput {
+  bytes: Uint8Array;
+  mediaType: string;
+}
+
+/** Media of the media bucket that guides a video (reference to video): object keys, by kind. */
+export interface VideoReferences {
+  images: string[];
+  videos: string[];
+  audio: string[];
+}
+
 export interface VideoGenerationRequest {
-  /** What to film: 1 to 512 characters for 6 s, up to 4000 for longer videos. */
+  /**
+   * What to film: 1 to 512 characters for 6 s (and for each 6 s shot of a video from a first frame),
+   * up to 4000 for longer videos.
+   */
   prompt: string;
   /** 6, or (Nova Reel 1.1) a multiple of 6 up to 120. @default 6 */
   durationSeconds?: number;
@@ -51,6 +67,16 @@ export interface VideoGenerationRequest {
    * does not pay for a second video.
    */
   runId: string;
+  /** The first frame (image to video); the engine fits it to its frame. @default none (text to video) */
+  firstFrame?: GenerationImageInput;
+  /** Media that guides the video (reference to video). @default none */
+  references?: VideoReferences;
+  /**
+   * The frame the caller delivers the video at: the engine renders it, or refuses with
+   * `engine_unavailable` when it cannot (`VideoGenerationResult` says what it rendered, which the caller
+   * scales to this frame). @default the engine's own frame
+   */
+  frame?: { width: number; height: number };
 }
 
 export interface VideoGenerationResult {
@@ -61,6 +87,9 @@ export interface VideoGenerationResult {
   key: string;
   mediaType: 'video/mp4';
   durationSeconds: number;
+  /** The frame the engine rendered, in pixels. */
+  width: number;
+  height: number;
 }
 
 export interface MediaGenerationEngine {
@@ -140,9 +169,17 @@ export function validateVideoRequest(request: VideoGenerationRequest): number {
     throw invalid('A generated video lasts 6 seconds, or a multiple of 6 up to 120.');
   }
   const prompt = request.prompt?.trim() ?? '';
-  const limit = durationSeconds === 6 ? 512 : 4000;
+  // A video from a first frame is made of 6 s shots, each of which takes the prompt whole.
+  const limit = durationSeconds === 6 || request.firstFrame ? 512 : 4000;
   if (prompt.length < 1 || prompt.length > limit) {
-    throw invalid(`The video prompt must be 1 to ${limit} characters for ${durationSeconds} seconds.`);
+    throw invalid(
+      `The video prompt must be 1 to ${limit} characters for ${durationSeconds} seconds${request.firstFrame ? ' from a first frame' : ''} (it has ${prompt.length}).`,
+    );
+  }
+  if (request.frame) {
+    const { width, height } = request.frame;
+    if (![width, height].every((side) => Number.isInteger(side) && side >= 16 && side <= 4096))
+      throw invalid('The video frame must be 16 to 4096 pixels on each side.');
   }
   if (
     !request.output?.bucket ||

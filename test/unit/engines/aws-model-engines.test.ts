@@ -463,6 +463,8 @@ describe('Amazon Nova Canvas and Nova Reel', () => {
       key: 'workspaces/w/videos/v1/work/generated/abc123/output.mp4',
       mediaType: 'video/mp4',
       durationSeconds: 6,
+      width: 1280,
+      height: 720,
     });
     expect(bedrock.commandCalls(StartAsyncInvokeCommand)[0]?.args[0].input).toEqual({
       modelId: 'amazon.nova-reel-v1:1',
@@ -480,6 +482,68 @@ describe('Amazon Nova Canvas and Nova Reel', () => {
       { invocationArn },
       { invocationArn },
     ]);
+  });
+
+  it('starts a first frame, fitted to 1280x720, as the TEXT_VIDEO image or the first MULTI_SHOT_MANUAL shot', async () => {
+    bedrock.on(StartAsyncInvokeCommand).resolves({ invocationArn: 'arn:x' });
+    bedrock.on(GetAsyncInvokeCommand).resolves({
+      status: 'Completed',
+      outputDataConfig: { s3OutputDataConfig: { s3Uri: 's3://b/p/x' } },
+    } as never);
+    const { default: sharp } = await import('sharp');
+    const portrait = await sharp({
+      create: { width: 90, height: 160, channels: 3, background: { r: 10, g: 200, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const firstFrame = { bytes: new Uint8Array(portrait), mediaType: 'image/png' };
+    const request = {
+      prompt: 'The field sways',
+      output: { bucket: 'b', prefix: 'p' },
+      runId: 'r',
+      firstFrame,
+    };
+    const engine = createBedrockGenerationEngine(options);
+    await engine.generateVideo({ ...request, frame: { width: 1344, height: 768 } });
+    await engine.generateVideo({ ...request, durationSeconds: 12, frame: { width: 840, height: 480 } });
+    const [single, shots] = bedrock
+      .commandCalls(StartAsyncInvokeCommand)
+      .map(({ args }) => args[0].input.modelInput as unknown);
+    const image = (
+      single as { textToVideoParams: { images: { format: string; source: { bytes: string } }[] } }
+    ).textToVideoParams.images[0];
+    expect(image?.format).toBe('png');
+    expect(await sharp(Buffer.from(image?.source.bytes ?? '', 'base64')).metadata()).toMatchObject({
+      width: 1280,
+      height: 720,
+    });
+    expect(shots).toMatchObject({
+      taskType: 'MULTI_SHOT_MANUAL',
+      multiShotManualParams: { shots: [{ text: 'The field sways', image }, { text: 'The field sways' }] },
+      videoGenerationConfig: { fps: 24, dimension: '1280x720', seed: 0 },
+    });
+  });
+
+  it('refuses what Nova Reel cannot film, engine_unavailable before invoking anything', async () => {
+    const engine = createBedrockGenerationEngine(options);
+    const request = { prompt: 'A kite', output: { bucket: 'b', prefix: 'p' }, runId: 'r' };
+    await expect(
+      engine.generateVideo({ ...request, references: { images: ['k1'], videos: [], audio: [] } }),
+    ).rejects.toMatchObject({
+      failureCode: 'engine_unavailable',
+      message: expect.stringContaining('no reference-to-video mode'),
+    });
+    for (const frame of [
+      { width: 1890, height: 1080 },
+      { width: 768, height: 1344 },
+      { width: 1024, height: 768 },
+    ]) {
+      await expect(engine.generateVideo({ ...request, frame })).rejects.toMatchObject({
+        failureCode: 'engine_unavailable',
+        message: expect.stringContaining(`a ${frame.width}x${frame.height} frame needs a video engine`),
+      });
+    }
+    expect(bedrock.commandCalls(StartAsyncInvokeCommand)).toHaveLength(0);
   });
 
   it('fails with Nova Reel reason, or after the timeout', async () => {

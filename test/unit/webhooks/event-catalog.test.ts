@@ -42,6 +42,8 @@ const EMITTED = [
   'overdub.fail',
   'ai_clipping.success',
   'ai_clipping.fail',
+  'model_video.success',
+  'model_video.fail',
 ] as const;
 
 function sources(directory: string): string[] {
