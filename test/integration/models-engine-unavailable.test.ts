@@ -31,6 +31,7 @@ async function settled(path: string): Promise<Record<string, unknown>> {
   for (;;) {
     const result = await api.call<{ data: Record<string, unknown> }>('GET', path);
     expect(result.status, JSON.stringify(result.body)).toBe(200);
+    // Images stay `pending` while they are made (the reference has no `processing`).
     if (['completed', 'failed', 'cancelled'].includes(result.body.data.status as string))
       return result.body.data;
     if (Date.now() > deadline) throw new Error(`${path} still ${String(result.body.data.status)}`);
@@ -69,6 +70,36 @@ describe('model generation without an engine', () => {
             (event) =>
               (event.detail as { entity_id?: string }).entity_id === id &&
               event['detail-type'] === 'model_video.fail',
+          ),
+        { timeout: 10_000 },
+      )
+      .toBeDefined();
+  });
+
+  it('an image generation fails engine_unavailable naming the setting, and charges nothing', async () => {
+    const before = await credits();
+    const picture = { type: 'base64', media_type: 'image/png', data: png(32, 32).toString('base64') };
+    const created = await api.call<{ data: { generation_id: string } }>('POST', '/v3/models/images', {
+      body: {
+        model: 'service-image-1',
+        identity_images: [picture],
+        reference_images: [picture],
+        num_images: 4,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.data.generation_id;
+    const generation = await settled(`/v3/models/images/${id}`);
+    expect(generation).toMatchObject({ status: 'failed', failure_code: 'engine_unavailable', images: [] });
+    expect(generation.failure_message).toMatch(/MEDIA_GENERATION_ENGINE=bedrock/);
+    await expect.poll(() => credits(), { timeout: 10_000 }).toBe(before);
+    await expect
+      .poll(
+        () =>
+          events.events.find(
+            (event) =>
+              (event.detail as { entity_id?: string }).entity_id === id &&
+              event['detail-type'] === 'model_image.fail',
           ),
         { timeout: 10_000 },
       )

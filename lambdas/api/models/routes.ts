@@ -12,6 +12,10 @@ import {
 } from '../../model-audio/model-voices.js';
 import { speakToFile, speakToStream } from '../../model-audio/speech-responses.js';
 import { ttsBody } from '../../model-audio/tts-request.js';
+import { createModelImage } from '../../model-images/create-model-image.js';
+import { requireModelImage } from '../../model-images/model-image-records.js';
+import { createModelImageBody } from '../../model-images/model-image-request.js';
+import { modelImageView } from '../../model-images/model-image-views.js';
 import { createModelVideo } from '../../model-videos/create-model-video.js';
 import { requireModelVideo } from '../../model-videos/model-video-records.js';
 import { createModelVideoBody } from '../../model-videos/model-video-request.js';
@@ -20,6 +24,9 @@ import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, row } from '../route-rows.js';
 import {
+  modelImageBody,
+  modelImageCreatedBody,
+  modelImagePath,
   modelVideoBody,
   modelVideoCreatedBody,
   modelVideoPath,
@@ -114,6 +121,26 @@ const modelVideosGet = endpoint(
   { response: modelVideoBody },
 );
 
+/**
+ * `POST /v3/models/images`: 202 with the `generation_id`, `pending`; poll
+ * `GET /v3/models/images/{generation_id}` until it is `completed` (every image) or `failed`.
+ */
+const modelImagesCreate = endpoint(
+  { body: createModelImageBody },
+  async ({ body, principal }) => {
+    const record = await createModelImage(principal.workspaceId, body);
+    return respond.accepted({ generation_id: record.generation_id, status: record.status });
+  },
+  { successStatus: 202, response: modelImageCreatedBody },
+);
+
+const modelImagesGet = endpoint(
+  { path: modelImagePath },
+  async ({ path, principal }) =>
+    respond.ok(await modelImageView(await requireModelImage(principal.workspaceId, path.generation_id))),
+  { response: modelImageBody },
+);
+
 export const AREA_ROUTES = areaRoutes('models', [
   row(
     'GET',
@@ -164,15 +191,10 @@ export const AREA_ROUTES = areaRoutes('models', [
     'write',
     { endpoint: modelAudioTtsStreamCreate, billing: 'api_credits_only', responseStreaming: true },
   ),
-  row(
-    'POST',
-    '/v3/models/images',
-    'ModelImagesCreate',
-    'Generate images',
-    ['images:write'],
-    'heavy',
-    apiCreditCreate,
-  ),
+  row('POST', '/v3/models/images', 'ModelImagesCreate', 'Generate images', ['images:write'], 'heavy', {
+    ...apiCreditCreate,
+    endpoint: modelImagesCreate,
+  }),
   row(
     'GET',
     '/v3/models/images/{generation_id}',
@@ -180,6 +202,7 @@ export const AREA_ROUTES = areaRoutes('models', [
     'Get an image generation',
     ['images:read'],
     'status',
+    { endpoint: modelImagesGet },
   ),
   row(
     'POST',

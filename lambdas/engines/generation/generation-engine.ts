@@ -24,6 +24,11 @@ export interface ImageGenerationRequest {
   count?: number;
   /** 0 to 2147483646; the same seed and prompt give the same image. @default 0 */
   seed?: number;
+  /**
+   * Pictures the image is made from rather than from the prompt alone (1 to 5): each engine conditions
+   * on them as it can (Nova Canvas: IMAGE_VARIATION). @default none (text to image)
+   */
+  conditioning?: GenerationImageInput[];
 }
 
 export interface ImageGenerationResult {
@@ -126,6 +131,7 @@ export interface NormalizedImageRequest {
   height: number;
   count: number;
   seed: number;
+  conditioning: GenerationImageInput[];
 }
 
 const invalid = (message: string) => new MediaGenerationError('invalid_input', message);
@@ -154,7 +160,17 @@ export function validateImageRequest(request: ImageGenerationRequest): Normalize
   const seed = request.seed ?? 0;
   if (!Number.isInteger(seed) || seed < 0 || seed > 2_147_483_646)
     throw invalid('The seed must be a whole number from 0 to 2147483646.');
-  return { prompt, negativePrompt: request.negativePrompt?.trim() || undefined, width, height, count, seed };
+  const conditioning = request.conditioning ?? [];
+  if (conditioning.length > 5) throw invalid('An image is made from at most 5 pictures.');
+  return {
+    prompt,
+    negativePrompt: request.negativePrompt?.trim() || undefined,
+    width,
+    height,
+    count,
+    seed,
+    conditioning,
+  };
 }
 
 /** Checks a video request the same way for every engine; returns its duration. */

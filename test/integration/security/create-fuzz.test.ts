@@ -1086,7 +1086,36 @@ describe('Models API generation creates never fail with 5xx', () => {
     { weight: 1, arbitrary: jsonBodyFor(bodySchemaOf('ModelVideosCreate')) },
     { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
   );
+  const imageBody = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          model: fc.oneof(fc.constant('service-image-1'), anyString),
+          mode: fc.oneof(fc.constant('identity_remix'), anyString),
+          identity_images: inputs(6),
+          reference_images: inputs(2),
+          num_images: fc.oneof(fc.integer({ min: 0, max: 6 }), anyJson),
+          aspect_ratio: fc.oneof(
+            fc.constantFrom('1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', null),
+            anyString,
+          ),
+          seed: fc.oneof(fc.integer(), fc.constant(null), anyJson),
+        },
+        { requiredKeys: ['model', 'identity_images', 'reference_images'] },
+      ),
+    },
+    { weight: 1, arbitrary: jsonBodyFor(bodySchemaOf('ModelImagesCreate')) },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+  const picture = { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' };
   const cases = [
+    {
+      label: 'POST /v3/models/images',
+      path: '/v3/models/images',
+      body: imageBody,
+      example: { model: 'service-image-1', identity_images: [picture], reference_images: [picture] },
+    },
     {
       label: 'POST /v3/models/videos',
       path: '/v3/models/videos',

@@ -44,6 +44,8 @@ const EMITTED = [
   'ai_clipping.fail',
   'model_video.success',
   'model_video.fail',
+  'model_image.success',
+  'model_image.fail',
 ] as const;
 
 function sources(directory: string): string[] {
