@@ -4,7 +4,10 @@
  * Images, Nova Canvas (`MEDIA_GENERATION_IMAGE_MODEL`, default `amazon.nova-canvas-v1:0`): one
  * `InvokeModel` with the body `{taskType: "TEXT_IMAGE", textToImageParams: {text, negativeText?},
  * imageGenerationConfig: {numberOfImages, width, height, seed, quality: "standard", cfgScale: 6.5}}`;
- * the answer's `images` are base64 PNGs, its `error` a refusal (content filters: `invalid_input`).
+ * the answer's `images` are base64 PNGs, its `error` a refusal (content filters: `invalid_input`). An
+ * image conditioned on pictures (an identity remix) is an IMAGE_VARIATION of them instead (up to five,
+ * each fitted to 320–1408 pixels a side as PNG, `similarityStrength` 0.8): a blend guided by the
+ * pictures, not an identity-preserving model.
  *
  * Videos, Nova Reel (`MEDIA_GENERATION_VIDEO_MODEL`, default `amazon.nova-reel-v1:1`): `StartAsyncInvoke`
  * writes into the media bucket (`s3://<bucket>/<prefix>`; Bedrock adds a folder per invocation and

@@ -416,6 +416,49 @@ describe('Amazon Nova Canvas and Nova Reel', () => {
     });
   });
 
+  it('asks Nova Canvas for an IMAGE_VARIATION of the pictures it is conditioned on, each fitted to its limits', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    bedrock.on(InvokeModelCommand).resolves({
+      body: new TextEncoder().encode(JSON.stringify({ images: [png.toString('base64')] })) as never,
+      contentType: 'application/json',
+    });
+    const { default: sharp } = await import('sharp');
+    const picture = async (width: number, height: number) => ({
+      bytes: new Uint8Array(
+        await sharp({ create: { width, height, channels: 3, background: { r: 90, g: 90, b: 200 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+      mediaType: 'image/jpeg',
+    });
+    await createBedrockGenerationEngine(options).generateImage({
+      prompt: 'The person of the portraits in the scene',
+      width: 896,
+      height: 1120,
+      seed: 7,
+      conditioning: [await picture(3000, 2000), await picture(100, 150)],
+    });
+    const body = JSON.parse(
+      new TextDecoder().decode(bedrock.commandCalls(InvokeModelCommand)[0]?.args[0].input.body as Uint8Array),
+    );
+    expect(body).toMatchObject({
+      taskType: 'IMAGE_VARIATION',
+      imageVariationParams: { text: 'The person of the portraits in the scene', similarityStrength: 0.8 },
+      imageGenerationConfig: { numberOfImages: 1, width: 896, height: 1120, seed: 7 },
+    });
+    const sizes = await Promise.all(
+      (body.imageVariationParams.images as string[]).map(async (image) => {
+        const { width, height, format } = await sharp(Buffer.from(image, 'base64')).metadata();
+        return { width, height, format };
+      }),
+    );
+    // Large pictures come down to 1408 a side at most, small ones up to 320 at least; PNG either way.
+    expect(sizes).toEqual([
+      { width: 1408, height: 939, format: 'png' },
+      { width: 320, height: 480, format: 'png' },
+    ]);
+  });
+
   it('reports a prompt Nova Canvas refuses, and refuses sizes it cannot make before calling it', async () => {
     bedrock.on(InvokeModelCommand).rejects(
       new ValidationException({
