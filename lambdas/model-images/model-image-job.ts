@@ -23,6 +23,10 @@ import { modelImageView } from './model-image-views.js';
 
 export const MODEL_IMAGE_FAILURE = {
   invalidInput: 'invalid_input',
+  /** An identity image shows no face (the reference's code: replace that image). */
+  noFace: 'no_face_detected',
+  /** An identity image shows more than one face: whose identity to keep is not said. */
+  multipleFaces: 'multiple_faces_detected',
   engineUnavailable: 'engine_unavailable',
   generationFailed: 'media_generation_failed',
   timeout: 'generation_timeout',

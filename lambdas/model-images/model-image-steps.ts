@@ -3,7 +3,9 @@
  * canvas is settled (the ratio asked for, else the reference image's upright proportions), and the
  * deployment's generation engine makes each image from the pictures (the reference first, then up to
  * four identity images: an engine conditions on five at most) and the remix prompt, with the first
- * seed plus the image's index. What each engine makes of that is its own (README, "Models: images"):
+ * seed plus the image's index. First, each identity image must show exactly one face (the face
+ * landmark engine, as photo looks are checked): the reference's `no_face_detected` and
+ * `multiple_faces_detected`, naming the image. What each engine makes of that is its own (README, "Models: images"):
  * Nova Canvas makes an IMAGE_VARIATION of the pictures, which is not an identity-preserving model. No
  * engine configured fails the job `engine_unavailable`, refunded.
  */
@@ -14,6 +16,8 @@ import {
   imageGenerationConfigured,
   MEDIA_GENERATION_NOT_CONFIGURED,
 } from '../engines/generation/index.js';
+import { faceSignature } from '../engines/vision/face-similarity.js';
+import { VISION_FAILURE, VisionEngineError } from '../engines/vision/human-runtime.js';
 import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
@@ -57,6 +61,30 @@ async function canvasFor(
   return orientation >= 5 ? canvasOf(height, width) : canvasOf(width, height);
 }
 
+/** Each identity image shows exactly one face, or the job fails naming the first that does not. */
+async function checkIdentityFaces(images: readonly Buffer[]): Promise<void> {
+  for (const [index, bytes] of images.entries()) {
+    const field = `identity_images[${index}]`;
+    const found = await faceSignature(new Uint8Array(bytes)).catch((error: unknown) => {
+      if (error instanceof VisionEngineError && error.failureCode === VISION_FAILURE.invalidMedia)
+        throw new JobFailure(MODEL_IMAGE_FAILURE.invalidInput, `${field} cannot be decoded as an image.`, {
+          cause: error,
+        });
+      throw error;
+    });
+    if (!('code' in found)) continue;
+    throw found.code === 'no_face'
+      ? new JobFailure(
+          MODEL_IMAGE_FAILURE.noFace,
+          `No face was found in ${field}: an identity image shows the person's face, upright and unobstructed. Replace that image; the credits were returned.`,
+        )
+      : new JobFailure(
+          MODEL_IMAGE_FAILURE.multipleFaces,
+          `${field} shows more than one face: an identity image shows one person. Replace that image; the credits were returned.`,
+        );
+  }
+}
+
 async function generate(ref: ModelImageRef): Promise<null> {
   const record = await resumeJob(modelImageJob, ref);
   if (!record) return null;
@@ -69,6 +97,13 @@ async function generate(ref: ModelImageRef): Promise<null> {
   const reference = await readMediaObject(record.reference_image.key);
   const identityInputs = record.identity_images.slice(0, MAX_CONDITIONING - 1);
   const identity = await Promise.all(identityInputs.map((input) => readMediaObject(input.key)));
+  // Every identity image is checked, the ones beyond what the engine takes too: each must be usable.
+  await checkIdentityFaces([
+    ...identity,
+    ...(await Promise.all(
+      record.identity_images.slice(identityInputs.length).map((input) => readMediaObject(input.key)),
+    )),
+  ]);
   const conditioning = [record.reference_image, ...identityInputs].map((input, index) => ({
     bytes: new Uint8Array(index === 0 ? reference : (identity[index - 1] as Buffer)),
     mediaType: input.mime_type,

@@ -9,6 +9,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
+import { renderLookPhoto } from '../../lambdas/catalog/render-portrait.js';
+import { findStockLook } from '../../lambdas/catalog/stock-avatars.js';
 import { png } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -24,10 +26,30 @@ interface Generation {
 }
 
 let api: TestStack;
+/** A stock presenter's photo (one face, 480x270), and a picture of two faces. */
+let face: { type: string; media_type: string; data: string };
+let twoFaces: { type: string; media_type: string; data: string };
 
 beforeAll(async () => {
   api = await startTestStack({ environment: { MEDIA_GENERATION_ENGINE: 'test-double' } });
-});
+  const look = findStockLook('maya-office');
+  if (!look) throw new Error('stock look missing');
+  const full = await sharp(await renderLookPhoto(look))
+    .resize(960, 540)
+    .toBuffer();
+  const photo = await sharp(full).resize(480, 270).jpeg({ quality: 90 }).toBuffer();
+  // Two faces at the size of one: the middle of the photo (her face), twice side by side.
+  const middle = await sharp(full).extract({ left: 280, top: 0, width: 400, height: 540 }).jpeg().toBuffer();
+  const pair = await sharp({ create: { width: 800, height: 540, channels: 3, background: '#808080' } })
+    .composite([
+      { input: middle, left: 0, top: 0 },
+      { input: middle, left: 400, top: 0 },
+    ])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  face = { type: 'base64', media_type: 'image/jpeg', data: photo.toString('base64') };
+  twoFaces = { type: 'base64', media_type: 'image/jpeg', data: pair.toString('base64') };
+}, 60_000);
 
 afterAll(async () => {
   await api?.stop();
@@ -39,6 +61,8 @@ const image = (width = 32, height = 32) => ({
   data: png(width, height).toString('base64'),
 });
 const base = { model: 'service-image-1', identity_images: [image()], reference_images: [image(60, 90)] };
+/** A body that can succeed: its identity image shows a face. */
+const valid = () => ({ ...base, identity_images: [face] });
 
 const credits = async (workspaceId = api.workspaceId) =>
   (await getWorkspace(workspaceId, true))?.remaining_credits as number;
@@ -120,7 +144,7 @@ describe('POST /v3/models/images: validation', () => {
 describe('POST /v3/models/images: generation', () => {
   it('makes every image asked for, at the canvas of the ratio, seeds counting up, one credit each', async () => {
     const before = await credits();
-    const created = await create({ ...base, num_images: 3, aspect_ratio: '4:5', seed: 100 });
+    const created = await create({ ...valid(), num_images: 3, aspect_ratio: '4:5', seed: 100 });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body.data.status).toBe('pending');
     const generation = await waitFor(created.body.data.generation_id);
@@ -142,7 +166,7 @@ describe('POST /v3/models/images: generation', () => {
   }, 60_000);
 
   it("follows the reference image's proportions when no ratio is given", async () => {
-    const created = await create(base);
+    const created = await create(valid());
     const generation = await waitFor(created.body.data.generation_id);
     expect(generation.status).toBe('completed');
     const [made] = generation.images;
@@ -154,15 +178,15 @@ describe('POST /v3/models/images: generation', () => {
   it('replays a create with the same Idempotency-Key: one generation, one charge', async () => {
     const before = await credits();
     const headers = { 'Idempotency-Key': `model-image-${Date.now()}` };
-    const first = await create(base, headers);
-    const again = await create(base, headers);
+    const first = await create(valid(), headers);
+    const again = await create(valid(), headers);
     expect(again.body.data.generation_id).toBe(first.body.data.generation_id);
     await waitFor(first.body.data.generation_id);
     await expect.poll(() => credits(), { timeout: 10_000 }).toBe(before - 1);
   }, 60_000);
 
   it("answers 404 for another workspace's generation and for an unknown id", async () => {
-    const created = await create(base);
+    const created = await create(valid());
     const other = await api.newWorkspace();
     const foreign = await api.call('GET', `/v3/models/images/${created.body.data.generation_id}`, {
       key: other.apiKey,
@@ -172,4 +196,21 @@ describe('POST /v3/models/images: generation', () => {
     expect((await api.call('GET', '/v3/models/images/nope')).status).toBe(404);
     await waitFor(created.body.data.generation_id);
   }, 60_000);
+
+  it.each([
+    ['no_face_detected', () => [face, image(64, 64)], /No face was found in identity_images\[1\]/],
+    ['multiple_faces_detected', () => [twoFaces], /identity_images\[0\] shows more than one face/],
+  ])(
+    'fails %s naming the identity image, and charges nothing',
+    async (code, identity, message) => {
+      const before = await credits();
+      const created = await create({ ...base, identity_images: identity(), num_images: 2 });
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      const generation = await waitFor(created.body.data.generation_id);
+      expect(generation).toMatchObject({ status: 'failed', failure_code: code, images: [] });
+      expect(generation.failure_message).toMatch(message);
+      await expect.poll(() => credits(), { timeout: 10_000 }).toBe(before);
+    },
+    60_000,
+  );
 });
