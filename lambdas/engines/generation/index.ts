@@ -13,6 +13,7 @@ import {
 import { onProcessReset } from '../../core/process-state.js';
 import { createBedrockGenerationEngine } from './bedrock-generation-engine.js';
 import { type MediaGenerationEngine, MediaGenerationError } from './generation-engine.js';
+import { createOpenAiImageEngine } from './openai-image-engine.js';
 import { createTestDoubleGenerationEngine } from './test-double-generation-engine.js';
 
 export * from './generation-engine.js';
@@ -41,6 +42,8 @@ export function createGenerationEngine(
         pollIntervalMs: settings.pollIntervalMs,
         videoTimeoutMs: settings.videoTimeoutMs,
       });
+    case 'openai':
+      return createOpenAiImageEngine(settings);
     case 'test-double':
       return createTestDoubleGenerationEngine();
     case UNCONFIGURED_ENGINE:
@@ -65,10 +68,14 @@ export function videoGenerationConfigured(): boolean {
   return settings.engine === 'bedrock' && settings.videoModel !== '';
 }
 
-/** Whether this deployment can generate an image: an engine is configured and its image model is set. */
+/**
+ * Whether this deployment can generate an image: an engine is configured with its image model (Bedrock)
+ * or its server (OpenAI-compatible).
+ */
 export function imageGenerationConfigured(): boolean {
   const settings = modelEnginesConfig().mediaGeneration;
   if (settings.engine === 'test-double') return true;
+  if (settings.engine === 'openai') return settings.baseUrl !== '';
   return settings.engine === 'bedrock' && settings.imageModel !== '';
 }
 
