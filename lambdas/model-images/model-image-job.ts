@@ -59,7 +59,8 @@ export const modelImageJob = defineJob({
         access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents, GRANTS.generateMedia],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 2048,
-        timeoutSeconds: 300,
+        // Five images from a hosted model may take a minute each (MEDIA_GENERATION_HTTP_TIMEOUT_MS per call).
+        timeoutSeconds: 900,
       },
     },
   },
