@@ -6,8 +6,7 @@
  * `Idempotency-Key` is honoured by the request pipeline, as on every create.
  */
 import { randomInt } from 'node:crypto';
-import type { Plan } from '../accounts/workspaces.js';
-import { getWorkspace } from '../accounts/workspaces.js';
+import { getWorkspace, type Plan } from '../accounts/workspaces.js';
 import { type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
 import { assertCanPay, createJobWithReservation, type JobBilling } from '../billing/credits.js';
 import {
@@ -59,7 +58,7 @@ async function storeInputs(
   return made;
 }
 
-export async function discardInputs(inputs: readonly ModelVideoInput[]): Promise<void> {
+async function discardInputs(inputs: readonly ModelVideoInput[]): Promise<void> {
   await Promise.all(inputs.filter((input) => input.owned).map((input) => deleteMediaObject(input.key)));
 }
 
