@@ -480,10 +480,11 @@ export type TextGenerationEngineName =
   | typeof TEST_DOUBLE_ENGINE;
 
 /**
- * `MEDIA_GENERATION_ENGINE`: Amazon Bedrock (Nova Canvas images, Nova Reel videos), or an OpenAI-compatible
- * images server (images only); there is no local engine.
+ * `MEDIA_GENERATION_ENGINE`: Amazon Bedrock (Nova Canvas images, Nova Reel videos), an OpenAI-compatible
+ * images server (images only), or `composite` (identity remixes composed by segmentation, no generative
+ * model); there is no local generative engine.
  */
-export const MEDIA_GENERATION_ENGINE_NAMES = ['bedrock', 'openai'] as const;
+export const MEDIA_GENERATION_ENGINE_NAMES = ['bedrock', 'openai', 'composite'] as const;
 export type MediaGenerationEngineName =
   | (typeof MEDIA_GENERATION_ENGINE_NAMES)[number]
   | typeof UNCONFIGURED_ENGINE

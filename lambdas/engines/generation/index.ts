@@ -29,6 +29,21 @@ function createUnconfiguredGenerationEngine(): MediaGenerationEngine {
   return { name: UNCONFIGURED_ENGINE, generateImage: fail, generateVideo: fail };
 }
 
+/**
+ * The composite engine, loaded when first used: it runs the vision engines (sharp, TensorFlow.js), which
+ * only the media image carries, and every bundle that can pick an engine carries this module.
+ */
+function lazyCompositeEngine(): MediaGenerationEngine {
+  const load = () =>
+    import('./composite-remix-engine.js').then((module) => module.createCompositeRemixEngine());
+  let engine: Promise<MediaGenerationEngine> | undefined;
+  return {
+    name: 'composite',
+    generateImage: async (request) => (await (engine ??= load())).generateImage(request),
+    generateVideo: async (request) => (await (engine ??= load())).generateVideo(request),
+  };
+}
+
 /** A new engine of that name, with its settings from the configuration. */
 export function createGenerationEngine(
   name: MediaGenerationEngineName = modelEnginesConfig().mediaGeneration.engine,
@@ -44,6 +59,8 @@ export function createGenerationEngine(
       });
     case 'openai':
       return createOpenAiImageEngine(settings);
+    case 'composite':
+      return lazyCompositeEngine();
     case 'test-double':
       return createTestDoubleGenerationEngine();
     case UNCONFIGURED_ENGINE:
@@ -76,6 +93,7 @@ export function imageGenerationConfigured(): boolean {
   const settings = modelEnginesConfig().mediaGeneration;
   if (settings.engine === 'test-double') return true;
   if (settings.engine === 'openai') return settings.baseUrl !== '';
+  if (settings.engine === 'composite') return true;
   return settings.engine === 'bedrock' && settings.imageModel !== '';
 }
 
