@@ -1,10 +1,14 @@
 /**
  * The image and short video generation capability (docs/architecture.md, "Engines"). One interface,
  * chosen by configuration (`MEDIA_GENERATION_ENGINE`) and recorded on the job by `name`:
- * - `bedrock`: Amazon Bedrock's Nova Canvas (images, `InvokeModel` TEXT_IMAGE) and Nova Reel (videos,
- *   `StartAsyncInvoke` into the media bucket, then `GetAsyncInvoke` until it ends), bedrock-generation-engine.ts.
- * There is no local engine: no npm package ships image or video generation weights, and this service
- * returns no canned media. With nothing configured, every call fails with `engine_unavailable` naming
+ * - `bedrock`: Amazon Bedrock's Nova Canvas (images, `InvokeModel` TEXT_IMAGE or IMAGE_VARIATION) and
+ *   Nova Reel (videos, `StartAsyncInvoke` into the media bucket, then `GetAsyncInvoke` until it ends),
+ *   bedrock-generation-engine.ts.
+ * - `openai`: an OpenAI-compatible images server (images only), openai-image-engine.ts.
+ * - `composite`: identity remixes composed from segmentation and face landmarks, not generated (images
+ *   from pictures only), composite-remix-engine.ts.
+ * There is no local generative engine: no npm package ships image or video generation weights, and this
+ * service returns no canned media. With nothing configured, every call fails with `engine_unavailable` naming
  * the settings (`videoGenerationConfigured()` says beforehand whether a video can be made).
  *
  * Units: sizes in pixels, durations in whole seconds, seeds as the model takes them.
