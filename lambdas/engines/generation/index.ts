@@ -34,13 +34,15 @@ function createUnconfiguredGenerationEngine(): MediaGenerationEngine {
  * only the media image carries, and every bundle that can pick an engine carries this module.
  */
 function lazyCompositeEngine(): MediaGenerationEngine {
-  const load = () =>
-    import('./composite-remix-engine.js').then((module) => module.createCompositeRemixEngine());
   let engine: Promise<MediaGenerationEngine> | undefined;
+  const loaded = (): Promise<MediaGenerationEngine> => {
+    engine ??= import('./composite-remix-engine.js').then((module) => module.createCompositeRemixEngine());
+    return engine;
+  };
   return {
     name: 'composite',
-    generateImage: async (request) => (await (engine ??= load())).generateImage(request),
-    generateVideo: async (request) => (await (engine ??= load())).generateVideo(request),
+    generateImage: async (request) => (await loaded()).generateImage(request),
+    generateVideo: async (request) => (await loaded()).generateVideo(request),
   };
 }
 
