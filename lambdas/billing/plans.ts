@@ -113,3 +113,32 @@ export function fillerRemovalCredits(durationSeconds: number): number {
 export function estimatedSourceSeconds(sizeBytes: number): number {
   return sizeBytes / 62_500;
 }
+
+/**
+ * Credits of a model video per started 5 s, by resolution (`POST /v3/models/videos`). The contract
+ * fixes the ratios ("1080p billed at the 2k rate, 3 times the 768p rate"), not the unit: one credit per
+ * started 5 s at 768p. It names no 480p rate: 480p costs what 768p does (a credit is the smallest unit).
+ */
+export const MODEL_VIDEO_CREDITS_PER_5_SECONDS = { '480p': 1, '768p': 1, '1080p': 3, '2k': 3 } as const;
+
+/** What a model video of `durationSeconds` (5 to 15) at `resolution` costs: every started 5 s. */
+export function modelVideoCredits(
+  durationSeconds: number,
+  resolution: keyof typeof MODEL_VIDEO_CREDITS_PER_5_SECONDS,
+): number {
+  return Math.max(1, Math.ceil(durationSeconds / 5)) * MODEL_VIDEO_CREDITS_PER_5_SECONDS[resolution];
+}
+
+/**
+ * The plan tier a model video resolution needs (`resolutionAllowed`): 480p and 768p are within every
+ * plan's, 1080p needs a 1080p plan, 2k a 4k one.
+ */
+export const MODEL_VIDEO_RESOLUTION_TIER = {
+  '480p': '720p',
+  '768p': '720p',
+  '1080p': '1080p',
+  '2k': '4k',
+} as const satisfies Readonly<Record<string, Resolution>>;
+
+/** Credits of one generated image (`POST /v3/models/images`): the job costs this per image asked for. */
+export const MODEL_IMAGE_CREDITS_PER_IMAGE = 1;

@@ -479,8 +479,12 @@ export type TextGenerationEngineName =
   | typeof UNCONFIGURED_ENGINE
   | typeof TEST_DOUBLE_ENGINE;
 
-/** `MEDIA_GENERATION_ENGINE`: Amazon Bedrock (Nova Canvas images, Nova Reel videos); there is no local engine. */
-export const MEDIA_GENERATION_ENGINE_NAMES = ['bedrock'] as const;
+/**
+ * `MEDIA_GENERATION_ENGINE`: Amazon Bedrock (Nova Canvas images, Nova Reel videos), an OpenAI-compatible
+ * images server (images only), or `composite` (identity remixes composed by segmentation, no generative
+ * model); there is no local generative engine.
+ */
+export const MEDIA_GENERATION_ENGINE_NAMES = ['bedrock', 'openai', 'composite'] as const;
 export type MediaGenerationEngineName =
   | (typeof MEDIA_GENERATION_ENGINE_NAMES)[number]
   | typeof UNCONFIGURED_ENGINE
@@ -524,7 +528,12 @@ export interface ModelEnginesConfig {
     /** `TEXT_GENERATION_ENGINE`. @default 'none' */
     engine: TextGenerationEngineName;
   };
-  mediaGeneration: {
+  /**
+   * The `openai` engine's server: `MEDIA_GENERATION_BASE_URL`, `_MODEL` (@default 'gpt-image-1'), `_API_KEY`,
+   * `_API_KEY_SECRET`; one attempt's deadline is `MEDIA_GENERATION_HTTP_TIMEOUT_MS` (@default 120000), since
+   * `MEDIA_GENERATION_TIMEOUT_MS` is the wait for a Nova Reel video.
+   */
+  mediaGeneration: ModelServerConfig & {
     /** `MEDIA_GENERATION_ENGINE`. @default 'none' */
     engine: MediaGenerationEngineName;
     /** Bedrock model id of images (`MEDIA_GENERATION_IMAGE_MODEL`). @default 'amazon.nova-canvas-v1:0' */
@@ -610,6 +619,8 @@ export function modelEnginesConfig(): ModelEnginesConfig {
         [...MEDIA_GENERATION_ENGINE_NAMES, UNCONFIGURED_ENGINE],
         UNCONFIGURED_ENGINE,
       ),
+      ...modelServerFrom('MEDIA_GENERATION', { model: 'gpt-image-1', timeoutMs: 120_000 }),
+      timeoutMs: numberFrom('MEDIA_GENERATION_HTTP_TIMEOUT_MS', 120_000),
       imageModel: process.env.MEDIA_GENERATION_IMAGE_MODEL?.trim() || DEFAULT_NOVA_CANVAS_MODEL,
       videoModel: process.env.MEDIA_GENERATION_VIDEO_MODEL?.trim() ?? DEFAULT_NOVA_REEL_MODEL,
       pollIntervalMs: numberFrom('MEDIA_GENERATION_POLL_INTERVAL_MS', 10_000),
@@ -629,6 +640,7 @@ export function modelEnginesConfig(): ModelEnginesConfig {
     ['TEXT_GENERATION_TIMEOUT_MS', settings.textGeneration.timeoutMs],
     ['MEDIA_GENERATION_POLL_INTERVAL_MS', settings.mediaGeneration.pollIntervalMs],
     ['MEDIA_GENERATION_TIMEOUT_MS', settings.mediaGeneration.videoTimeoutMs],
+    ['MEDIA_GENERATION_HTTP_TIMEOUT_MS', settings.mediaGeneration.timeoutMs],
   ];
   for (const [name, value] of timings) {
     if (!(value > 0)) throw new Error(`${name} must be a positive number of milliseconds, got ${value}`);

@@ -55,6 +55,10 @@ export const RESOURCE_TYPES = {
   modelVoice: 'MODEL_VOICE',
   /** A deleted audio voice, kept a while so that repeating its delete still succeeds. */
   modelVoiceTombstone: 'MODEL_VOICE_DELETED',
+  /** A generated video of the Models API (`/v3/models/videos`): model-videos/model-video-records.ts. */
+  modelVideo: 'MODEL_VIDEO',
+  /** An image generation of the Models API (`/v3/models/images`): model-images/model-image-records.ts. */
+  modelImageGeneration: 'MODEL_IMAGE_GENERATION',
   video: 'VIDEO',
   /** A video translation: one output language of a translate request (translations/translation-records.ts). */
   videoTranslation: 'VIDEO_TRANSLATION',

@@ -67,10 +67,14 @@ export const EVENT_TYPES = {
     'An audio voice became ACTIVE (after training or retraining). `event_data`: the voice (`voice_id`, `mode`, `name`, `language`, `status`, `created_at`).',
   'audio_voice.fail':
     'An audio voice failed training. `event_data`: the voice with `status` FAILED, `failure_reason` and `failure_message`.',
-  'model_video.success': 'A model video completed.',
-  'model_video.fail': 'A model video failed or was cancelled.',
-  'model_image.success': 'An image generation completed.',
-  'model_image.fail': 'An image generation failed.',
+  'model_video.success':
+    'A model video (POST /v3/models/videos) completed. `event_data`: the video as GET /v3/models/videos/{video_id} answers it (`video_id`, `status`, `model`, `mode`, `duration`, `resolution`, `aspect_ratio`, `width`, `height`, `seed`, `video_url` pre-signed, `callback_id`, ...).',
+  'model_video.fail':
+    'A model video failed and its credits were returned. `event_data`: the video as GET answers it, with `failure_code` (`engine_unavailable`, `invalid_input`, `media_generation_failed`, ...) and `failure_message`.',
+  'model_image.success':
+    'An image generation (POST /v3/models/images) completed. `event_data`: the generation as GET /v3/models/images/{generation_id} answers it (`generation_id`, `status`, `model`, `mode`, `num_images`, `aspect_ratio`, `images` with pre-signed `image_url`, `width`, `height`, `seed`).',
+  'model_image.fail':
+    'An image generation failed and its credits were returned. `event_data`: the generation as GET answers it, with `failure_code` (`engine_unavailable`, `invalid_input`, ...) and `failure_message`.',
   'batch.completed':
     'Every item of a batch reached a terminal state; sent once per batch. `event_data`: `batch_id`, `kind` (`videos` or `asset_uploads`), `status` (`completed` when any item succeeded, else `failed`), `total_items`, `succeeded`, `failed`.',
 } as const;

@@ -11,6 +11,8 @@ import { fillerRemovalJob } from '../filler-removals/filler-removal-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
+import { modelImageJob } from '../model-images/model-image-job.js';
+import { modelVideoJob } from '../model-videos/model-video-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
 import { voiceCloneJob } from '../voices/voice-clone-job.js';
@@ -26,4 +28,6 @@ export const JOBS: readonly AnyJobDefinition[] = [
   backgroundRemovalJob,
   lipsyncJob,
   aiClippingJob,
+  modelVideoJob,
+  modelImageJob,
 ];

@@ -215,6 +215,7 @@ function modelEnginePolicy(grant: Grant, resources: GrantResources): GrantStatem
         : modelServerSecret(engines.textGeneration, resources);
     case GRANTS.generateMedia: {
       const media = engines.mediaGeneration;
+      if (media.engine === 'openai') return modelServerSecret(media, resources);
       if (media.engine !== 'bedrock') return [];
       const models = [
         media.imageModel || DEFAULT_NOVA_CANVAS_MODEL,

@@ -21,7 +21,7 @@ export const MODEL_ENGINE_CHOICES = {
   speechRecognition: ['none', 'openai', 'transcribe'],
   translation: ['none', 'openai', 'translate'],
   textGeneration: ['none', 'local', 'openai', 'bedrock'],
-  mediaGeneration: ['none', 'bedrock'],
+  mediaGeneration: ['none', 'bedrock', 'openai', 'composite'],
 } as const;
 export type ModelCapability = keyof typeof MODEL_ENGINE_CHOICES;
 

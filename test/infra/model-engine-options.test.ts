@@ -190,6 +190,24 @@ describe('model engine grants', () => {
         resources: ['arn:aws:secretsmanager:eu-west-1:111122223333:secret:video/llm-key-??????'],
       },
     ]);
+    // An OpenAI-compatible images server: its key's secret, and no Bedrock at all.
+    expect(
+      policy(
+        {
+          mediaGeneration: {
+            engine: 'openai',
+            baseUrl: 'https://images.example.com/v1',
+            apiKeySecret: 'video/images-key',
+          },
+        },
+        'mediaGeneration',
+      ),
+    ).toEqual([
+      {
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: ['arn:aws:secretsmanager:eu-west-1:111122223333:secret:video/images-key-??????'],
+      },
+    ]);
   });
 });
 

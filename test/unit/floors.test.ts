@@ -42,6 +42,9 @@ const FLOORS: Readonly<Record<string, number>> = {
   'background-removals': 4,
   // Lipsyncs read the videos this service made (their words), as translations do.
   lipsyncs: 4,
+  // Model videos and images: jobs over the generation engine.
+  'model-videos': 4,
+  'model-images': 4,
   // AI clipping reads the videos this service made (their words), like translations.
   clipping: 4,
   api: 5,

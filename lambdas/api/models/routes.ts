@@ -12,10 +12,29 @@ import {
 } from '../../model-audio/model-voices.js';
 import { speakToFile, speakToStream } from '../../model-audio/speech-responses.js';
 import { ttsBody } from '../../model-audio/tts-request.js';
+import { createModelImage } from '../../model-images/create-model-image.js';
+import { requireModelImage } from '../../model-images/model-image-records.js';
+import { createModelImageBody } from '../../model-images/model-image-request.js';
+import { modelImageView } from '../../model-images/model-image-views.js';
+import { createModelVideo } from '../../model-videos/create-model-video.js';
+import { requireModelVideo } from '../../model-videos/model-video-records.js';
+import { createModelVideoBody } from '../../model-videos/model-video-request.js';
+import { modelVideoView } from '../../model-videos/model-video-views.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { apiCreditCreate, areaRoutes, row } from '../route-rows.js';
-import { modelVoiceBody, modelVoiceDeleteBody, modelVoiceListBody, ttsFileBody } from './schemas.js';
+import {
+  modelImageBody,
+  modelImageCreatedBody,
+  modelImagePath,
+  modelVideoBody,
+  modelVideoCreatedBody,
+  modelVideoPath,
+  modelVoiceBody,
+  modelVoiceDeleteBody,
+  modelVoiceListBody,
+  ttsFileBody,
+} from './schemas.js';
 
 /** `GET /v3/models/audio/voices`: the workspace's audio voices, instant and professional, newest first. */
 const modelAudioVoicesList = endpoint(
@@ -82,6 +101,46 @@ const modelAudioTtsStreamCreate = endpoint({ body: ttsBody }, async ({ body, pri
   return respond.stream('audio/wav', speech.chunks, { 'Content-Language': speech.language });
 });
 
+/**
+ * `POST /v3/models/videos`: 202 with the `video_id`, `pending`; poll `GET /v3/models/videos/{video_id}`
+ * until it is `completed` or `failed`.
+ */
+const modelVideosCreate = endpoint(
+  { body: createModelVideoBody },
+  async ({ body, principal }) => {
+    const record = await createModelVideo({ workspaceId: principal.workspaceId, plan: principal.plan }, body);
+    return respond.accepted({ video_id: record.video_id, status: record.status });
+  },
+  { successStatus: 202, response: modelVideoCreatedBody },
+);
+
+const modelVideosGet = endpoint(
+  { path: modelVideoPath },
+  async ({ path, principal }) =>
+    respond.ok(await modelVideoView(await requireModelVideo(principal.workspaceId, path.video_id))),
+  { response: modelVideoBody },
+);
+
+/**
+ * `POST /v3/models/images`: 202 with the `generation_id`, `pending`; poll
+ * `GET /v3/models/images/{generation_id}` until it is `completed` (every image) or `failed`.
+ */
+const modelImagesCreate = endpoint(
+  { body: createModelImageBody },
+  async ({ body, principal }) => {
+    const record = await createModelImage(principal.workspaceId, body);
+    return respond.accepted({ generation_id: record.generation_id, status: record.status });
+  },
+  { successStatus: 202, response: modelImageCreatedBody },
+);
+
+const modelImagesGet = endpoint(
+  { path: modelImagePath },
+  async ({ path, principal }) =>
+    respond.ok(await modelImageView(await requireModelImage(principal.workspaceId, path.generation_id))),
+  { response: modelImageBody },
+);
+
 export const AREA_ROUTES = areaRoutes('models', [
   row(
     'GET',
@@ -132,15 +191,10 @@ export const AREA_ROUTES = areaRoutes('models', [
     'write',
     { endpoint: modelAudioTtsStreamCreate, billing: 'api_credits_only', responseStreaming: true },
   ),
-  row(
-    'POST',
-    '/v3/models/images',
-    'ModelImagesCreate',
-    'Generate images',
-    ['images:write'],
-    'heavy',
-    apiCreditCreate,
-  ),
+  row('POST', '/v3/models/images', 'ModelImagesCreate', 'Generate images', ['images:write'], 'heavy', {
+    ...apiCreditCreate,
+    endpoint: modelImagesCreate,
+  }),
   row(
     'GET',
     '/v3/models/images/{generation_id}',
@@ -148,6 +202,7 @@ export const AREA_ROUTES = areaRoutes('models', [
     'Get an image generation',
     ['images:read'],
     'status',
+    { endpoint: modelImagesGet },
   ),
   row(
     'POST',
@@ -156,7 +211,7 @@ export const AREA_ROUTES = areaRoutes('models', [
     'Generate a short video by model',
     ['videos:write'],
     'heavy',
-    apiCreditCreate,
+    { ...apiCreditCreate, endpoint: modelVideosCreate },
   ),
   row(
     'GET',
@@ -165,5 +220,6 @@ export const AREA_ROUTES = areaRoutes('models', [
     'Get a model video',
     ['videos:read'],
     'status',
+    { endpoint: modelVideosGet },
   ),
 ]);

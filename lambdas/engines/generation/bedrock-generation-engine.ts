@@ -4,12 +4,19 @@
  * Images, Nova Canvas (`MEDIA_GENERATION_IMAGE_MODEL`, default `amazon.nova-canvas-v1:0`): one
  * `InvokeModel` with the body `{taskType: "TEXT_IMAGE", textToImageParams: {text, negativeText?},
  * imageGenerationConfig: {numberOfImages, width, height, seed, quality: "standard", cfgScale: 6.5}}`;
- * the answer's `images` are base64 PNGs, its `error` a refusal (content filters: `invalid_input`).
+ * the answer's `images` are base64 PNGs, its `error` a refusal (content filters: `invalid_input`). An
+ * image conditioned on pictures (an identity remix) is an IMAGE_VARIATION of them instead (up to five,
+ * each fitted to 320–1408 pixels a side as PNG, `similarityStrength` 0.8): a blend guided by the
+ * pictures, not an identity-preserving model.
  *
  * Videos, Nova Reel (`MEDIA_GENERATION_VIDEO_MODEL`, default `amazon.nova-reel-v1:1`): `StartAsyncInvoke`
  * writes into the media bucket (`s3://<bucket>/<prefix>`; Bedrock adds a folder per invocation and
  * writes `output.mp4` in it) with the run's id as the client request token, so a repeated start is the
- * same invocation; 6 s is a TEXT_VIDEO task (1280x720, 24 fps), longer is MULTI_SHOT_AUTOMATED.
+ * same invocation; 6 s is a TEXT_VIDEO task (1280x720, 24 fps), longer is MULTI_SHOT_AUTOMATED, and a
+ * first frame (image to video) is fitted to 1280x720 and starts the TEXT_VIDEO shot, or the first shot of
+ * a MULTI_SHOT_MANUAL video. Nova Reel renders nothing but 1280x720 and takes no reference media: a
+ * request for another frame shape, a frame taller than 768 rows or references is refused with
+ * `engine_unavailable` before anything is invoked (`novaReelRefusal`).
  * `GetAsyncInvoke` is polled every `MEDIA_GENERATION_POLL_INTERVAL_MS` until Completed or Failed, for at
  * most `MEDIA_GENERATION_TIMEOUT_MS`; the video is `<the answer's s3Uri>/output.mp4`. IAM authorizes
  * StartAsyncInvoke as `bedrock:InvokeModel` on the model; Bedrock writes the video with the caller's
@@ -48,7 +55,16 @@ import {
 
 export const BEDROCK_GENERATION_ENGINE = 'bedrock';
 export const NOVA_REEL_DIMENSION = '1280x720';
+export const NOVA_REEL_WIDTH = 1280;
+export const NOVA_REEL_HEIGHT = 720;
 export const NOVA_REEL_FPS = 24;
+/** Nova Reel's shot: a 6 s video is one, longer ones are made of several. */
+export const NOVA_REEL_SHOT_SECONDS = 6;
+/**
+ * The tallest frame made from Nova Reel's 720 rows (a 768p video: 7 % upscaled). Taller frames (1080p,
+ * 2k) are refused rather than upscaled and sold at their price.
+ */
+export const NOVA_REEL_MAX_DELIVERED_HEIGHT = 768;
 /** The file Nova Reel writes in its invocation's folder. */
 export const NOVA_REEL_OUTPUT_FILE = 'output.mp4';
 
@@ -84,16 +100,106 @@ export function parseS3Uri(uri: string): { bucket: string; key: string } | undef
 /** Bedrock's client request token: `[a-zA-Z0-9-]`, at most 256 characters. */
 export const clientRequestToken = (runId: string) => runId.replace(/[^a-zA-Z0-9-]/g, '-').slice(0, 256);
 
-/** Nova Reel's model input for a prompt and duration. */
+/**
+ * Nova Reel's model input for a prompt and duration, and a first frame (a 1280x720 PNG, base64) when
+ * given: 6 s is one TEXT_VIDEO shot (with the frame as its `images`), longer is MULTI_SHOT_AUTOMATED, or
+ * MULTI_SHOT_MANUAL from a first frame (the frame starts the first shot; every shot takes the prompt).
+ */
 export function novaReelInput(
   prompt: string,
   durationSeconds: number,
   seed: number,
+  firstFramePng?: string,
 ): Record<string, unknown> {
   const videoGenerationConfig = { durationSeconds, fps: NOVA_REEL_FPS, dimension: NOVA_REEL_DIMENSION, seed };
-  return durationSeconds === 6
-    ? { taskType: 'TEXT_VIDEO', textToVideoParams: { text: prompt }, videoGenerationConfig }
-    : { taskType: 'MULTI_SHOT_AUTOMATED', multiShotAutomatedParams: { text: prompt }, videoGenerationConfig };
+  const image = firstFramePng ? { format: 'png', source: { bytes: firstFramePng } } : undefined;
+  if (durationSeconds === NOVA_REEL_SHOT_SECONDS) {
+    return {
+      taskType: 'TEXT_VIDEO',
+      textToVideoParams: { text: prompt, ...(image ? { images: [image] } : {}) },
+      videoGenerationConfig,
+    };
+  }
+  if (image) {
+    const shots = Array.from({ length: durationSeconds / NOVA_REEL_SHOT_SECONDS }, (_, index) =>
+      index === 0 ? { text: prompt, image } : { text: prompt },
+    );
+    return {
+      taskType: 'MULTI_SHOT_MANUAL',
+      multiShotManualParams: { shots },
+      videoGenerationConfig: { fps: NOVA_REEL_FPS, dimension: NOVA_REEL_DIMENSION, seed },
+    };
+  }
+  return {
+    taskType: 'MULTI_SHOT_AUTOMATED',
+    multiShotAutomatedParams: { text: prompt },
+    videoGenerationConfig,
+  };
+}
+
+/**
+ * Why Nova Reel cannot make a request, or undefined when it can: it renders 1280x720 (16:9) only, from
+ * a prompt and at most a first frame; it takes no reference media.
+ */
+export function novaReelRefusal(request: VideoGenerationRequest): string | undefined {
+  const references = request.references;
+  if (references && references.images.length + references.videos.length + references.audio.length > 0) {
+    return 'Nova Reel has no reference-to-video mode: it films a prompt, from a first frame at most, and takes no reference images, videos or audio. reference_to_video needs a video engine that does, and this deployment has none';
+  }
+  if (request.frame) {
+    const { width, height } = request.frame;
+    // Within 3 %: the contract's 16:9 frames are 1.75 wide per high (1890x1080), Nova Reel's 1.78.
+    const sameShape = Math.abs(Math.log(width / height / (NOVA_REEL_WIDTH / NOVA_REEL_HEIGHT))) < 0.03;
+    if (!sameShape || height > NOVA_REEL_MAX_DELIVERED_HEIGHT) {
+      return `Nova Reel renders 1280x720 (16:9) only, which makes 16:9 videos at 480p or 768p; a ${width}x${height} frame needs a video engine that renders it, and this deployment has none`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * How closely an IMAGE_VARIATION follows its pictures (Nova Canvas: 0.2 to 1.0): close, so that what
+ * the pictures show (a face, clothing, a scene) carries over, with room for the prompt to combine them.
+ */
+export const NOVA_CANVAS_SIMILARITY = 0.8;
+
+/** A picture as Nova Canvas takes it: PNG, base64, 320 to 1408 pixels a side (its limits, with a margin). */
+async function novaCanvasInputImage(image: { bytes: Uint8Array }): Promise<string> {
+  const { default: sharp } = await import('sharp');
+  try {
+    const upright = sharp(image.bytes).rotate();
+    const { width = 0, height = 0 } = await sharp(await upright.clone().png().toBuffer()).metadata();
+    const scale = Math.min(1408 / Math.max(width, height), Math.max(1, 320 / Math.min(width, height)));
+    const png = await upright
+      .resize(Math.max(320, Math.round(width * scale)), Math.max(320, Math.round(height * scale)), {
+        fit: 'cover',
+      })
+      .png()
+      .toBuffer();
+    return png.toString('base64');
+  } catch (error) {
+    throw new MediaGenerationError('invalid_input', 'A picture to make the image from cannot be decoded', {
+      cause: error,
+    });
+  }
+}
+
+/** A first frame fitted to Nova Reel's frame (covering it, centred), as the base64 PNG it takes. */
+async function novaReelFirstFrame(image: { bytes: Uint8Array }): Promise<string> {
+  // Loaded when used: only the media image has sharp.
+  const { default: sharp } = await import('sharp');
+  try {
+    const png = await sharp(image.bytes)
+      .rotate()
+      .resize(NOVA_REEL_WIDTH, NOVA_REEL_HEIGHT, { fit: 'cover' })
+      .png()
+      .toBuffer();
+    return png.toString('base64');
+  } catch (error) {
+    throw new MediaGenerationError('invalid_input', 'The first-frame image cannot be decoded', {
+      cause: error,
+    });
+  }
 }
 
 class BedrockGenerationEngine implements MediaGenerationEngine {
@@ -107,12 +213,23 @@ class BedrockGenerationEngine implements MediaGenerationEngine {
 
   async generateImage(request: ImageGenerationRequest): Promise<ImageGenerationResult> {
     const image = validateImageRequest(request);
+    const text = {
+      text: image.prompt,
+      ...(image.negativePrompt ? { negativeText: image.negativePrompt } : {}),
+    };
+    const task =
+      image.conditioning.length > 0
+        ? {
+            taskType: 'IMAGE_VARIATION',
+            imageVariationParams: {
+              ...text,
+              images: await Promise.all(image.conditioning.map(novaCanvasInputImage)),
+              similarityStrength: NOVA_CANVAS_SIMILARITY,
+            },
+          }
+        : { taskType: 'TEXT_IMAGE', textToImageParams: text };
     const body = {
-      taskType: 'TEXT_IMAGE',
-      textToImageParams: {
-        text: image.prompt,
-        ...(image.negativePrompt ? { negativeText: image.negativePrompt } : {}),
-      },
+      ...task,
       imageGenerationConfig: {
         numberOfImages: image.count,
         width: image.width,
@@ -172,6 +289,9 @@ class BedrockGenerationEngine implements MediaGenerationEngine {
         'Video generation is off: MEDIA_GENERATION_VIDEO_MODEL is empty (CDK option mediaGeneration.videoModel). Nothing was charged.',
       );
     }
+    const refusal = novaReelRefusal(request);
+    if (refusal) throw new MediaGenerationError('engine_unavailable', `${refusal}. Nothing was charged.`);
+    const firstFrame = request.firstFrame ? await novaReelFirstFrame(request.firstFrame) : undefined;
     const prefix = request.output.prefix.replace(/^\/+|\/+$/g, '');
     let invocationArn: string | undefined;
     try {
@@ -180,7 +300,12 @@ class BedrockGenerationEngine implements MediaGenerationEngine {
           new StartAsyncInvokeCommand({
             modelId: model,
             clientRequestToken: clientRequestToken(request.runId),
-            modelInput: novaReelInput(request.prompt.trim(), durationSeconds, request.seed ?? 0) as never,
+            modelInput: novaReelInput(
+              request.prompt.trim(),
+              durationSeconds,
+              request.seed ?? 0,
+              firstFrame,
+            ) as never,
             outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://${request.output.bucket}/${prefix}` } },
           }),
         )
@@ -205,6 +330,8 @@ class BedrockGenerationEngine implements MediaGenerationEngine {
       key: location.key ? `${location.key}/${NOVA_REEL_OUTPUT_FILE}` : NOVA_REEL_OUTPUT_FILE,
       mediaType: 'video/mp4',
       durationSeconds,
+      width: NOVA_REEL_WIDTH,
+      height: NOVA_REEL_HEIGHT,
     };
   }
 

@@ -1,10 +1,14 @@
 /**
  * The image and short video generation capability (docs/architecture.md, "Engines"). One interface,
  * chosen by configuration (`MEDIA_GENERATION_ENGINE`) and recorded on the job by `name`:
- * - `bedrock`: Amazon Bedrock's Nova Canvas (images, `InvokeModel` TEXT_IMAGE) and Nova Reel (videos,
- *   `StartAsyncInvoke` into the media bucket, then `GetAsyncInvoke` until it ends), bedrock-generation-engine.ts.
- * There is no local engine: no npm package ships image or video generation weights, and this service
- * returns no canned media. With nothing configured, every call fails with `engine_unavailable` naming
+ * - `bedrock`: Amazon Bedrock's Nova Canvas (images, `InvokeModel` TEXT_IMAGE or IMAGE_VARIATION) and
+ *   Nova Reel (videos, `StartAsyncInvoke` into the media bucket, then `GetAsyncInvoke` until it ends),
+ *   bedrock-generation-engine.ts.
+ * - `openai`: an OpenAI-compatible images server (images only), openai-image-engine.ts.
+ * - `composite`: identity remixes composed from segmentation and face landmarks, not generated (images
+ *   from pictures only), composite-remix-engine.ts.
+ * There is no local generative engine: no npm package ships image or video generation weights, and this
+ * service returns no canned media. With nothing configured, every call fails with `engine_unavailable` naming
  * the settings (`videoGenerationConfigured()` says beforehand whether a video can be made).
  *
  * Units: sizes in pixels, durations in whole seconds, seeds as the model takes them.
@@ -24,6 +28,11 @@ export interface ImageGenerationRequest {
   count?: number;
   /** 0 to 2147483646; the same seed and prompt give the same image. @default 0 */
   seed?: number;
+  /**
+   * Pictures the image is made from rather than from the prompt alone (1 to 5): each engine conditions
+   * on them as it can (Nova Canvas: IMAGE_VARIATION). @default none (text to image)
+   */
+  conditioning?: GenerationImageInput[];
 }
 
 export interface ImageGenerationResult {
@@ -37,8 +46,24 @@ export interface ImageGenerationResult {
   height: number;
 }
 
+/** An image handed to an engine, as bytes (PNG, JPEG or WebP). */
+export interface GenerationImageInput {
+  bytes: Uint8Array;
+  mediaType: string;
+}
+
+/** Media of the media bucket that guides a video (reference to video): object keys, by kind. */
+export interface VideoReferences {
+  images: string[];
+  videos: string[];
+  audio: string[];
+}
+
 export interface VideoGenerationRequest {
-  /** What to film: 1 to 512 characters for 6 s, up to 4000 for longer videos. */
+  /**
+   * What to film: 1 to 512 characters for 6 s (and for each 6 s shot of a video from a first frame),
+   * up to 4000 for longer videos.
+   */
   prompt: string;
   /** 6, or (Nova Reel 1.1) a multiple of 6 up to 120. @default 6 */
   durationSeconds?: number;
@@ -51,6 +76,16 @@ export interface VideoGenerationRequest {
    * does not pay for a second video.
    */
   runId: string;
+  /** The first frame (image to video); the engine fits it to its frame. @default none (text to video) */
+  firstFrame?: GenerationImageInput;
+  /** Media that guides the video (reference to video). @default none */
+  references?: VideoReferences;
+  /**
+   * The frame the caller delivers the video at: the engine renders it, or refuses with
+   * `engine_unavailable` when it cannot (`VideoGenerationResult` says what it rendered, which the caller
+   * scales to this frame). @default the engine's own frame
+   */
+  frame?: { width: number; height: number };
 }
 
 export interface VideoGenerationResult {
@@ -61,6 +96,9 @@ export interface VideoGenerationResult {
   key: string;
   mediaType: 'video/mp4';
   durationSeconds: number;
+  /** The frame the engine rendered, in pixels. */
+  width: number;
+  height: number;
 }
 
 export interface MediaGenerationEngine {
@@ -97,6 +135,7 @@ export interface NormalizedImageRequest {
   height: number;
   count: number;
   seed: number;
+  conditioning: GenerationImageInput[];
 }
 
 const invalid = (message: string) => new MediaGenerationError('invalid_input', message);
@@ -125,7 +164,17 @@ export function validateImageRequest(request: ImageGenerationRequest): Normalize
   const seed = request.seed ?? 0;
   if (!Number.isInteger(seed) || seed < 0 || seed > 2_147_483_646)
     throw invalid('The seed must be a whole number from 0 to 2147483646.');
-  return { prompt, negativePrompt: request.negativePrompt?.trim() || undefined, width, height, count, seed };
+  const conditioning = request.conditioning ?? [];
+  if (conditioning.length > 5) throw invalid('An image is made from at most 5 pictures.');
+  return {
+    prompt,
+    negativePrompt: request.negativePrompt?.trim() || undefined,
+    width,
+    height,
+    count,
+    seed,
+    conditioning,
+  };
 }
 
 /** Checks a video request the same way for every engine; returns its duration. */
@@ -140,9 +189,17 @@ export function validateVideoRequest(request: VideoGenerationRequest): number {
     throw invalid('A generated video lasts 6 seconds, or a multiple of 6 up to 120.');
   }
   const prompt = request.prompt?.trim() ?? '';
-  const limit = durationSeconds === 6 ? 512 : 4000;
+  // A video from a first frame is made of 6 s shots, each of which takes the prompt whole.
+  const limit = durationSeconds === 6 || request.firstFrame ? 512 : 4000;
   if (prompt.length < 1 || prompt.length > limit) {
-    throw invalid(`The video prompt must be 1 to ${limit} characters for ${durationSeconds} seconds.`);
+    throw invalid(
+      `The video prompt must be 1 to ${limit} characters for ${durationSeconds} seconds${request.firstFrame ? ' from a first frame' : ''} (it has ${prompt.length}).`,
+    );
+  }
+  if (request.frame) {
+    const { width, height } = request.frame;
+    if (![width, height].every((side) => Number.isInteger(side) && side >= 16 && side <= 4096))
+      throw invalid('The video frame must be 16 to 4096 pixels on each side.');
   }
   if (
     !request.output?.bucket ||

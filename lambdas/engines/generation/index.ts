@@ -13,6 +13,7 @@ import {
 import { onProcessReset } from '../../core/process-state.js';
 import { createBedrockGenerationEngine } from './bedrock-generation-engine.js';
 import { type MediaGenerationEngine, MediaGenerationError } from './generation-engine.js';
+import { createOpenAiImageEngine } from './openai-image-engine.js';
 import { createTestDoubleGenerationEngine } from './test-double-generation-engine.js';
 
 export * from './generation-engine.js';
@@ -28,6 +29,23 @@ function createUnconfiguredGenerationEngine(): MediaGenerationEngine {
   return { name: UNCONFIGURED_ENGINE, generateImage: fail, generateVideo: fail };
 }
 
+/**
+ * The composite engine, loaded when first used: it runs the vision engines (sharp, TensorFlow.js), which
+ * only the media image carries, and every bundle that can pick an engine carries this module.
+ */
+function lazyCompositeEngine(): MediaGenerationEngine {
+  let engine: Promise<MediaGenerationEngine> | undefined;
+  const loaded = (): Promise<MediaGenerationEngine> => {
+    engine ??= import('./composite-remix-engine.js').then((module) => module.createCompositeRemixEngine());
+    return engine;
+  };
+  return {
+    name: 'composite',
+    generateImage: async (request) => (await loaded()).generateImage(request),
+    generateVideo: async (request) => (await loaded()).generateVideo(request),
+  };
+}
+
 /** A new engine of that name, with its settings from the configuration. */
 export function createGenerationEngine(
   name: MediaGenerationEngineName = modelEnginesConfig().mediaGeneration.engine,
@@ -41,6 +59,10 @@ export function createGenerationEngine(
         pollIntervalMs: settings.pollIntervalMs,
         videoTimeoutMs: settings.videoTimeoutMs,
       });
+    case 'openai':
+      return createOpenAiImageEngine(settings);
+    case 'composite':
+      return lazyCompositeEngine();
     case 'test-double':
       return createTestDoubleGenerationEngine();
     case UNCONFIGURED_ENGINE:
@@ -65,10 +87,15 @@ export function videoGenerationConfigured(): boolean {
   return settings.engine === 'bedrock' && settings.videoModel !== '';
 }
 
-/** Whether this deployment can generate an image: an engine is configured and its image model is set. */
+/**
+ * Whether this deployment can generate an image: an engine is configured with its image model (Bedrock)
+ * or its server (OpenAI-compatible).
+ */
 export function imageGenerationConfigured(): boolean {
   const settings = modelEnginesConfig().mediaGeneration;
   if (settings.engine === 'test-double') return true;
+  if (settings.engine === 'openai') return settings.baseUrl !== '';
+  if (settings.engine === 'composite') return true;
   return settings.engine === 'bedrock' && settings.imageModel !== '';
 }
 

@@ -1,9 +1,10 @@
 /**
  * The image and video generation test double (`MEDIA_GENERATION_ENGINE=test-double`, tests only: see
  * `TEST_DOUBLE_ENGINE` in core/config.ts). Real, valid, obviously generated-by-nobody media: solid grey
- * PNGs of the requested size (sharp), and a 64x36 grey H.264 MP4 of the requested length (the npm
- * ffmpeg, 4 fps) written to the media bucket where Nova Reel would put it
- * (`<prefix>/test-double-<run>/output.mp4`).
+ * PNGs of the requested size (sharp), and a grey H.264 MP4 of the requested length and frame (64x36
+ * when none is asked for; the npm ffmpeg, 4 fps) written to the media bucket where Nova Reel would put it
+ * (`<prefix>/test-double-<run>/output.mp4`). Unlike Nova Reel it takes every frame and reference media
+ * (it reads none of them), so that the jobs' paths around a capable engine can be tested.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,10 @@ class TestDoubleGenerationEngine implements MediaGenerationEngine {
 
   async generateVideo(request: VideoGenerationRequest): Promise<VideoGenerationResult> {
     const durationSeconds = validateVideoRequest(request);
+    // x264 with yuv420p needs even sides.
+    const even = (side: number) => Math.max(2, Math.round(side / 2) * 2);
+    const width = even(request.frame?.width ?? 64);
+    const height = even(request.frame?.height ?? 36);
     const directory = await mkdtemp(path.join(tmpdir(), 'generation-double-'));
     try {
       const file = path.join(directory, 'output.mp4');
@@ -61,7 +66,7 @@ class TestDoubleGenerationEngine implements MediaGenerationEngine {
           '-f',
           'lavfi',
           '-i',
-          `color=c=gray:s=64x36:r=4:d=${durationSeconds}`,
+          `color=c=gray:s=${width}x${height}:r=4:d=${durationSeconds}`,
           '-c:v',
           'libx264',
           '-pix_fmt',
@@ -88,6 +93,8 @@ class TestDoubleGenerationEngine implements MediaGenerationEngine {
         key,
         mediaType: 'video/mp4',
         durationSeconds,
+        width,
+        height,
       };
     } catch (error) {
       throw new MediaGenerationError(

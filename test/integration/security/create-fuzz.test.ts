@@ -1039,3 +1039,110 @@ describe('AI clipping creates never fail with 5xx', () => {
     expectReached(seen, 402, 400);
   });
 });
+
+describe('Models API generation creates never fail with 5xx', () => {
+  // A workspace without credits: bodies that pass validation end in 402 before any media is fetched.
+  let brokeKey: string;
+  beforeAll(async () => {
+    brokeKey = (await fuzzTarget.api.newWorkspace({ included_credits: 0 })).apiKey;
+  });
+  const mediaInput = fc.oneof(
+    fc.record({
+      type: fc.constant('base64'),
+      media_type: fc.constantFrom('image/png', 'video/mp4', 'audio/wav', ''),
+      data: fc.oneof(fc.base64String({ maxLength: 64 }), anyString),
+    }),
+    fc.record({ type: fc.constant('url'), url: plausibleUrl }),
+    fc.record({ type: fc.constant('asset_id'), asset_id: fc.oneof(wellFormedId, anyString) }),
+    anyJson,
+  );
+  const inputs = (max: number) => fc.oneof(fc.array(mediaInput, { maxLength: max }), anyJson);
+  const videoBody = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          mode: fc.oneof(fc.constantFrom('text_to_video', 'image_to_video', 'reference_to_video'), anyString),
+          model: fc.oneof(fc.constant('service-video-1'), anyString),
+          prompt: fc.oneof(fc.string({ maxLength: 40 }), hugeString, anyJson),
+          duration: fc.oneof(fc.integer({ min: 0, max: 20 }), anyJson),
+          resolution: fc.oneof(fc.constantFrom('480p', '768p', '1080p', '2k'), anyString),
+          aspect_ratio: fc.oneof(
+            fc.constantFrom('21:9', '16:9', '4:3', '1:1', '3:4', '9:16', 'adaptive', null),
+            anyString,
+          ),
+          prompt_enhancement: fc.oneof(fc.constantFrom('turbo', 'quality', 'default', 'disabled'), anyString),
+          seed: fc.oneof(fc.integer(), fc.constant(null), anyJson),
+          image: mediaInput,
+          reference_images: inputs(10),
+          reference_videos: inputs(4),
+          reference_audio: inputs(4),
+          callback_url: plausibleUrl,
+          callback_id: fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null)),
+        },
+        { requiredKeys: ['mode', 'model', 'prompt'] },
+      ),
+    },
+    { weight: 1, arbitrary: jsonBodyFor(bodySchemaOf('ModelVideosCreate')) },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+  const imageBody = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          model: fc.oneof(fc.constant('service-image-1'), anyString),
+          mode: fc.oneof(fc.constant('identity_remix'), anyString),
+          identity_images: inputs(6),
+          reference_images: inputs(2),
+          num_images: fc.oneof(fc.integer({ min: 0, max: 6 }), anyJson),
+          aspect_ratio: fc.oneof(
+            fc.constantFrom('1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', null),
+            anyString,
+          ),
+          seed: fc.oneof(fc.integer(), fc.constant(null), anyJson),
+        },
+        { requiredKeys: ['model', 'identity_images', 'reference_images'] },
+      ),
+    },
+    { weight: 1, arbitrary: jsonBodyFor(bodySchemaOf('ModelImagesCreate')) },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+  const picture = { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' };
+  const cases = [
+    {
+      label: 'POST /v3/models/images',
+      path: '/v3/models/images',
+      body: imageBody,
+      example: { model: 'service-image-1', identity_images: [picture], reference_images: [picture] },
+    },
+    {
+      label: 'POST /v3/models/videos',
+      path: '/v3/models/videos',
+      body: videoBody,
+      example: { mode: 'text_to_video', model: 'service-video-1', prompt: 'A kite' },
+    },
+  ] as const;
+
+  it.each(cases.map((route) => [route.label, route] as const))(
+    '%s: any body and Idempotency-Key',
+    async (_label, route) => {
+      const seen = new Set<number>();
+      await fc.assert(
+        fc.asyncProperty(route.body as fc.Arbitrary<unknown>, idempotencyHeader, async (payload, key) => {
+          const attempt = {
+            method: 'POST',
+            path: route.path,
+            body: JSON.stringify(payload),
+            headers: { ...headersOf('application/json', key), 'X-Api-Key': brokeKey },
+          };
+          const reply = await send(attempt);
+          expectWellFormed(reply, attempt);
+          seen.add(reply.status);
+        }),
+        { numRuns: NUM_RUNS, examples: [[route.example, undefined]] },
+      );
+      expectReached(seen, 402, 400);
+    },
+  );
+});

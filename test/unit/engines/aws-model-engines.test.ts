@@ -416,6 +416,49 @@ describe('Amazon Nova Canvas and Nova Reel', () => {
     });
   });
 
+  it('asks Nova Canvas for an IMAGE_VARIATION of the pictures it is conditioned on, each fitted to its limits', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    bedrock.on(InvokeModelCommand).resolves({
+      body: new TextEncoder().encode(JSON.stringify({ images: [png.toString('base64')] })) as never,
+      contentType: 'application/json',
+    });
+    const { default: sharp } = await import('sharp');
+    const picture = async (width: number, height: number) => ({
+      bytes: new Uint8Array(
+        await sharp({ create: { width, height, channels: 3, background: { r: 90, g: 90, b: 200 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+      mediaType: 'image/jpeg',
+    });
+    await createBedrockGenerationEngine(options).generateImage({
+      prompt: 'The person of the portraits in the scene',
+      width: 896,
+      height: 1120,
+      seed: 7,
+      conditioning: [await picture(3000, 2000), await picture(100, 150)],
+    });
+    const body = JSON.parse(
+      new TextDecoder().decode(bedrock.commandCalls(InvokeModelCommand)[0]?.args[0].input.body as Uint8Array),
+    );
+    expect(body).toMatchObject({
+      taskType: 'IMAGE_VARIATION',
+      imageVariationParams: { text: 'The person of the portraits in the scene', similarityStrength: 0.8 },
+      imageGenerationConfig: { numberOfImages: 1, width: 896, height: 1120, seed: 7 },
+    });
+    const sizes = await Promise.all(
+      (body.imageVariationParams.images as string[]).map(async (image) => {
+        const { width, height, format } = await sharp(Buffer.from(image, 'base64')).metadata();
+        return { width, height, format };
+      }),
+    );
+    // Large pictures come down to 1408 a side at most, small ones up to 320 at least; PNG either way.
+    expect(sizes).toEqual([
+      { width: 1408, height: 939, format: 'png' },
+      { width: 320, height: 480, format: 'png' },
+    ]);
+  });
+
   it('reports a prompt Nova Canvas refuses, and refuses sizes it cannot make before calling it', async () => {
     bedrock.on(InvokeModelCommand).rejects(
       new ValidationException({
@@ -463,6 +506,8 @@ describe('Amazon Nova Canvas and Nova Reel', () => {
       key: 'workspaces/w/videos/v1/work/generated/abc123/output.mp4',
       mediaType: 'video/mp4',
       durationSeconds: 6,
+      width: 1280,
+      height: 720,
     });
     expect(bedrock.commandCalls(StartAsyncInvokeCommand)[0]?.args[0].input).toEqual({
       modelId: 'amazon.nova-reel-v1:1',
@@ -480,6 +525,68 @@ describe('Amazon Nova Canvas and Nova Reel', () => {
       { invocationArn },
       { invocationArn },
     ]);
+  });
+
+  it('starts a first frame, fitted to 1280x720, as the TEXT_VIDEO image or the first MULTI_SHOT_MANUAL shot', async () => {
+    bedrock.on(StartAsyncInvokeCommand).resolves({ invocationArn: 'arn:x' });
+    bedrock.on(GetAsyncInvokeCommand).resolves({
+      status: 'Completed',
+      outputDataConfig: { s3OutputDataConfig: { s3Uri: 's3://b/p/x' } },
+    } as never);
+    const { default: sharp } = await import('sharp');
+    const portrait = await sharp({
+      create: { width: 90, height: 160, channels: 3, background: { r: 10, g: 200, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const firstFrame = { bytes: new Uint8Array(portrait), mediaType: 'image/png' };
+    const request = {
+      prompt: 'The field sways',
+      output: { bucket: 'b', prefix: 'p' },
+      runId: 'r',
+      firstFrame,
+    };
+    const engine = createBedrockGenerationEngine(options);
+    await engine.generateVideo({ ...request, frame: { width: 1344, height: 768 } });
+    await engine.generateVideo({ ...request, durationSeconds: 12, frame: { width: 840, height: 480 } });
+    const [single, shots] = bedrock
+      .commandCalls(StartAsyncInvokeCommand)
+      .map(({ args }) => args[0].input.modelInput as unknown);
+    const image = (
+      single as { textToVideoParams: { images: { format: string; source: { bytes: string } }[] } }
+    ).textToVideoParams.images[0];
+    expect(image?.format).toBe('png');
+    expect(await sharp(Buffer.from(image?.source.bytes ?? '', 'base64')).metadata()).toMatchObject({
+      width: 1280,
+      height: 720,
+    });
+    expect(shots).toMatchObject({
+      taskType: 'MULTI_SHOT_MANUAL',
+      multiShotManualParams: { shots: [{ text: 'The field sways', image }, { text: 'The field sways' }] },
+      videoGenerationConfig: { fps: 24, dimension: '1280x720', seed: 0 },
+    });
+  });
+
+  it('refuses what Nova Reel cannot film, engine_unavailable before invoking anything', async () => {
+    const engine = createBedrockGenerationEngine(options);
+    const request = { prompt: 'A kite', output: { bucket: 'b', prefix: 'p' }, runId: 'r' };
+    await expect(
+      engine.generateVideo({ ...request, references: { images: ['k1'], videos: [], audio: [] } }),
+    ).rejects.toMatchObject({
+      failureCode: 'engine_unavailable',
+      message: expect.stringContaining('no reference-to-video mode'),
+    });
+    for (const frame of [
+      { width: 1890, height: 1080 },
+      { width: 768, height: 1344 },
+      { width: 1024, height: 768 },
+    ]) {
+      await expect(engine.generateVideo({ ...request, frame })).rejects.toMatchObject({
+        failureCode: 'engine_unavailable',
+        message: expect.stringContaining(`a ${frame.width}x${frame.height} frame needs a video engine`),
+      });
+    }
+    expect(bedrock.commandCalls(StartAsyncInvokeCommand)).toHaveLength(0);
   });
 
   it('fails with Nova Reel reason, or after the timeout', async () => {

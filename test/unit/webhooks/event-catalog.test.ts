@@ -42,6 +42,10 @@ const EMITTED = [
   'overdub.fail',
   'ai_clipping.success',
   'ai_clipping.fail',
+  'model_video.success',
+  'model_video.fail',
+  'model_image.success',
+  'model_image.fail',
 ] as const;
 
 function sources(directory: string): string[] {
