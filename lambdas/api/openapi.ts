@@ -101,7 +101,9 @@ function operation(route: RouteDefinition): JsonObject {
     summary: route.summary,
     ...(route.deprecated
       ? { description: `Deprecated: kept for older clients. Use ${route.deprecated.replacement}.` }
-      : {}),
+      : route.extension
+        ? { description: "Extension: this service's own, not part of the hosted API." }
+        : {}),
     tags: [route.area],
     ...(route.auth === 'none' ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -120,6 +122,7 @@ function operation(route: RouteDefinition): JsonObject {
     'x-billing': route.billing,
     'x-implemented': endpoint !== undefined || route.removed !== undefined,
     ...(route.removed || route.deprecated ? { deprecated: true } : {}),
+    ...(route.extension ? { 'x-extension': true } : {}),
   };
 }
 

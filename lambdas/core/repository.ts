@@ -194,6 +194,60 @@ export async function queryAll<T extends ItemKey>(
   return items;
 }
 
+/** Which items of a partition `queryItems` reads, and what of them it keeps. */
+export interface ItemsQuery {
+  partition: string;
+  /** Sort keys starting with `prefix`, or from `from` to `to` (both included). */
+  sortKey: { prefix: string } | { from: string; to: string };
+  /** Items kept (DynamoDB still reads, and bills, every item in the key range). */
+  filter?: { expression: string; names?: Record<string, string>; values: Record<string, unknown> };
+  /** Only these attributes are returned (a smaller answer than whole items). */
+  attributes?: readonly string[];
+}
+
+/**
+ * Every item of a key range, in key order, following DynamoDB's pages: for bounded reads whose items
+ * are aggregated (daily usage counters, the running jobs of a type), optionally filtered and projected.
+ */
+export async function queryItems<T>(query: ItemsQuery): Promise<T[]> {
+  const range = 'prefix' in query.sortKey;
+  const names: Record<string, string> = {
+    '#pk': TABLE_SCHEMA.partitionKey,
+    '#sk': TABLE_SCHEMA.sortKey,
+    ...query.filter?.names,
+  };
+  const projection = query.attributes?.map((attribute, index) => {
+    names[`#a${index}`] = attribute;
+    return `#a${index}`;
+  });
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await documents().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        KeyConditionExpression: range
+          ? '#pk = :pk AND begins_with(#sk, :prefix)'
+          : '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: {
+          ':pk': query.partition,
+          ...('prefix' in query.sortKey
+            ? { ':prefix': query.sortKey.prefix }
+            : { ':from': query.sortKey.from, ':to': query.sortKey.to }),
+          ...query.filter?.values,
+        },
+        ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
+        ...(projection ? { ProjectionExpression: projection.join(', ') } : {}),
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    items.push(...((result.Items ?? []) as T[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
 export interface PageRequest {
   /** Partition to read. */
   partition: string;
