@@ -1,25 +1,11 @@
 /** Account and key inspection: this area's rows of the route table (lambdas/api/routes.ts), with the endpoints that serve them. */
-import { accountView } from '../../accounts/account-view.js';
-import { getWorkspace, type Workspace } from '../../accounts/workspaces.js';
+import { accountView, callerWorkspace } from '../../accounts/account-view.js';
 import { creditSummary, jobsInFlight, usageByPeriod, usageWindow } from '../../billing/usage-report.js';
-import { UnauthorizedError } from '../../core/errors.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
 import { workspaceRateHeadroom } from '../pipeline/rate-limit.js';
 import { areaRoutes, row } from '../route-rows.js';
 import { accountBody, apiKeySelfBody, usageBody, usageQuery } from './schemas.js';
-
-/** The caller's workspace, read now (`consistent`: a balance just moved must show). */
-async function callerWorkspace(workspaceId: string, consistent = false): Promise<Workspace> {
-  const workspace = await getWorkspace(workspaceId, consistent);
-  // Deleted after the credential was authenticated (cached): the key no longer reaches a workspace.
-  if (!workspace)
-    throw new UnauthorizedError(
-      'The workspace of this key no longer exists.',
-      'api_key_owner_workspace_access_revoked',
-    );
-  return workspace;
-}
 
 const userMeGet = endpoint(
   {},
