@@ -10,6 +10,8 @@ import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { buildOpenApiDocument } from '../../lambdas/api/openapi.js';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { settleReservation } from '../../lambdas/billing/credits.js';
+import { putItem } from '../../lambdas/core/repository.js';
+import { keys, RESOURCE_TYPES } from '../../lambdas/core/table-schema.js';
 import { getVideo, videoKey } from '../../lambdas/videos/videos.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -188,6 +190,38 @@ describe('credits and charges', () => {
     expect(repeated).toBe(false);
     expect((await usageOf(apiKey)).usage.totals).toEqual(before.usage.totals);
   }, 120_000);
+});
+
+describe('jobs in flight', () => {
+  it('counts running and queued jobs per type from the records, with the credits they hold', async () => {
+    const { apiKey, workspaceId } = await api.newWorkspace();
+    // Records as the job types write them while they run (only the fields the report reads differ).
+    const record = (type: string, id: string, status: string, reserved: number, state: string) =>
+      putItem({
+        ...keys.resource(workspaceId, type, id),
+        workspace_id: workspaceId,
+        status,
+        billing_state: state,
+        credits_reserved: reserved,
+      });
+    await record(RESOURCE_TYPES.lipsync, 'l1', 'running', 3, 'reserved');
+    await record(RESOURCE_TYPES.lipsync, 'l2', 'pending', 2, 'reserved');
+    await record(RESOURCE_TYPES.lipsync, 'l3', 'completed', 2, 'settled');
+    await record(RESOURCE_TYPES.video, 'v1', 'processing', 4, 'reserved');
+    await record(RESOURCE_TYPES.videoTranslation, 't1', 'failed', 5, 'refunded');
+    const usage = await usageOf(apiKey);
+    const byType = Object.fromEntries(usage.jobs.map((job) => [job.job_type, job]));
+    expect(byType.lipsync).toEqual({
+      job_type: 'lipsync',
+      running: 1,
+      queued: 1,
+      concurrency_limit: null,
+      credits_reserved: 5,
+    });
+    expect(byType.video).toMatchObject({ running: 1, queued: 0, credits_reserved: 4 });
+    expect(byType.video_translation).toMatchObject({ running: 0, queued: 0, credits_reserved: 0 });
+    expect(usage.credits.reserved).toBe(9);
+  });
 });
 
 describe('the window', () => {
