@@ -170,28 +170,12 @@ export async function deleteExistingItem(
  * DynamoDB's pages. For small, bounded sets read whole (a workspace's webhook endpoints, an event's
  * deliveries); lists shown to clients page with `queryPage`.
  */
-export async function queryAll<T extends ItemKey>(
+export function queryAll<T extends ItemKey>(
   partition: string,
   sortKeyPrefix: string,
   consistent = false,
 ): Promise<T[]> {
-  const items: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documents().send(
-      new QueryCommand({
-        TableName: config().tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': TABLE_SCHEMA.partitionKey, '#sk': TABLE_SCHEMA.sortKey },
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': sortKeyPrefix },
-        ConsistentRead: consistent,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    items.push(...((result.Items ?? []) as T[]));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryItems<T>({ partition, sortKey: { prefix: sortKeyPrefix }, consistent });
 }
 
 /** Which items of a partition `queryItems` reads, and what of them it keeps. */
@@ -203,6 +187,8 @@ export interface ItemsQuery {
   filter?: { expression: string; names?: Record<string, string>; values: Record<string, unknown> };
   /** Only these attributes are returned (a smaller answer than whole items). */
   attributes?: readonly string[];
+  /** @default false */
+  consistent?: boolean;
 }
 
 /**
@@ -210,7 +196,7 @@ export interface ItemsQuery {
  * are aggregated (daily usage counters, the running jobs of a type), optionally filtered and projected.
  */
 export async function queryItems<T>(query: ItemsQuery): Promise<T[]> {
-  const range = 'prefix' in query.sortKey;
+  const byPrefix = 'prefix' in query.sortKey;
   const names: Record<string, string> = {
     '#pk': TABLE_SCHEMA.partitionKey,
     '#sk': TABLE_SCHEMA.sortKey,
@@ -226,7 +212,7 @@ export async function queryItems<T>(query: ItemsQuery): Promise<T[]> {
     const result = await documents().send(
       new QueryCommand({
         TableName: config().tableName,
-        KeyConditionExpression: range
+        KeyConditionExpression: byPrefix
           ? '#pk = :pk AND begins_with(#sk, :prefix)'
           : '#pk = :pk AND #sk BETWEEN :from AND :to',
         ExpressionAttributeNames: names,
@@ -238,6 +224,7 @@ export async function queryItems<T>(query: ItemsQuery): Promise<T[]> {
           ...query.filter?.values,
         },
         ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
+        ConsistentRead: query.consistent ?? false,
         ...(projection ? { ProjectionExpression: projection.join(', ') } : {}),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
