@@ -201,9 +201,10 @@ describe('the other legacy routes', () => {
     expect(document.paths['/v1/user/me']?.get?.description).toContain('GET /v3/users/me');
     expect(document.paths['/v1/folders/create']?.post).toMatchObject({ deprecated: true });
     expect(document.paths['/v1/folders/create']?.post?.description).toContain('POST /v3/folders');
-    const success = (
-      document.paths['/v1/user/me']?.get as { responses: Record<string, { headers?: object }> }
-    ).responses['200'];
+    const userMe = document.paths['/v1/user/me']?.get as
+      | { responses?: Record<string, { headers?: object }> }
+      | undefined;
+    const success = userMe?.responses?.['200'];
     expect(Object.keys(success?.headers ?? {})).toEqual(['Deprecation', 'Sunset']);
   });
 });
