@@ -1,5 +1,6 @@
-/** The account document of `GET /v3/users/me`: the owner, the billing type and its billing object. */
-import type { Workspace } from './workspaces.js';
+/** The account document of `GET /v3/users/me` (and `/v1/user/me`), and the workspace of the caller. */
+import { UnauthorizedError } from '../core/errors.js';
+import { getWorkspace, type Workspace } from './workspaces.js';
 
 export function accountView(workspace: Workspace) {
   const billing =
@@ -39,4 +40,16 @@ export function accountView(workspace: Workspace) {
     included_credits: workspace.included_credits,
     remaining_credits: workspace.remaining_credits,
   };
+}
+
+/** The caller's workspace, read now (`consistent`: a balance just moved must show). */
+export async function callerWorkspace(workspaceId: string, consistent = false): Promise<Workspace> {
+  const workspace = await getWorkspace(workspaceId, consistent);
+  // Deleted after the credential was authenticated (cached): the key no longer reaches a workspace.
+  if (!workspace)
+    throw new UnauthorizedError(
+      'The workspace of this key no longer exists.',
+      'api_key_owner_workspace_access_revoked',
+    );
+  return workspace;
 }

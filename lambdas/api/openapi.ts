@@ -4,6 +4,7 @@
  * document differs from a fresh build, so the served document never drifts from the code.
  */
 import { z } from 'zod';
+import { LEGACY_DEPRECATED_AT, LEGACY_SUNSET_AT } from './pipeline/deprecation.js';
 import { IDEMPOTENCY_HEADER } from './pipeline/idempotency.js';
 import type { RouteDefinition } from './pipeline/route-types.js';
 
@@ -77,6 +78,7 @@ function operation(route: RouteDefinition): JsonObject {
   } else if (endpoint) {
     responses[String(endpoint.successStatus)] = {
       description: 'Success',
+      ...(route.deprecated ? { headers: DEPRECATION_RESPONSE_HEADERS } : {}),
       content: {
         'application/json': {
           schema: endpoint.response ? responseJsonSchema(endpoint.response) : { type: 'object' },
@@ -101,7 +103,9 @@ function operation(route: RouteDefinition): JsonObject {
     summary: route.summary,
     ...(route.deprecated
       ? { description: `Deprecated: kept for older clients. Use ${route.deprecated.replacement}.` }
-      : {}),
+      : route.extension
+        ? { description: "Extension: this service's own, not part of the hosted API." }
+        : {}),
     tags: [route.area],
     ...(route.auth === 'none' ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -120,8 +124,21 @@ function operation(route: RouteDefinition): JsonObject {
     'x-billing': route.billing,
     'x-implemented': endpoint !== undefined || route.removed !== undefined,
     ...(route.removed || route.deprecated ? { deprecated: true } : {}),
+    ...(route.extension ? { 'x-extension': true } : {}),
   };
 }
+
+/** The headers every answer of a deprecated route carries (api/pipeline/deprecation.ts). */
+const DEPRECATION_RESPONSE_HEADERS: JsonObject = {
+  Deprecation: {
+    description: 'RFC 9745: when the route was deprecated, as `@` and Unix seconds.',
+    schema: { type: 'string', example: `@${Math.floor(LEGACY_DEPRECATED_AT.getTime() / 1000)}` },
+  },
+  Sunset: {
+    description: 'RFC 8594: when the route may stop answering (an HTTP-date).',
+    schema: { type: 'string', example: LEGACY_SUNSET_AT.toUTCString() },
+  },
+};
 
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};

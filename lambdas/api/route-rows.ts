@@ -25,6 +25,8 @@ interface RowOptions {
   removed?: { replacement: string };
   /** @default undefined (a current route; see RouteDefinition.deprecated) */
   deprecated?: { replacement: string };
+  /** Beyond the hosted API's contract (see RouteDefinition.extension). @default false */
+  extension?: boolean;
   /** The body is streamed as it is produced (see RouteDefinition). @default false */
   responseStreaming?: boolean;
 }
@@ -55,6 +57,7 @@ export function row(
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.removed ? { removed: options.removed } : {}),
     ...(options.deprecated ? { deprecated: options.deprecated } : {}),
+    ...(options.extension ? { extension: true as const } : {}),
     ...(options.responseStreaming ? { responseStreaming: true as const } : {}),
   };
 }

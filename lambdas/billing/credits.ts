@@ -12,6 +12,7 @@ import { PaymentRequiredError } from '../core/errors.js';
 import { type ItemKey, type StoredItem, transactWrite } from '../core/repository.js';
 import { keys } from '../core/table-schema.js';
 import { PLAN_ENTITLEMENTS } from './plans.js';
+import { usageLedgerCharge } from './usage-ledger.js';
 
 export const BILLING_STATE = { reserved: 'reserved', settled: 'settled', refunded: 'refunded' } as const;
 export type BillingState = (typeof BILLING_STATE)[keyof typeof BILLING_STATE];
@@ -188,6 +189,9 @@ async function endReservation(
   const returned = billing.credits_reserved - spent;
   const refunded = spent === 0;
   const returnsTrial = refunded && billing.trial_counted;
+  // A charge is counted in the usage ledger by the same transaction (usage-ledger.ts): it can never be
+  // counted without being spent, or twice. A refund charges nothing and counts nothing.
+  const ledger = refunded ? [] : [usageLedgerCharge(workspaceId, jobKey, spent, new Date())];
   // A refusal means the job's billing already ended (the step ran before).
   return (
     (await transactWrite([
@@ -217,6 +221,7 @@ async function endReservation(
           },
         },
       },
+      ...ledger,
     ])) === undefined
   );
 }

@@ -170,21 +170,62 @@ export async function deleteExistingItem(
  * DynamoDB's pages. For small, bounded sets read whole (a workspace's webhook endpoints, an event's
  * deliveries); lists shown to clients page with `queryPage`.
  */
-export async function queryAll<T extends ItemKey>(
+export function queryAll<T extends ItemKey>(
   partition: string,
   sortKeyPrefix: string,
   consistent = false,
 ): Promise<T[]> {
+  return queryItems<T>({ partition, sortKey: { prefix: sortKeyPrefix }, consistent });
+}
+
+/** Which items of a partition `queryItems` reads, and what of them it keeps. */
+export interface ItemsQuery {
+  partition: string;
+  /** Sort keys starting with `prefix`, or from `from` to `to` (both included). */
+  sortKey: { prefix: string } | { from: string; to: string };
+  /** Items kept (DynamoDB still reads, and bills, every item in the key range). */
+  filter?: { expression: string; names?: Record<string, string>; values: Record<string, unknown> };
+  /** Only these attributes are returned (a smaller answer than whole items). */
+  attributes?: readonly string[];
+  /** @default false */
+  consistent?: boolean;
+}
+
+/**
+ * Every item of a key range, in key order, following DynamoDB's pages: for bounded reads whose items
+ * are aggregated (daily usage counters, the running jobs of a type), optionally filtered and projected.
+ */
+export async function queryItems<T>(query: ItemsQuery): Promise<T[]> {
+  const byPrefix = 'prefix' in query.sortKey;
+  const names: Record<string, string> = {
+    '#pk': TABLE_SCHEMA.partitionKey,
+    '#sk': TABLE_SCHEMA.sortKey,
+    ...query.filter?.names,
+  };
+  const projection = query.attributes?.map((attribute, index) => {
+    names[`#a${index}`] = attribute;
+    return `#a${index}`;
+  });
   const items: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const result = await documents().send(
       new QueryCommand({
         TableName: config().tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': TABLE_SCHEMA.partitionKey, '#sk': TABLE_SCHEMA.sortKey },
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': sortKeyPrefix },
-        ConsistentRead: consistent,
+        KeyConditionExpression: byPrefix
+          ? '#pk = :pk AND begins_with(#sk, :prefix)'
+          : '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: {
+          ':pk': query.partition,
+          ...('prefix' in query.sortKey
+            ? { ':prefix': query.sortKey.prefix }
+            : { ':from': query.sortKey.from, ':to': query.sortKey.to }),
+          ...query.filter?.values,
+        },
+        ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
+        ConsistentRead: query.consistent ?? false,
+        ...(projection ? { ProjectionExpression: projection.join(', ') } : {}),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );

@@ -68,6 +68,11 @@ export const RESOURCE_TYPES = {
   voiceCloneSlots: 'VOICE_CLONE_SLOTS',
   /** A template made from a video (`POST /v3/templates`). */
   template: 'TEMPLATE',
+  /**
+   * The workspace's credits charged on one UTC day for one job type (billing/usage-ledger.ts):
+   * `<YYYY-MM-DD>#<job type>`, written with the settlement it counts.
+   */
+  usage: 'USAGE',
   /** A template's use of a voice, `<voice_id>#<template_id>`: a voice in use cannot be deleted. */
   templateVoiceReference: 'TEMPLATE_VOICE',
   webhookEndpoint: 'WEBHOOK_ENDPOINT',

@@ -38,8 +38,9 @@ export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   'filler-word-removals': jobs,
   folders: [tableItems],
   hyperframes: jobs,
-  // Removed routes are answered by API Gateway itself; no function runs.
-  legacy: [],
+  // The /v1 user-info and folder routes read and write table items; the removed ones are answered by
+  // API Gateway itself (no function runs).
+  legacy: [tableItems],
   lipsyncs: [...jobs, sendBatchItems],
   // The public OpenAPI document is a static file in the bundle: no data access at all.
   meta: [],

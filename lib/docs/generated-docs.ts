@@ -42,7 +42,9 @@ export function renderCoverageTable(): string {
         : route.endpoint
           ? route.deprecated
             ? 'implemented (deprecated)'
-            : 'implemented'
+            : route.extension
+              ? 'implemented (extension)'
+              : 'implemented'
           : 'not implemented (501)';
       const scopes =
         route.scopes.length > 0

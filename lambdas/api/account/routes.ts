@@ -1,25 +1,40 @@
 /** Account and key inspection: this area's rows of the route table (lambdas/api/routes.ts), with the endpoints that serve them. */
-import { accountView } from '../../accounts/account-view.js';
-import { getWorkspace } from '../../accounts/workspaces.js';
-import { UnauthorizedError } from '../../core/errors.js';
+import { accountView, callerWorkspace } from '../../accounts/account-view.js';
+import { creditSummary, jobsInFlight, usageByPeriod, usageWindow } from '../../billing/usage-report.js';
 import { endpoint } from '../pipeline/endpoint.js';
 import { respond } from '../pipeline/http.js';
+import { workspaceRateHeadroom } from '../pipeline/rate-limit.js';
 import { areaRoutes, row } from '../route-rows.js';
-import { accountBody, apiKeySelfBody } from './schemas.js';
+import { accountBody, apiKeySelfBody, usageBody, usageQuery } from './schemas.js';
 
 const userMeGet = endpoint(
   {},
-  async ({ principal }) => {
-    const workspace = await getWorkspace(principal.workspaceId);
-    // Deleted after the credential was authenticated (cached): the key no longer reaches a workspace.
-    if (!workspace)
-      throw new UnauthorizedError(
-        'The workspace of this key no longer exists.',
-        'api_key_owner_workspace_access_revoked',
-      );
-    return respond.ok(accountView(workspace));
-  },
+  async ({ principal }) => respond.ok(accountView(await callerWorkspace(principal.workspaceId))),
   { response: accountBody },
+);
+
+const usageGet = endpoint(
+  { query: usageQuery },
+  async ({ query, principal }) => {
+    const window = usageWindow(query, new Date());
+    const [workspace, usage, jobs, rateLimits] = await Promise.all([
+      callerWorkspace(principal.workspaceId, true),
+      usageByPeriod(principal.workspaceId, window),
+      jobsInFlight(principal.workspaceId),
+      workspaceRateHeadroom(principal.workspaceId, principal.plan, principal.rateLimits),
+    ]);
+    const reserved = jobs.reduce((sum, job) => sum + job.credits_reserved, 0);
+    return respond.ok({
+      workspace_id: workspace.workspace_id,
+      plan: workspace.plan,
+      credits: creditSummary(workspace, reserved),
+      window,
+      usage,
+      rate_limits: rateLimits,
+      jobs,
+    });
+  },
+  { response: usageBody },
 );
 
 const apiKeySelfGet = endpoint(
@@ -41,6 +56,15 @@ export const AREA_ROUTES = areaRoutes('account', [
   row('GET', '/v3/users/me', 'UserMeGet', 'Account info with billing and credits', ['account:read'], 'read', {
     endpoint: userMeGet,
   }),
+  row(
+    'GET',
+    '/v3/usage',
+    'UsageGet',
+    'Credits, usage per period and job type, rate-limit headroom, jobs in flight',
+    ['account:read'],
+    'read',
+    { endpoint: usageGet, extension: true },
+  ),
   row('GET', '/v3/api_keys/self', 'ApiKeySelfGet', 'Describe the calling API key', [], 'read', {
     endpoint: apiKeySelfGet,
   }),

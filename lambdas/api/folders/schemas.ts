@@ -5,14 +5,16 @@ import { dataEnvelope, listEnvelope, unixSeconds } from '../pipeline/response-en
 
 export const folderIdPath = z.strictObject({ folder_id: z.string().min(1) });
 
+/** A folder's name (also the `/v1` create's). Characters, not UTF-16 units: an emoji counts once. */
+export const folderName = userText(
+  z
+    .string()
+    .trim()
+    .refine((name) => name.length > 0 && [...name].length <= 256, { error: 'must be 1 to 256 characters' }),
+).meta({ description: '1 to 256 characters' });
+
 export const createFolderBody = z.strictObject({
-  // Characters, not UTF-16 units: an emoji counts once.
-  name: userText(
-    z
-      .string()
-      .trim()
-      .refine((name) => name.length > 0 && [...name].length <= 256, { error: 'must be 1 to 256 characters' }),
-  ).meta({ description: '1 to 256 characters' }),
+  name: folderName,
   parent_id: z.string().min(1).optional(),
   type: z
     .enum(CREATABLE_FOLDER_TYPES, {

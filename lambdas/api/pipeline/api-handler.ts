@@ -11,6 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { config } from '../../core/config.js';
 import { NotImplementedError } from '../../core/errors.js';
 import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from '../../core/observability.js';
+import { deprecationHeaders } from './deprecation.js';
 import { type Endpoint, endpoint } from './endpoint.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
@@ -39,7 +40,7 @@ function corsHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<st
   return {
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Expose-Headers':
-      'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Scope, Idempotent-Replayed',
+      'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Scope, Idempotent-Replayed, Deprecation, Sunset',
     Vary: 'Origin',
   };
 }
@@ -164,7 +165,10 @@ function pipeline(
 
   const wrapped = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>(core)
     .before((request) => {
-      request.context.pipeline = { route, responseHeaders: corsHeaders(request.event.headers) };
+      request.context.pipeline = {
+        route,
+        responseHeaders: { ...corsHeaders(request.event.headers), ...deprecationHeaders(route) },
+      };
     })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorEnvelopeMiddleware())

@@ -38,6 +38,11 @@ export const respond = {
   ok: (data: unknown): ApiResponse => ({ status: 200, body: { data } }),
   /** `{error: null, data}`: the envelope some endpoints of the spec use. */
   okWithNullError: (data: unknown): ApiResponse => ({ status: 200, body: { error: null, data } }),
+  /** `{code: 100, data, msg: null, message: null}`: the hosted API's `/v1` success envelope. */
+  okV1: (data: unknown): ApiResponse => ({
+    status: 200,
+    body: { code: 100, data, msg: null, message: null },
+  }),
   created: (data: unknown): ApiResponse => ({ status: 201, body: { data } }),
   accepted: (data: unknown): ApiResponse => ({ status: 202, body: { data } }),
   list: <T>(items: T[], nextToken: string | null): ApiResponse => {

@@ -24,7 +24,7 @@ import { config } from '../../core/config.js';
 import { RateLimitError } from '../../core/errors.js';
 import { onProcessReset } from '../../core/process-state.js';
 import { EMPTY_LOG, freeAt, heldSlots, releaseTime, reserve, type WindowLog } from './rate-window.js';
-import type { RateClass } from './route-types.js';
+import { RATE_CLASSES, type RateClass } from './route-types.js';
 
 export interface RateLimit {
   limit: number;
@@ -50,6 +50,9 @@ export const PLAN_RATE_LIMITS: Record<'standard' | 'enterprise', Record<Bucket, 
     status_ip: { limit: 1800, windowSeconds: 60 },
   },
 };
+
+/** The window log of a workspace's requests of one class. */
+export const workspaceRateKey = (workspaceId: string, rateClass: RateClass) => `${workspaceId}#${rateClass}`;
 
 export function limitFor(bucket: Bucket, plan: string, overrides: RateLimitOverrides): RateLimit {
   const base = PLAN_RATE_LIMITS[plan === 'enterprise' ? 'enterprise' : 'standard'][bucket];
@@ -269,6 +272,43 @@ export function takeRequest(
   nowMs = Date.now(),
 ): Promise<RateDecision> {
   return processLimiter().take(counterKey, rate, scope, nowMs);
+}
+
+export interface RateHeadroom {
+  rate_class: RateClass;
+  limit: number;
+  window_seconds: number;
+  /** Slots held in the window now: requests admitted, and slots instances leased and not spent yet. */
+  used: number;
+  /** Requests the workspace may still send in this class now. */
+  remaining: number;
+}
+
+/**
+ * Each request class's limit for a workspace and what is left of it now, read from the shared window
+ * logs (consistent reads; no slot is taken). Slots leased by busy instances and not spent yet count as
+ * used: they are unavailable to anyone else until spent or released, so `remaining` never promises more
+ * than a request would get.
+ */
+export async function workspaceRateHeadroom(
+  workspaceId: string,
+  plan: string,
+  overrides: RateLimitOverrides,
+  nowMs = Date.now(),
+): Promise<RateHeadroom[]> {
+  return Promise.all(
+    Object.values(RATE_CLASSES).map(async (rateClass) => {
+      const rate = limitFor(rateClass, plan, overrides);
+      const used = heldSlots(await dynamoWindowLogs.read(workspaceRateKey(workspaceId, rateClass)), nowMs);
+      return {
+        rate_class: rateClass,
+        limit: rate.limit,
+        window_seconds: rate.windowSeconds,
+        used,
+        remaining: Math.max(0, rate.limit - used),
+      };
+    }),
+  );
 }
 
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {

@@ -11,6 +11,15 @@ export const dataEnvelope = <Data extends z.ZodType>(data: Data) => z.object({ d
 export const dataWithNullErrorEnvelope = <Data extends z.ZodType>(data: Data) =>
   z.object({ error: z.null(), data });
 
+/** `{ code: 100, data, msg: null, message: null }`: `respond.okV1`, the hosted API's `/v1` success. */
+export const v1Envelope = <Data extends z.ZodType>(data: Data) =>
+  z.object({
+    code: z.literal(100).meta({ description: 'The `/v1` success code.' }),
+    data,
+    msg: z.null(),
+    message: z.null(),
+  });
+
 /** `{ data: [...], has_more, next_token }`: `respond.list`. */
 export const listEnvelope = <Item extends z.ZodType>(item: Item) =>
   z.object({

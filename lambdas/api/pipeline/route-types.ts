@@ -101,6 +101,12 @@ export interface RouteDefinition {
    */
   deprecated?: { replacement: string };
   /**
+   * A route this service adds beyond the hosted API's contract (`GET /v3/usage`): marked
+   * `x-extension: true` in the OpenAPI document, so that clients written for the hosted API know not
+   * to expect it there.
+   */
+  extension?: true;
+  /**
    * The body is sent while it is produced (API Gateway response streaming, see
    * pipeline/response-streaming.ts): the endpoint answers with `respond.stream`. Absent: the response
    * is sent whole.

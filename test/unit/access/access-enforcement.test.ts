@@ -146,7 +146,6 @@ describe('roles', () => {
   it('functions without data access get an empty policy', () => {
     const guard = enforcement();
     expect(guard.role('area:meta').statements).toEqual([]);
-    expect(guard.role('area:legacy').statements).toEqual([]);
   });
 });
 

@@ -1,5 +1,11 @@
 /** Per-workspace (and, for status polling, per-IP) request-rate limits by the route's class. */
-import { limitFor, rateLimitExceeded, rateLimitHeaders, takeRequest } from '../rate-limit.js';
+import {
+  limitFor,
+  rateLimitExceeded,
+  rateLimitHeaders,
+  takeRequest,
+  workspaceRateKey,
+} from '../rate-limit.js';
 import type { ApiMiddleware } from './pipeline-context.js';
 
 export function rateLimitMiddleware(): ApiMiddleware {
@@ -9,7 +15,7 @@ export function rateLimitMiddleware(): ApiMiddleware {
       if (!principal) return; // public documents are served from cache-friendly static data
       const rateClass = route.rateClass;
       const workspaceDecision = await takeRequest(
-        `${principal.workspaceId}#${rateClass}`,
+        workspaceRateKey(principal.workspaceId, rateClass),
         limitFor(rateClass, principal.plan, principal.rateLimits),
         `workspace:${rateClass}`,
       );

@@ -1,0 +1,179 @@
+/**
+ * What `GET /v3/usage` reports of a workspace's spending: its credits, its charges per period and job
+ * type over a window (from the usage ledger, usage-ledger.ts), and its jobs in flight per type (from
+ * the job records). The request-rate part is the API's (api/pipeline/rate-limit.ts).
+ */
+import type { Workspace } from '../accounts/workspaces.js';
+import { InvalidParameterError } from '../core/errors.js';
+import { queryItems } from '../core/repository.js';
+import { keys } from '../core/table-schema.js';
+import { BILLING_STATE } from './credits.js';
+import { PAID_JOB_TYPES, type PaidJobType, readDailyUsage, utcDay } from './usage-ledger.js';
+
+export const USAGE_GRANULARITIES = ['day', 'week', 'month'] as const;
+export type UsageGranularity = (typeof USAGE_GRANULARITIES)[number];
+
+/** The longest window one request may cover, in days (bounds the ledger read to days × job types). */
+export const MAX_USAGE_WINDOW_DAYS = 366;
+/** The window when none is given: the last 30 days, today included. */
+const DEFAULT_WINDOW_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export interface UsageWindow {
+  /** First and last day, `YYYY-MM-DD` (UTC), both included. */
+  from: string;
+  to: string;
+  granularity: UsageGranularity;
+}
+
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const addDays = (day: string, days: number) => utcDay(new Date(dayStart(day) + days * DAY_MS));
+
+/**
+ * The window of a request: `to` defaults to today, `from` to 29 days before `to`.
+ * @throws 400 `invalid_parameter` naming `from` when it is after `to` or the window is too long
+ */
+export function usageWindow(
+  query: { from?: string | undefined; to?: string | undefined; granularity: UsageGranularity },
+  now: Date,
+): UsageWindow {
+  const to = query.to ?? utcDay(now);
+  const from = query.from ?? addDays(to, -(DEFAULT_WINDOW_DAYS - 1));
+  if (from > to) throw new InvalidParameterError(`\`from\` (${from}) is after \`to\` (${to}).`, 'from');
+  const days = (dayStart(to) - dayStart(from)) / DAY_MS + 1;
+  if (days > MAX_USAGE_WINDOW_DAYS) {
+    throw new InvalidParameterError(
+      `The window from ${from} to ${to} is ${days} days; at most ${MAX_USAGE_WINDOW_DAYS} may be asked at once.`,
+      'from',
+    );
+  }
+  return { from, to, granularity: query.granularity };
+}
+
+/** The first day of the period of `granularity` that holds `day`: weeks start on Monday (ISO 8601). */
+function periodStart(day: string, granularity: UsageGranularity): string {
+  if (granularity === 'day') return day;
+  if (granularity === 'month') return `${day.slice(0, 8)}01`;
+  const weekday = (new Date(dayStart(day)).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  return addDays(day, -weekday);
+}
+
+export interface UsageCount {
+  credits_charged: number;
+  jobs_settled: number;
+}
+
+/** Counts, in all and per job type. */
+export interface UsageTally extends UsageCount {
+  by_job_type: Record<string, UsageCount>;
+}
+
+export interface UsagePeriod extends UsageTally {
+  /** The period's days within the window (the first and last period may be cut by it). */
+  from: string;
+  to: string;
+}
+
+const emptyCount = (): UsageCount => ({ credits_charged: 0, jobs_settled: 0 });
+
+function addTo(target: UsageTally, jobType: string, count: UsageCount): void {
+  target.credits_charged += count.credits_charged;
+  target.jobs_settled += count.jobs_settled;
+  const byType = target.by_job_type[jobType] ?? emptyCount();
+  byType.credits_charged += count.credits_charged;
+  byType.jobs_settled += count.jobs_settled;
+  target.by_job_type[jobType] = byType;
+}
+
+/** Every period of the window, in order, with what was charged in it (zeros included). */
+export async function usageByPeriod(
+  workspaceId: string,
+  window: UsageWindow,
+): Promise<{ periods: UsagePeriod[]; totals: UsageTally }> {
+  const periods: UsagePeriod[] = [];
+  const periodOfDay = new Map<string, UsagePeriod>();
+  for (let day = window.from; day <= window.to; day = addDays(day, 1)) {
+    const start = periodStart(day, window.granularity);
+    let period = periods.at(-1);
+    if (!period || periodStart(period.from, window.granularity) !== start) {
+      period = { from: day, to: day, ...emptyCount(), by_job_type: {} };
+      periods.push(period);
+    }
+    period.to = day;
+    periodOfDay.set(day, period);
+  }
+  const totals: UsageTally = { ...emptyCount(), by_job_type: {} };
+  for (const entry of await readDailyUsage(workspaceId, window.from, window.to)) {
+    const period = periodOfDay.get(entry.day);
+    if (!period) continue;
+    addTo(period, entry.job_type, entry);
+    addTo(totals, entry.job_type, entry);
+  }
+  return { periods, totals };
+}
+
+/** The workspace's credits: what the plan includes, what is spent or held, what is left. */
+export function creditSummary(workspace: Workspace, reserved: number) {
+  const balance = workspace.billing_type === 'wallet' ? 'wallet_balance' : 'remaining_credits';
+  return {
+    balance,
+    included: workspace.included_credits,
+    used: workspace.used_credits ?? 0,
+    reserved,
+    remaining: workspace[balance],
+    usage_limit: workspace.usage_limit_credits ?? null,
+  };
+}
+
+/** Statuses of a job that has started and not ended, in every job type's records. */
+const RUNNING_STATUSES = ['running', 'processing'] as const;
+/** Accepted and not started yet. */
+const QUEUED_STATUS = 'pending';
+
+export interface JobsInFlight {
+  job_type: PaidJobType;
+  running: number;
+  queued: number;
+  /** The plan's cap on running jobs of the type: none is enforced yet, so always null. */
+  concurrency_limit: null;
+  /** Credits reserved by the type's jobs that have not ended. */
+  credits_reserved: number;
+}
+
+/**
+ * Per paid job type, the jobs that have not ended, from the records: one query per type over the
+ * type's records in the workspace's partition, filtered and projected (DynamoDB still reads every
+ * record of the type; fine for the sizes one workspace holds, and no index is kept just for this).
+ */
+export async function jobsInFlight(workspaceId: string): Promise<JobsInFlight[]> {
+  return Promise.all(
+    Object.entries(PAID_JOB_TYPES).map(async ([jobType, resourceType]) => {
+      const items = await queryItems<{ status?: string; billing_state?: string; credits_reserved?: number }>({
+        partition: keys.workspacePartition(workspaceId),
+        sortKey: { prefix: `${resourceType}#` },
+        filter: {
+          expression: '#status IN (:queued, :running0, :running1) OR billing_state = :reserved',
+          names: { '#status': 'status' },
+          values: {
+            ':queued': QUEUED_STATUS,
+            ':running0': RUNNING_STATUSES[0],
+            ':running1': RUNNING_STATUSES[1],
+            ':reserved': BILLING_STATE.reserved,
+          },
+        },
+        attributes: ['status', 'billing_state', 'credits_reserved'],
+      });
+      const isRunning = (status: string | undefined) =>
+        (RUNNING_STATUSES as readonly (string | undefined)[]).includes(status);
+      return {
+        job_type: jobType as PaidJobType,
+        running: items.filter((item) => isRunning(item.status)).length,
+        queued: items.filter((item) => item.status === QUEUED_STATUS).length,
+        concurrency_limit: null,
+        credits_reserved: items
+          .filter((item) => item.billing_state === BILLING_STATE.reserved)
+          .reduce((sum, item) => sum + Number(item.credits_reserved ?? 0), 0),
+      };
+    }),
+  );
+}
