@@ -12,6 +12,7 @@ import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
+import { videoAgentJob } from '../video-agents/video-agent-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
 import { voiceCloneJob } from '../voices/voice-clone-job.js';
 
@@ -26,4 +27,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   backgroundRemovalJob,
   lipsyncJob,
   aiClippingJob,
+  videoAgentJob,
 ];

@@ -22,6 +22,7 @@ import {
 } from '../../../lambdas/catalog/stock-voices.js';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import type { EngineVoice, SpeechEngine } from '../../../lambdas/engines/speech/speech-engine.js';
+import { AGENT_STYLES } from '../../../lambdas/video-agents/agent-styles.js';
 
 /** Amazon Polly voices the catalog maps to: VoiceId → language and gender, from Polly's voice list. */
 const POLLY_VOICES: Record<string, { language: string; gender: 'male' | 'female' }> = {
@@ -212,9 +213,11 @@ describe('catalog media', () => {
   it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, and the sounds', () => {
     const espeak = catalogMediaItems('espeak');
     const perLook = 3;
-    expect(espeak.length).toBe(STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length);
+    expect(espeak.length).toBe(
+      STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length + AGENT_STYLES.length,
+    );
     expect(catalogMediaItems('polly').length).toBe(
-      STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length,
+      STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length + AGENT_STYLES.length,
     );
     // Every look can open and close its mouth in each viseme, and blink: one sheet holds them.
     for (const look of STOCK_LOOKS) {
