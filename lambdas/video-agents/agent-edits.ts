@@ -20,7 +20,7 @@ export interface EditPlanItem {
 export interface EditSnapshot {
   /** The session's drafts, oldest first: a snapshot must be one, and the latest to be current. */
   drafts: readonly string[];
-  /** Scene ids of each draft that can be edited (rendered). */
+  /** Scene ids of the snapshot; undefined while not read yet (then scenes are not checked). */
   sceneIds(videoId: string): readonly string[] | undefined;
 }
 
@@ -59,7 +59,9 @@ export function checkEditPlan(items: readonly EditPlanItem[], snapshot: EditSnap
       );
     }
   }
-  const sceneIds = snapshot.sceneIds(first.scene_snapshot_video_id) ?? [];
+  const sceneIds = snapshot.sceneIds(first.scene_snapshot_video_id);
+  // Scenes are checked once the snapshot's scenes are known (the caller reads the video after this).
+  if (sceneIds === undefined) return first.scene_snapshot_video_id;
   for (const [index, item] of items.entries()) {
     if (!sceneIds.includes(item.scene_id)) {
       throw new InvalidParameterError(

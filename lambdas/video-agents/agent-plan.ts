@@ -103,9 +103,17 @@ export const planSeconds = (plan: Pick<AgentPlan, 'scenes'>) =>
 // ---------------------------------------------------------------------------------------------
 // Reading the prompt
 
+/** The text that says how long the video is: the latest message that gives a length, else the prompt. */
+function latestLength(input: Pick<PlanningInput, 'prompt' | 'messages'>): string {
+  const saying = [...input.messages].reverse().find((message) => LENGTH.test(message));
+  return saying ?? input.prompt;
+}
+
+const LENGTH = /(\d+(?:\.\d+)?)\s*-?\s*(seconds?|secs?|s\b|minutes?|mins?|m\b)/i;
+
 /** `45-second`, `45 s`, `2 minutes`, `1.5 min`: the length asked for, in seconds, clamped. */
 export function targetSecondsOf(text: string): number {
-  const match = /(\d+(?:\.\d+)?)\s*-?\s*(seconds?|secs?|s\b|minutes?|mins?|m\b)/i.exec(text);
+  const match = LENGTH.exec(text);
   if (!match) return TARGET_SECONDS.default;
   const amount = Number(match[1]);
   const seconds = /^m/i.test(match[2] ?? '') ? amount * 60 : amount;
@@ -337,14 +345,21 @@ export function localPlan(input: PlanningInput): AgentPlan {
   const format = formatOf(input.prompt);
   const topic = topicOf(input.prompt);
   const subject = subjectOf(topic);
-  const target = targetSecondsOf(everything);
+  const target = targetSecondsOf(latestLength(input));
   const wordBudget = Math.round(target * SPEECH_WORDS_PER_SECOND);
   // The first sentence of the prompt asks for the video; the rest, and the messages, say what to say.
   const promptContent = splitSentences(input.prompt).slice(1).join(' ');
   const sources = [promptContent, ...input.messages, ...input.sources].filter((text) => text.trim() !== '');
   const beats = outlineBeats(topic, subject, tone);
-  const opening = beats[0] as { headline: string; narration: string };
-  const closing = beats.at(-1) as { headline: string; narration: string };
+  // With content of its own the video needs only a short welcome and goodbye around it.
+  const opening =
+    sources.length > 0
+      ? { headline: titleCase(topic), narration: `${VOICE[tone].hello} Here is ${topic}.` }
+      : (beats[0] as { headline: string; narration: string });
+  const closing =
+    sources.length > 0
+      ? { headline: 'Thanks for watching', narration: VOICE[tone].goodbye }
+      : (beats.at(-1) as { headline: string; narration: string });
   const frame = countWords(opening.narration) + countWords(closing.narration);
   let middle: { headline: string; narration: string }[];
   if (sources.length > 0) {
@@ -386,7 +401,7 @@ export function planFromScript(script: PlannedScript, input: PlanningInput, plan
     tone: toneOf(everything),
     format: formatOf(input.prompt),
     topic,
-    target_seconds: targetSecondsOf(everything),
+    target_seconds: targetSecondsOf(latestLength(input)),
     music_mood: script.music_mood,
     scenes: finishScenes(script.scenes, input),
     planner,
