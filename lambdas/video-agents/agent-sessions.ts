@@ -231,7 +231,7 @@ export async function updateRun(
 /**
  * Starts a new run on a session that is not working (its current run ended or stopped): `fields`
  * and the run are written only if the session is still as `session` read it (same run, same status).
- * @throws ConflictError 409 `session_busy` when another request started work meanwhile
+ * @throws ConflictError 409 `resource_not_ready` when another request started work meanwhile
  */
 export async function startRun(
   session: AgentSession,
@@ -251,7 +251,7 @@ export async function startRun(
 export const sessionBusy = () =>
   new ConflictError(
     'The session is working on a run (thinking, reviewing or generating). Wait until it is completed, failed or waiting for input, or stop it with POST /v3/video-agents/{session_id}/stop.',
-    'session_busy',
+    'resource_not_ready',
     { param: 'session_id' },
   );
 

@@ -8,6 +8,8 @@
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { decodeBase64Strict, type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
 import { requireUsableLook } from '../avatars/look-presenters.js';
+import { assertCanPay } from '../billing/credits.js';
+import { capResolution, videoCredits } from '../billing/plans.js';
 import { brandKitForVideo } from '../brand/brand-kits.js';
 import {
   ConflictError,
@@ -21,7 +23,7 @@ import { startJob } from '../jobs/job-lifecycle.js';
 import { putMediaObject } from '../media/media-store.js';
 import { getVideo, VIDEO_STATUS } from '../videos/videos.js';
 import { resolveVoice, VOICE_RESOLUTION_FAILURE, VoiceResolutionError } from '../voices/voice-resolution.js';
-import { admitEditedDraft } from './agent-drafts.js';
+import { admitEditedDraft, DRAFT_RESOLUTION } from './agent-drafts.js';
 import { applyEditPlan, checkEditPlan, type EditPlanItem } from './agent-edits.js';
 import {
   AGENT_MODES,
@@ -195,11 +197,17 @@ function userMessages(text: string | undefined, resources: AgentResource[]) {
   ];
 }
 
+/** A workspace that could not pay for a draft is refused before anything is planned (402, as a video create). */
+function assertCanPayForDraft(workspace: Workspace): void {
+  assertCanPay(workspace, videoCredits(0, capResolution(workspace.plan, DRAFT_RESOLUTION)));
+}
+
 export async function createSession(
   workspaceId: string,
   request: CreateSessionRequest,
 ): Promise<AgentSession> {
   const workspace = await workspaceOf(workspaceId);
+  assertCanPayForDraft(workspace);
   if (request.style_id !== undefined && !findStyle(request.style_id)) {
     throw new InvalidParameterError(
       `Style ${request.style_id} does not exist; list the styles with GET /v3/video-agents/styles.`,
@@ -264,6 +272,7 @@ export interface FollowUpResult {
 export async function sendFollowUp(session: AgentSession, request: FollowUpRequest): Promise<FollowUpResult> {
   if (WORKING_STATUSES.includes(session.status)) throw sessionBusy();
   const workspace = await workspaceOf(session.workspace_id);
+  assertCanPayForDraft(workspace);
   await checkChoices(workspace, request);
   const { files, resources } = await admitFiles(session, request.files ?? []);
   const options: AgentOptions = {

@@ -491,7 +491,8 @@ describe('validation, idempotency, scopes, tenants', () => {
     const busy = await api.call('POST', `/v3/video-agents/${created.session_id}`, {
       body: { message: 'again' },
     });
-    if (busy.status !== 200) expect(errorOf(busy)).toMatchObject({ code: 'session_busy' });
+    if (busy.status !== 200)
+      expect(errorOf(busy)).toMatchObject({ code: 'resource_not_ready', param: 'session_id' });
     await waitFor(created.session_id, ['completed', 'waiting_for_input', 'failed']);
   });
 
