@@ -81,6 +81,7 @@ async function scenesOf(session: AgentSession, plan: AgentPlan, size: { width: n
         ...size,
         text: scene.on_screen_text,
         presenter,
+        variant: scenes.length,
         ...(file ? { image: await readMediaObject(file.key) } : {}),
       });
       const key = sessionMediaKeys.file(session, `runs/${session.run_id}/${scene.id}.png`);

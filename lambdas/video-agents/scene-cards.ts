@@ -20,7 +20,12 @@ export interface SceneCardRequest {
   presenter: boolean;
   /** An uploaded image to fill the frame instead of the gradient (cover). */
   image?: Buffer;
+  /** The scene's position: consecutive cards turn their gradient, so cuts between them show. @default 0 */
+  variant?: number;
 }
+
+/** Gradient directions (x1 y1 x2 y2) the cards take in turn. */
+const GRADIENT_DIRECTIONS = ['0 0 1 1', '1 0 0 1', '0 1 1 0', '1 1 0 0'] as const;
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -69,13 +74,18 @@ function textLayer(request: SceneCardRequest): string {
   return tspans + bar;
 }
 
+function gradientDirection(variant: number): string {
+  const [x1, y1, x2, y2] = (GRADIENT_DIRECTIONS[variant % GRADIENT_DIRECTIONS.length] as string).split(' ');
+  return `x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"`;
+}
+
 /** The card as a PNG of exactly `width` × `height`. */
 export async function renderSceneCard(request: SceneCardRequest): Promise<Buffer> {
   const { style, width, height } = request;
   const backdrop = request.image
     ? // An upload keeps its picture; a veil keeps the text readable on it.
       `<rect width="100%" height="100%" fill="#000000" fill-opacity="${request.text ? 0.45 : 0}"/>`
-    : `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${style.palette.from}"/><stop offset="1" stop-color="${style.palette.to}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>`;
+    : `<defs><linearGradient id="g" ${gradientDirection(request.variant ?? 0)}><stop offset="0" stop-color="${style.palette.from}"/><stop offset="1" stop-color="${style.palette.to}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${backdrop}${request.text ? textLayer(request) : ''}</svg>`;
   const overlay = Buffer.from(svg);
   if (!request.image) return sharp(overlay).png().toBuffer();
