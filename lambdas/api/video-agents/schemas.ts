@@ -112,7 +112,17 @@ const status = z.enum(Object.values(SESSION_STATUS));
 export const sessionCreatedBody = dataEnvelope(
   z.object({
     session_id: z.string(),
-    status,
+    status: z
+      .enum([
+        SESSION_STATUS.thinking,
+        SESSION_STATUS.generating,
+        SESSION_STATUS.completed,
+        SESSION_STATUS.failed,
+      ])
+      .meta({
+        description:
+          'A new session is `thinking`; a replay (same Idempotency-Key) answers as the first time.',
+      }),
     created_at: unixSeconds,
     video_id: z.string().optional(),
   }),
