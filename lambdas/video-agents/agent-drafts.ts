@@ -7,9 +7,11 @@
  * they are burned in; speech kept, so that an edit plan's draft reuses every scene it does not edit.
  */
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
+import { type RankedSound, rankSounds } from '../audio/sound-search.js';
 import { resolveLookPresenter } from '../avatars/look-presenters.js';
 import { capResolution, type Resolution } from '../billing/plans.js';
 import { brandKitForVideo } from '../brand/brand-kits.js';
+import { soundKey } from '../catalog/sound-catalog.js';
 import { JobFailure, ServiceError } from '../core/errors.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { brandedSpec } from '../videos/brand-kit-render.js';
@@ -109,6 +111,15 @@ async function scenesOf(session: AgentSession, plan: AgentPlan, size: { width: n
   return scenes;
 }
 
+/** Gain of the music bed under the narration (speech stays clearly on top). */
+export const MUSIC_VOLUME = 0.12;
+
+/** The catalog's music track ranked best for the plan's mood (`GET /v3/audio/sounds`' ranking), if any matches. */
+export function musicFor(mood: string): RankedSound | undefined {
+  const best = rankSounds('music', mood)[0];
+  return best && best.score > 0 ? best : undefined;
+}
+
 /** Renders the session's plan as a new draft: admitted to the video pipeline, its render started. */
 export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Promise<VideoRecord> {
   const workspace = await workspaceOf(session.workspace_id);
@@ -118,6 +129,7 @@ export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Pr
   const brandKit = await refusalAsFailure(() =>
     brandKitForVideo(workspace, session.options.brand_kit_id ?? undefined),
   );
+  const music = musicFor(plan.music_mood);
   const spec: RenderSpec = {
     scenes: await scenesOf(session, plan, frameSize(resolution, aspectRatio)),
     burn_captions: style.burn_captions,
@@ -127,6 +139,7 @@ export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Pr
     brand_glossary_id: null,
     pronunciations: [],
     keep_speech: true,
+    music: music ? { key: soundKey(music.sound.id), volume: MUSIC_VOLUME, sound_id: music.sound.id } : null,
   };
   const render = await brandedSpec(session.workspace_id, spec, brandKit);
   return refusalAsFailure(() =>

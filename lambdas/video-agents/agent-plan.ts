@@ -13,8 +13,8 @@
 import { z } from 'zod';
 import { contentTerms, countWords, rankSentences, splitSentences } from '../engines/text-generation/index.js';
 
-/** Narration pace the plan is timed with (about 150 words a minute: an unhurried explainer). */
-export const SPEECH_WORDS_PER_SECOND = 2.5;
+/** Narration pace the plan is timed with: about 180 words a minute, as the speech engines speak at normal speed (eSpeak NG about 3.5 words a second, Polly about 2.7). */
+export const SPEECH_WORDS_PER_SECOND = 3;
 /** Silence allowed for around each scene's narration (a breath, the cut). */
 export const SCENE_PAUSE_SECONDS = 0.4;
 export const TARGET_SECONDS = { min: 10, max: 300, default: 45 } as const;

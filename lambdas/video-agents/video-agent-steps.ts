@@ -3,6 +3,7 @@
  * writes only while its run is the session's current, running one (`updateRun`): a stopped or newer
  * run makes an older step's writes no-ops.
  */
+import { CATALOG_SOUNDS } from '../catalog/sound-catalog.js';
 import { JobFailure } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
@@ -150,13 +151,25 @@ async function plan(ref: VideoAgentRef): Promise<{ next: (typeof PLAN_NEXT)[keyo
   return { next: planned && !waits ? PLAN_NEXT.render : PLAN_NEXT.end };
 }
 
+/** Which music the draft has, and why: the catalog's best match for the plan's mood. */
+function musicNote(soundId: string | undefined, mood: string): string {
+  if (!soundId) return `, no music (nothing in the sound catalog matches "${mood}")`;
+  const sound = CATALOG_SOUNDS.find((entry) => entry.id === soundId);
+  return `, music "${sound?.name ?? soundId}" (${soundId}, the sound catalog's best match for "${mood}")`;
+}
+
 async function render(ref: VideoAgentRef): Promise<null> {
   const session = await runningSession(ref);
   if (!session?.plan) return null;
   const reviewing = await updateRun(session, ref.run_id, { status: SESSION_STATUS.reviewing });
   if (!reviewing?.plan) return null;
   const draft = await admitPlanDraft(reviewing, reviewing.plan);
-  const resource = agentResource(RESOURCE_KINDS.draft, null, { title: draft.title }, draft.video_id);
+  const resource = agentResource(
+    RESOURCE_KINDS.draft,
+    null,
+    { title: draft.title, music_sound_id: draft.render.music?.sound_id ?? null },
+    draft.video_id,
+  );
   await updateRun(reviewing, ref.run_id, {
     status: SESSION_STATUS.generating,
     progress: PROGRESS.admitted,
@@ -167,7 +180,7 @@ async function render(ref: VideoAgentRef): Promise<null> {
       agentMessage(
         MESSAGE_ROLES.agent,
         MESSAGE_TYPES.resource,
-        `Rendering the draft (video ${draft.video_id}): ${reviewing.plan.scenes.length} scenes.`,
+        `Rendering the draft (video ${draft.video_id}): ${reviewing.plan.scenes.length} scenes${musicNote(draft.render.music?.sound_id, reviewing.plan.music_mood)}.`,
         [resource.resource_id],
       ),
     ),

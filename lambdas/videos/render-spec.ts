@@ -91,6 +91,11 @@ export interface RenderSpec {
    * later video can reuse it (`SceneSpeech.reuse`). Video agent drafts keep it. @default false
    */
   keep_speech?: boolean;
+  /**
+   * Background music under the whole video: a track of the sound catalog (`GET /v3/audio/sounds`), by
+   * its media key, at a gain under the speech. Video agent drafts choose one. @default null
+   */
+  music?: { key: string; volume: number; sound_id: string } | null;
   /** The brand kit the video is made with, as it was at creation (brand-kit-render.ts). @default null */
   brand_kit?: RenderBrandKit | null;
 }

@@ -822,6 +822,12 @@ async function compose(
           offsetY: mark.offset_y,
         }
       : undefined;
+    const music = video.render.music
+      ? {
+          path: await downloadMediaObject(video.render.music.key, join(workDir, 'music')),
+          volume: video.render.music.volume,
+        }
+      : undefined;
     const engine = compositionEngine();
     const size = frameSize(video.resolution, video.aspect_ratio, presenterSize);
     const branding = await brandKitComposition(video.render.brand_kit, {
@@ -841,6 +847,7 @@ async function compose(
         // Without words there is nothing to caption: one plain encode serves both renders.
         burnCaptions: video.render.burn_captions || cues.length === 0,
         ...(watermark ? { watermark } : {}),
+        ...(music ? { music } : {}),
         ...branding,
       });
     } catch (error) {

@@ -2,7 +2,8 @@
  * The video agent's one real render: a one-line prompt to a finished video with the real engines
  * (eSpeak NG, ffmpeg) and the local planner. The frames are checked where each scene plays: every
  * scene's picture differs from the others, its headline is drawn in the style's text colour at the
- * top, and the presenter stands on the presenter scenes (the frame differs from the bare card there).
+ * top, and the presenter stands on the presenter scenes (the frame differs from the bare card there);
+ * the music bed plays in the pauses.
  * Frames are written to `VIDEO_AGENT_FRAMES` (a directory) when it is set, to look at.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { decodeMonoPcm16 } from '../../lambdas/engines/composition/audio-decode.js';
 import { ffmpegPath, runProcess } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { countWords } from '../../lambdas/engines/text-generation/index.js';
 import { readMediaObject } from '../../lambdas/media/media-store.js';
@@ -149,6 +151,27 @@ it('renders "a 45-second explainer about how solar panels work, friendly tone" i
     const lower = difference(frame, card, { top: 0.45, bottom: 0.8, left: 0.35, right: 0.65 });
     if (scene.presenter) expect(lower, `${scene.id} presenter`).toBeGreaterThan(25);
     else expect(lower, `${scene.id} no presenter`).toBeLessThan(10);
+  }
+  // The music bed, ranked from the sound catalog for the plan's mood, plays where nobody speaks:
+  // the pauses between scenes are not silent.
+  expect(video.render.music?.sound_id).toMatch(/^music-/);
+  const sampleRate = 8000;
+  const pcm = await decodeMonoPcm16(file, { sampleRate });
+  const pauses = words
+    .slice(1)
+    .map((word, position) => ({
+      from: (words[position] as TranscriptWord).endMs + 60,
+      to: word.startMs - 60,
+    }))
+    .filter((pause) => pause.to - pause.from >= 150 && pause.from > 1500);
+  expect(pauses.length).toBeGreaterThan(0);
+  for (const pause of pauses.slice(0, 3)) {
+    const samples = pcm.subarray(
+      Math.floor((pause.from * sampleRate) / 1000),
+      Math.floor((pause.to * sampleRate) / 1000),
+    );
+    const rms = Math.sqrt(samples.reduce((sum, sample) => sum + sample * sample, 0) / samples.length) / 32768;
+    expect(rms, `sound between ${pause.from} and ${pause.to} ms`).toBeGreaterThan(0.003);
   }
   // Every scene looks different from the next.
   for (let position = 1; position < frames.length; position++)

@@ -96,7 +96,7 @@ describe('generate mode', () => {
     expect(done.engines.planner).toBe('local');
     expect(done.messages[0]).toMatchObject({ role: 'user', type: 'text', content: SOLAR });
     const plan = done.messages.find((message) => message.content.startsWith('Here is my plan'));
-    expect(plan?.content).toMatch(/5 scenes/);
+    expect(plan?.content).toMatch(/6 scenes/);
     const videoId = done.video_id as string;
     const video = await api.call<{ data: { status: string; duration: number; subtitle_url: string } }>(
       'GET',
@@ -111,6 +111,7 @@ describe('generate mode', () => {
       'scene_3',
       'scene_4',
       'scene_5',
+      'scene_6',
     ]);
     expect(scenes.body.data.scenes[0]?.script[0]?.text).toMatch(/how solar panels work/);
     // The event, once, with the session and its video.

@@ -51,7 +51,7 @@ describe('reading the prompt', () => {
 });
 
 describe('the local plan', () => {
-  it('turns the solar panel prompt into a coherent five-scene explainer of about 45 seconds', () => {
+  it('turns the solar panel prompt into a coherent six-scene explainer of about 45 seconds', () => {
     const plan = localPlan(input('a 45-second explainer about how solar panels work, friendly tone'));
     expect(plan.title).toBe('How Solar Panels Work');
     expect(plan.planner).toBe('local');
@@ -61,6 +61,7 @@ describe('the local plan', () => {
       'scene_3',
       'scene_4',
       'scene_5',
+      'scene_6',
     ]);
     expect(plan.scenes[0]?.narration).toMatch(
       /^Hi there! Have you ever wondered about how solar panels work\?/,
