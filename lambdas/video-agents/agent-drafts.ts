@@ -9,14 +9,17 @@
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { type RankedSound, rankSounds } from '../audio/sound-search.js';
 import { resolveLookPresenter } from '../avatars/look-presenters.js';
+import { enqueueBatchItems } from '../batches/batch-queue.js';
 import { capResolution, type Resolution } from '../billing/plans.js';
 import { brandKitForVideo } from '../brand/brand-kits.js';
 import { soundKey } from '../catalog/sound-catalog.js';
 import { JobFailure, ServiceError } from '../core/errors.js';
+import { failJob } from '../jobs/job-lifecycle.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { brandedSpec } from '../videos/brand-kit-render.js';
-import { admitVideo } from '../videos/create-video.js';
+import { admitVideo, admitVideoRecord } from '../videos/create-video.js';
 import { frameSize, type RenderScene, type RenderSpec } from '../videos/render-spec.js';
+import { videoRenderJob } from '../videos/video-render-job.js';
 import type { AspectRatio } from '../videos/video-requests.js';
 import type { VideoRecord } from '../videos/videos.js';
 import { type AgentPlan, planSeconds, SCENE_VISUALS } from './agent-plan.js';
@@ -142,8 +145,8 @@ export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Pr
     music: music ? { key: soundKey(music.sound.id), volume: MUSIC_VOLUME, sound_id: music.sound.id } : null,
   };
   const render = await brandedSpec(session.workspace_id, spec, brandKit);
-  return refusalAsFailure(() =>
-    admitVideo(
+  const draft = await refusalAsFailure(() =>
+    admitVideoRecord(
       workspace,
       { workspaceId: session.workspace_id },
       {
@@ -160,6 +163,17 @@ export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Pr
       },
     ),
   );
+  // This runs in a workflow step, which cannot start workflows: the batch worker starts the render.
+  try {
+    await enqueueBatchItems([
+      { kind: 'video.render', workspace_id: draft.workspace_id, video_id: draft.video_id },
+    ]);
+  } catch (error) {
+    // Nothing would ever start it: the draft fails now and its credits come back.
+    await failJob(videoRenderJob, videoRenderJob.refOf(draft), videoRenderJob.wording.notStarted);
+    throw error;
+  }
+  return draft;
 }
 
 /**

@@ -66,11 +66,11 @@ export const videoAgentJob = defineJob({
     },
     Render: {
       description:
-        "Video agent: draw each scene's card in the style, admit the draft to the video pipeline (its render job starts)",
+        "Video agent: draw each scene's card in the style, admit the draft to the video pipeline (the batch worker starts its render)",
       input: videoAgentRef,
       output: z.null(),
       deployment: {
-        access: [...AGENT_ITEMS, GRANTS.startWorkflows],
+        access: [...AGENT_ITEMS, GRANTS.sendBatchItems],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 2048,
         timeoutSeconds: 300,
