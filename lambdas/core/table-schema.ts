@@ -56,6 +56,8 @@ export const RESOURCE_TYPES = {
   /** A deleted audio voice, kept a while so that repeating its delete still succeeds. */
   modelVoiceTombstone: 'MODEL_VOICE_DELETED',
   video: 'VIDEO',
+  /** A video agent session: its conversation, plan, resources and drafts (video-agents/agent-sessions.ts). */
+  videoAgentSession: 'VIDEO_AGENT_SESSION',
   /** A video translation: one output language of a translate request (translations/translation-records.ts). */
   videoTranslation: 'VIDEO_TRANSLATION',
   /** A workspace's own voice: designed (`POST /v3/voices`) or cloned (`POST /v3/voices/clone`). */

@@ -14,10 +14,8 @@
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
 import { getItem, putNewItem, queryPage, type StoredItem, updateExistingItem } from '../core/repository.js';
-import { keys } from '../core/table-schema.js';
+import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import type { AgentPlan } from './agent-plan.js';
-
-export const VIDEO_AGENT_RESOURCE_TYPE = 'VIDEO_AGENT_SESSION';
 
 export const SESSION_STATUS = {
   thinking: 'thinking',
@@ -139,7 +137,7 @@ type SessionItem = AgentSession & { pk: string; sk: string };
 export const MAX_SESSION_MESSAGES = 100;
 
 export const sessionKey = (workspaceId: string, sessionId: string) =>
-  keys.resource(workspaceId, VIDEO_AGENT_RESOURCE_TYPE, sessionId);
+  keys.resource(workspaceId, RESOURCE_TYPES.videoAgentSession, sessionId);
 
 export const sessionMediaKeys = {
   prefix: (session: Pick<AgentSession, 'workspace_id' | 'session_id'>) =>
@@ -197,7 +195,7 @@ export async function requireSession(workspaceId: string, sessionId: string): Pr
 export async function listSessions(workspaceId: string, limit: number, token?: string) {
   const page = await queryPage<SessionItem>({
     partition: keys.workspacePartition(workspaceId),
-    sortKeyPrefix: `${VIDEO_AGENT_RESOURCE_TYPE}#`,
+    sortKeyPrefix: `${RESOURCE_TYPES.videoAgentSession}#`,
     limit,
     token,
     binding: `${workspaceId}:VideoAgentList`,
