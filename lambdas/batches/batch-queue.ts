@@ -25,6 +25,15 @@ export const batchItemMessage = z.discriminatedUnion('kind', [
     first_item_index: z.number().int().min(0),
   }),
   z.object({
+    /**
+     * Start the render of a video admitted by a workflow step (a video agent's draft): task functions
+     * cannot start workflows (the state machines depend on them), the batch worker can.
+     */
+    kind: z.literal('video.render'),
+    workspace_id: z.string(),
+    video_id: z.string(),
+  }),
+  z.object({
     kind: z.literal('lipsync.create'),
     workspace_id: z.string(),
     batch_id: z.string(),

@@ -7,6 +7,7 @@
  * cache names files by it.
  */
 import { createHash } from 'node:crypto';
+import { AGENT_STYLES, type AgentStyle, styleThumbnailKey } from '../video-agents/agent-styles.js';
 import { catalogKeys } from './catalog-keys.js';
 import { type CatalogIcon, catalogIcons, ICON_PNG_SIZE, iconKeys, iconSetVersion } from './icon-catalog.js';
 import type { DrawnLook } from './look-appearance.js';
@@ -15,6 +16,9 @@ import { CATALOG_SOUNDS, type CatalogSound, soundKey, soundVersionInputs } from 
 import { SPRITES, type SpriteName, spriteBox, spriteSvg } from './sprite-art.js';
 import { PREVIEW_SCALE, STOCK_LOOKS, type StockLook } from './stock-avatars.js';
 import { engineVoiceOf, STOCK_VOICES, type StockVoice } from './stock-voices.js';
+
+/** The size and text of a style's thumbnail: a 16:9 card with the style's name as its headline. */
+export const STYLE_THUMBNAIL = { width: 640, height: 360, drawing: 'scene-card-1' } as const;
 
 /** Bump when the way bytes are made from the same inputs changes (PNG options, WAV encoding). */
 export const CATALOG_GENERATOR_VERSION = 2;
@@ -62,6 +66,14 @@ export type CatalogMediaItem =
       contentType: 'image/png';
       version: string;
       icon: CatalogIcon;
+    }
+  | {
+      /** A video agent style's thumbnail: a scene card drawn in the style (video-agents/scene-cards.ts). */
+      kind: 'style-thumbnail';
+      key: string;
+      contentType: 'image/png';
+      version: string;
+      style: AgentStyle;
     }
   | {
       /** Music or a sound effect of `GET /v3/audio/sounds` (sound-catalog.ts). */
@@ -222,7 +234,14 @@ export function catalogMediaItems(engineName: string, scope: CatalogScope = {}):
     sound,
   }));
   const icons = (scope.icons ?? true) ? catalogIcons().flatMap(iconMediaItems) : [];
-  return [...images, ...spriteSheets, ...previews, ...sounds, ...icons];
+  const styles = AGENT_STYLES.map((style) => ({
+    kind: 'style-thumbnail' as const,
+    key: styleThumbnailKey(style.style_id),
+    contentType: 'image/png' as const,
+    version: hash('style-thumbnail', STYLE_THUMBNAIL, style),
+    style,
+  }));
+  return [...images, ...spriteSheets, ...previews, ...sounds, ...styles, ...icons];
 }
 
 /**

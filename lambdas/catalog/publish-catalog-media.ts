@@ -35,6 +35,7 @@ import {
   type IconMediaItem,
   iconMediaItems,
   lookSvg,
+  STYLE_THUMBNAIL,
 } from './catalog-media.js';
 import { type CatalogIcon, iconSvg } from './icon-catalog.js';
 
@@ -139,6 +140,7 @@ function describeItem(item: CatalogMediaItem, engine: string): string {
   if (item.kind === 'sound') return `sound ${item.sound.id} (ffmpeg)`;
   if (item.kind === 'icon-svg') return `SVG of icon ${item.icon.id} (@tabler/icons)`;
   if (item.kind === 'icon-png') return `PNG of icon ${item.icon.id} (sharp)`;
+  if (item.kind === 'style-thumbnail') return `style thumbnail ${item.style.style_id} (sharp)`;
   return `${item.kind} of look ${item.look.id} (sharp)`;
 }
 
@@ -233,6 +235,16 @@ async function generate(item: CatalogMediaItem, engine: SpeechEngine): Promise<U
     return renderSoundMp3(item.sound);
   }
   // sharp only loads where something has to be drawn (the API functions never import this path).
+  if (item.kind === 'style-thumbnail') {
+    const { renderSceneCard } = await import('../video-agents/scene-cards.js');
+    return renderSceneCard({
+      style: item.style,
+      width: STYLE_THUMBNAIL.width,
+      height: STYLE_THUMBNAIL.height,
+      text: item.style.name,
+      presenter: false,
+    });
+  }
   if (item.kind === 'sprite-sheet') {
     const { renderSpriteSheet } = await import('./render-sprites.js');
     return renderSpriteSheet(item.look);

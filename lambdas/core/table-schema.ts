@@ -60,6 +60,8 @@ export const RESOURCE_TYPES = {
   /** An image generation of the Models API (`/v3/models/images`): model-images/model-image-records.ts. */
   modelImageGeneration: 'MODEL_IMAGE_GENERATION',
   video: 'VIDEO',
+  /** A video agent session: its conversation, plan, resources and drafts (video-agents/agent-sessions.ts). */
+  videoAgentSession: 'VIDEO_AGENT_SESSION',
   /** A video translation: one output language of a translate request (translations/translation-records.ts). */
   videoTranslation: 'VIDEO_TRANSLATION',
   /** A workspace's own voice: designed (`POST /v3/voices`) or cloned (`POST /v3/voices/clone`). */

@@ -33,7 +33,7 @@ import type {
   VoiceSettings,
   WatermarkInput,
 } from './video-requests.js';
-import { pendingVideo, type VideoRecord, videoItem } from './videos.js';
+import { getVideo, pendingVideo, VIDEO_STATUS, type VideoRecord, videoItem } from './videos.js';
 
 /** Background of avatar and image videos that name none: a soft neutral studio grey. */
 export const DEFAULT_BACKGROUND_COLOR = '#e9edf2';
@@ -414,6 +414,21 @@ export async function admitVideo(
   context: CreateVideoContext,
   prepared: PreparedVideo,
 ): Promise<VideoRecord> {
+  const video = await admitVideoRecord(workspace, context, prepared);
+  await startJob(videoRenderJob, videoRenderJob.refOf(video));
+  return video;
+}
+
+/**
+ * `admitVideo` without starting the render, for a workflow step (a video agent's draft): task
+ * functions cannot start workflows (the state machines depend on them), so the step queues the start
+ * for the batch worker (`video.render`, `startAdmittedVideo`).
+ */
+export async function admitVideoRecord(
+  workspace: Workspace,
+  context: CreateVideoContext,
+  prepared: PreparedVideo,
+): Promise<VideoRecord> {
   const { estimateSeconds, ...fields } = prepared;
   const record = pendingVideo({
     ...fields,
@@ -426,9 +441,17 @@ export async function admitVideo(
   const billing = await createJobWithReservation(workspace, videoItem(record), credits, {
     replacesPlaceholder: context.batch !== undefined,
   });
-  const video: VideoRecord = { ...record, ...billing };
+  return { ...record, ...billing };
+}
+
+/**
+ * Starts the render of a video admitted with its start queued (the batch worker, `video.render`):
+ * idempotent, since the execution is named after the video; a video gone or ended meanwhile is left.
+ */
+export async function startAdmittedVideo(workspaceId: string, videoId: string): Promise<void> {
+  const video = await getVideo(workspaceId, videoId, true);
+  if (!video || video.status !== VIDEO_STATUS.pending) return;
   await startJob(videoRenderJob, videoRenderJob.refOf(video));
-  return video;
 }
 
 /** Seconds of speech a script is reserved for (deliberately slow, so the estimate errs long). */

@@ -38,6 +38,12 @@ export type SceneSpeech =
       /** Null: the avatar look's default voice (resolved when the render starts). */
       voice_id: string | null;
       settings: VoiceSettings;
+      /**
+       * The same words in the same voice were spoken for a scene of an earlier video of the workspace
+       * (a video agent's draft, edited): its kept speech is copied instead of speaking again. When that
+       * speech is gone or differs (text, voice, settings), the scene is spoken as usual.
+       */
+      reuse?: { video_id: string; scene_id: string };
     }
   | { kind: 'audio'; key: string };
 
@@ -80,6 +86,16 @@ export interface RenderSpec {
    * videos admitted before glossaries were applied.
    */
   pronunciations?: Pronunciation[];
+  /**
+   * Keep each scene's speech after the render (`speech/` of the video, with what was spoken), so a
+   * later video can reuse it (`SceneSpeech.reuse`). Video agent drafts keep it. @default false
+   */
+  keep_speech?: boolean;
+  /**
+   * Background music under the whole video: a track of the sound catalog (`GET /v3/audio/sounds`), by
+   * its media key, at a gain under the speech. Video agent drafts choose one. @default null
+   */
+  music?: { key: string; volume: number; sound_id: string } | null;
   /** The brand kit the video is made with, as it was at creation (brand-kit-render.ts). @default null */
   brand_kit?: RenderBrandKit | null;
 }

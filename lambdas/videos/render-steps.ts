@@ -44,7 +44,14 @@ import type { PhotoPresenterResult } from '../engines/vision/photo-presenter.js'
 import type { PersonCutOut } from '../engines/vision/segmentation.js';
 import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
-import { deleteMediaObject, downloadMediaObject, putMediaObject } from '../media/media-store.js';
+import {
+  copyMediaObject,
+  deleteMediaObject,
+  downloadMediaObject,
+  headMediaObject,
+  putMediaObject,
+  readMediaObject,
+} from '../media/media-store.js';
 import {
   combinedSettings,
   type ResolvedVoice,
@@ -217,6 +224,7 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
   if (!video) return { scenes: [] };
   const engine = speechEngine();
   const results: SpeechResult['scenes'] = [];
+  const reusedScenes: string[] = [];
   for (const scene of video.render.scenes) {
     const resolved = prepared.find((entry) => entry.scene_id === scene.id);
     if (scene.speech?.kind !== 'script' || !resolved?.engine_voice_id) {
@@ -229,18 +237,29 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
       });
       continue;
     }
+    const request = {
+      text: scene.speech.text,
+      voiceId: resolved.engine_voice_id,
+      ...combinedSettings(
+        { speed: resolved.voice_speed ?? 1, pitch: resolved.voice_pitch ?? 0 },
+        scene.speech.settings,
+      ),
+      volume: scene.speech.settings.volume,
+      pronunciations: video.render.pronunciations ?? [],
+    };
+    // What was spoken, by which engine: speech kept for reuse is reused only when all of it matches.
+    const spoken = JSON.stringify({ engine: engine.name, ...request });
+    const reused = scene.speech.reuse
+      ? await reuseSpeech(ref, scene.id, scene.speech.reuse, spoken, video.render.keep_speech === true)
+      : undefined;
+    if (reused) {
+      results.push(reused);
+      reusedScenes.push(scene.id);
+      continue;
+    }
     let synthesis: Awaited<ReturnType<typeof engine.synthesize>>;
     try {
-      synthesis = await engine.synthesize({
-        text: scene.speech.text,
-        voiceId: resolved.engine_voice_id,
-        ...combinedSettings(
-          { speed: resolved.voice_speed ?? 1, pitch: resolved.voice_pitch ?? 0 },
-          scene.speech.settings,
-        ),
-        volume: scene.speech.settings.volume,
-        pronunciations: video.render.pronunciations ?? [],
-      });
+      synthesis = await engine.synthesize(request);
     } catch (error) {
       if (isSpeechEngineError(error)) {
         throw new JobFailure(
@@ -268,9 +287,91 @@ async function synthesizeSpeech(ref: VideoRef, prepared: PreparedScene[]): Promi
       ),
       duration_ms: synthesis.durationMs,
     });
+    if (video.render.keep_speech) {
+      await keepSpeech(ref, scene.id, synthesis, spoken);
+    }
   }
-  await updateProcessing(video, { progress: 35 });
+  await updateProcessing(video, {
+    progress: 35,
+    ...(reusedScenes.length > 0 ? { reused_speech: reusedScenes } : {}),
+  });
   return { scenes: results };
+}
+
+/** What a kept scene's speech was (`speech/<scene>.json`). */
+interface KeptSpeech {
+  spoken: string;
+  duration_ms: number;
+}
+
+const KEPT_SPEECH_FILES = [
+  ['wav', 'audio/wav'],
+  ['words.json', 'application/json'],
+  ['visemes.json', 'application/json'],
+] as const;
+
+/** Keeps a scene's speech beside the video (`RenderSpec.keep_speech`), for a later video to reuse. */
+async function keepSpeech(
+  ref: VideoRef,
+  sceneId: string,
+  synthesis: { audio: Uint8Array; words: unknown; visemes: unknown; durationMs: number },
+  spoken: string,
+): Promise<void> {
+  const put = (name: string, body: Uint8Array, type: string) =>
+    putMediaObject(ref.workspace_id, videoMediaKeys.speech(ref, name), body, type);
+  await put(`${sceneId}.wav`, synthesis.audio, 'audio/wav');
+  await put(`${sceneId}.words.json`, Buffer.from(JSON.stringify(synthesis.words)), 'application/json');
+  await put(`${sceneId}.visemes.json`, Buffer.from(JSON.stringify(synthesis.visemes)), 'application/json');
+  const kept: KeptSpeech = { spoken, duration_ms: synthesis.durationMs };
+  await put(`${sceneId}.json`, Buffer.from(JSON.stringify(kept)), 'application/json');
+}
+
+/**
+ * The speech of an earlier video's scene, copied into this video's work files (and kept again when
+ * this video keeps its speech), when it was the same words in the same voice; else undefined.
+ */
+async function reuseSpeech(
+  ref: VideoRef,
+  sceneId: string,
+  from: { video_id: string; scene_id: string },
+  spoken: string,
+  keep: boolean,
+): Promise<SpeechResult['scenes'][number] | undefined> {
+  const source = { workspace_id: ref.workspace_id, video_id: from.video_id };
+  const manifest = await headMediaObject(videoMediaKeys.speech(source, `${from.scene_id}.json`));
+  if (!manifest) return undefined;
+  const kept = JSON.parse(
+    (await readMediaObject(videoMediaKeys.speech(source, `${from.scene_id}.json`))).toString('utf8'),
+  ) as KeptSpeech;
+  if (kept.spoken !== spoken) return undefined;
+  const keys: string[] = [];
+  for (const [extension, type] of KEPT_SPEECH_FILES) {
+    const fromKey = videoMediaKeys.speech(source, `${from.scene_id}.${extension}`);
+    const toKey = videoMediaKeys.work(ref, `${sceneId}.${extension}`);
+    await copyMediaObject(ref.workspace_id, fromKey, toKey, type);
+    if (keep)
+      await copyMediaObject(
+        ref.workspace_id,
+        fromKey,
+        videoMediaKeys.speech(ref, `${sceneId}.${extension}`),
+        type,
+      );
+    keys.push(toKey);
+  }
+  if (keep)
+    await putMediaObject(
+      ref.workspace_id,
+      videoMediaKeys.speech(ref, `${sceneId}.json`),
+      Buffer.from(JSON.stringify(kept)),
+      'application/json',
+    );
+  return {
+    scene_id: sceneId,
+    audio_key: keys[0] ?? null,
+    timings_key: keys[1] ?? null,
+    visemes_key: keys[2] ?? null,
+    duration_ms: kept.duration_ms,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -721,6 +822,12 @@ async function compose(
           offsetY: mark.offset_y,
         }
       : undefined;
+    const music = video.render.music
+      ? {
+          path: await downloadMediaObject(video.render.music.key, join(workDir, 'music')),
+          volume: video.render.music.volume,
+        }
+      : undefined;
     const engine = compositionEngine();
     const size = frameSize(video.resolution, video.aspect_ratio, presenterSize);
     const branding = await brandKitComposition(video.render.brand_kit, {
@@ -740,6 +847,7 @@ async function compose(
         // Without words there is nothing to caption: one plain encode serves both renders.
         burnCaptions: video.render.burn_captions || cues.length === 0,
         ...(watermark ? { watermark } : {}),
+        ...(music ? { music } : {}),
         ...branding,
       });
     } catch (error) {

@@ -98,6 +98,8 @@ export interface VideoRecord extends JobBilling {
     /** The model that generated a `cinematic_avatar` video's footage, e.g. `bedrock (amazon.nova-reel-v1:1)`. */
     generation?: string | null;
   };
+  /** Scenes whose speech was copied from an earlier video (`SceneSpeech.reuse`) instead of spoken again. */
+  reused_speech?: string[];
   created_at: number;
   completed_at: number | null;
 }
@@ -143,6 +145,9 @@ export function pendingVideo(
 export const videoMediaKeys = {
   prefix: (ref: VideoIds) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/`,
   work: (ref: VideoIds, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/work/${name}`,
+  /** Speech kept for reuse (`RenderSpec.keep_speech`): `<scene>.wav`, `.words.json`, `.visemes.json`, `.json`. */
+  speech: (ref: VideoIds, name: string) =>
+    `workspaces/${ref.workspace_id}/videos/${ref.video_id}/speech/${name}`,
   output: (ref: VideoIds, name: string) => `workspaces/${ref.workspace_id}/videos/${ref.video_id}/${name}`,
 };
 

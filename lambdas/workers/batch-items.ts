@@ -5,6 +5,7 @@ import { completeBatchItem } from '../assets/asset-batches.js';
 import { batchItemMessage } from '../batches/batch-queue.js';
 import { admitBatchLipsync } from '../lipsyncs/lipsync-batches.js';
 import { admitBatchTranslation } from '../translations/translation-batches.js';
+import { startAdmittedVideo } from '../videos/create-video.js';
 import { admitBatchVideo } from '../videos/video-batches.js';
 import { queueConsumer } from './queue-consumer.js';
 
@@ -18,6 +19,8 @@ export const handler = queueConsumer({
         return completeBatchItem(message.workspace_id, message.asset_id);
       case 'video.create':
         return admitBatchVideo(message);
+      case 'video.render':
+        return startAdmittedVideo(message.workspace_id, message.video_id);
       case 'translation.create':
         return admitBatchTranslation(message);
       case 'lipsync.create':

@@ -14,6 +14,7 @@ import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
 import { modelImageJob } from '../model-images/model-image-job.js';
 import { modelVideoJob } from '../model-videos/model-video-job.js';
 import { videoTranslationJob } from '../translations/video-translation-job.js';
+import { videoAgentJob } from '../video-agents/video-agent-job.js';
 import { videoRenderJob } from '../videos/video-render-job.js';
 import { voiceCloneJob } from '../voices/voice-clone-job.js';
 
@@ -30,4 +31,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   aiClippingJob,
   modelVideoJob,
   modelImageJob,
+  videoAgentJob,
 ];

@@ -195,6 +195,11 @@ beforeAll(async () => {
       body: { video: { type: 'base64', media_type: 'video/mp4', data: mp4Header().toString('base64') } },
     });
     expect(clipping.status, JSON.stringify(clipping.body)).toBe(200);
+    // A video agent session in chat mode: planned, then waiting for input (nothing rendered).
+    const session = await api.call('POST', '/v3/video-agents', {
+      body: { prompt: `a 10-second explainer about kites, take ${index}`, mode: 'chat' },
+    });
+    expect(session.status, JSON.stringify(session.body)).toBe(200);
   }
   for (const index of [1, 2]) {
     const kit = await api.call('POST', '/v3/brand-kits', { body: { name: `Brand kit ${index}` } });
@@ -297,6 +302,8 @@ describe('the reference query parameters of every built route', () => {
       'GET /v3/lipsyncs/batches/{batch_id}',
       'GET /v3/lipsyncs/statuses',
       'GET /v3/templates',
+      'GET /v3/video-agents',
+      'GET /v3/video-agents/styles',
       'GET /v3/video-translations',
       'GET /v3/video-translations/batches/{batch_id}',
       'GET /v3/video-translations/statuses',

@@ -24,11 +24,11 @@ describe('gateway behaviour', () => {
   });
 
   it('answers routes of the contract that are not built yet with 501, after authentication', async () => {
-    const result = await api.call('GET', '/v3/video-agents');
+    const result = await api.call('GET', '/v3/hyperframes/renders');
     expect(result.status).toBe(501);
     expect(errorOf(result)).toMatchObject({ code: 'not_implemented' });
-    expect(errorOf(result).message).toContain('VideoAgentList');
-    expect((await api.call('GET', '/v3/video-agents', { key: null })).status).toBe(401);
+    expect(errorOf(result).message).toContain('HyperframesRenderList');
+    expect((await api.call('GET', '/v3/hyperframes/renders', { key: null })).status).toBe(401);
   });
 
   it('answers removed /v1 brand-voice routes with 410 naming the replacement', async () => {
@@ -46,7 +46,7 @@ describe('gateway behaviour', () => {
     expect(result.status).toBe(200);
     expect(result.body.openapi).toBe('3.1.0');
     expect(result.body.paths['/v3/folders']?.post?.['x-implemented']).toBe(true);
-    expect(result.body.paths['/v3/video-agents']?.get?.['x-implemented']).toBe(false);
+    expect(result.body.paths['/v3/hyperframes/renders']?.get?.['x-implemented']).toBe(false);
   });
 
   it('rejects a body that is not JSON', async () => {

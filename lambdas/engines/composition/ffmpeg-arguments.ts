@@ -87,6 +87,8 @@ export interface CompositionPlan {
   watermark?: Watermark;
   /** A brand kit's logo, laid over the video after the watermark. */
   logo?: Watermark;
+  /** Background music, looped under the joined scenes' sound. */
+  music?: { path: string; volume: number };
   outputs: { video: string; captionedVideo: string; thumbnail: string; gif: string };
   encoding: EncodingSettings;
 }
@@ -553,7 +555,22 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
   } else {
     graph.push('[vmarked]split=3[vmain][vthumb][vgif]');
   }
-  graph.push(separateCaptioned ? '[ajoined]asplit=2[amain][acaptioned]' : '[ajoined]anull[amain]');
+  // Music under the whole video: looped, cut to its length, faded at both ends, mixed under the scenes'
+  // sound (amix's 1/n scaling undone, as for the scenes).
+  let joinedAudio = 'ajoined';
+  if (plan.music && plan.music.volume > 0) {
+    const totalSeconds = totalFrames / fps;
+    const fade = Math.min(1, totalSeconds / 4);
+    const input = addInput(plan.music.path, ['-stream_loop', '-1']);
+    graph.push(
+      `[${input}:a:0]asetpts=PTS-STARTPTS,atrim=duration=${seconds(totalSeconds)},${audioFormat},volume=${plan.music.volume},afade=t=in:d=${fade.toFixed(3)},afade=t=out:st=${Math.max(0, totalSeconds - fade).toFixed(3)}:d=${fade.toFixed(3)}[music]`,
+      `[ajoined][music]amix=inputs=2:duration=first:dropout_transition=0,volume=2,${audioFormat}[amixed]`,
+    );
+    joinedAudio = 'amixed';
+  }
+  graph.push(
+    separateCaptioned ? `[${joinedAudio}]asplit=2[amain][acaptioned]` : `[${joinedAudio}]anull[amain]`,
+  );
 
   const thumbFrame = Math.min(totalFrames - 1, Math.round((encoding.thumbnailAtMs * fps) / 1000));
   const thumbScale = width > encoding.thumbnailMaxWidth ? `scale=${encoding.thumbnailMaxWidth}:-2,` : '';

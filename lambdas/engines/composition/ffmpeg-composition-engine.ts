@@ -340,6 +340,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       burnCaptions: request.burnCaptions,
       ...(request.watermark ? { watermark: request.watermark } : {}),
       ...(request.logo ? { logo: request.logo } : {}),
+      ...(request.music ? { music: request.music } : {}),
       outputs: {
         video: outputs.videoPath,
         captionedVideo: outputs.captionedVideoPath,

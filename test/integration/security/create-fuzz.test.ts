@@ -320,7 +320,48 @@ describe('video creates never fail with 5xx', () => {
     { weight: 1, arbitrary: anyJson },
     { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
   );
+  const agentFile = fc.oneof(
+    mediaInput,
+    fc.record({
+      type: fc.constant('base64'),
+      media_type: fc.constantFrom('text/plain', 'text/markdown', 'text/plain; charset=utf-8'),
+      data: fc.oneof(
+        fc.string().map((text) => Buffer.from(text).toString('base64')),
+        anyString,
+      ),
+    }),
+  );
+  const videoAgentBody = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          prompt: fc.oneof(fc.constant('a 30-second explainer about kites'), anyString, hugeString, anyJson),
+          mode: fc.oneof(fc.constantFrom('generate', 'chat', 'auto'), anyJson),
+          style_id: fc.oneof(fc.constantFrom('noir-cinema', 'synthwave', 'nope'), anyString),
+          orientation: fc.oneof(fc.constantFrom('landscape', 'portrait', 'square'), anyJson),
+          avatar_id: fc.oneof(fc.constantFrom('maya-office', 'nobody'), anyString),
+          voice_id: fc.oneof(fc.constantFrom('en-us-olivia', 'nobody'), anyString),
+          brand_kit_id: fc.oneof(wellFormedId, anyString),
+          files: fc.oneof(fc.array(agentFile, { maxLength: 3 }), anyJson),
+          incognito_mode: fc.oneof(fc.boolean(), anyJson),
+          callback_url: fc.oneof(plausibleUrl, anyString),
+          callback_id: fc.oneof(fc.string({ maxLength: 20 }), hugeString),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
   const cases = [
+    {
+      label: 'POST /v3/video-agents',
+      path: '/v3/video-agents',
+      body: videoAgentBody,
+      passed: 402,
+      example: { prompt: 'a 30-second explainer about kites' },
+    },
     {
       label: 'POST /v3/filler-word-removals',
       path: '/v3/filler-word-removals',

@@ -23,6 +23,7 @@ import {
 } from '../../../lambdas/catalog/stock-voices.js';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import type { EngineVoice, SpeechEngine } from '../../../lambdas/engines/speech/speech-engine.js';
+import { AGENT_STYLES } from '../../../lambdas/video-agents/agent-styles.js';
 
 /** Amazon Polly voices the catalog maps to: VoiceId → language and gender, from Polly's voice list. */
 const POLLY_VOICES: Record<string, { language: string; gender: 'male' | 'female' }> = {
@@ -213,7 +214,8 @@ describe('catalog media', () => {
   it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, the sounds and the icons', () => {
     const espeak = catalogMediaItems('espeak');
     const perLook = 3;
-    const local = STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length;
+    const local =
+      STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length + AGENT_STYLES.length;
     expect(catalogMediaItems('espeak', { icons: false }).length).toBe(local);
     // Each icon's SVG and PNG, at the keys the search presigns.
     const icons = catalogIcons();
@@ -228,7 +230,12 @@ describe('catalog media', () => {
       ['icon-png', iconKeys(rocket).png],
     ]);
     expect(catalogMediaItems('polly').length).toBe(
-      STOCK_LOOKS.length * perLook + STOCK_VOICES.length - 2 + CATALOG_SOUNDS.length + icons.length * 2,
+      STOCK_LOOKS.length * perLook +
+        STOCK_VOICES.length -
+        2 +
+        CATALOG_SOUNDS.length +
+        AGENT_STYLES.length +
+        icons.length * 2,
     );
     // Every look can open and close its mouth in each viseme, and blink: one sheet holds them.
     for (const look of STOCK_LOOKS) {
