@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
 import type { EventType } from '../events/event-types.js';
-import { defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { mediaKeys } from '../media/media-keys.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
@@ -111,20 +111,14 @@ export const avatarTrainingJob = defineJob({
     outcome: outcomeByStatus({ succeeded: LOOK_STATUS.completed, failed: LOOK_STATUS.failed }),
     fail: (look, failure) => failLookRecord(look, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: AVATAR_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. A shorter video or a smaller picture trains faster.`,
-    }),
-    fault: (step) => ({
-      code: AVATAR_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Create the avatar again; if it keeps failing, report the avatar id.`,
-    }),
-    notStarted: {
-      code: AVATAR_FAILURE.internalError,
-      message: 'The avatar could not be started; its credits were returned. Create it again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: AVATAR_FAILURE,
+    job: 'The avatar',
+    again: 'Create the avatar again',
+    startAgain: 'Create it again',
+    report: 'the avatar id',
+    faster: 'A shorter video or a smaller picture trains faster.',
+  }),
   events: {
     entityId: (look) => look.look_id,
     success: {

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -91,21 +91,13 @@ export const backgroundRemovalJob = defineJob({
     }),
     fail: (record, failure) => failBackgroundRemoval(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: BACKGROUND_REMOVAL_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. A shorter or smaller video is processed faster.`,
-    }),
-    fault: (step) => ({
-      code: BACKGROUND_REMOVAL_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Submit the video again; if it keeps failing, report the background removal id.`,
-    }),
-    notStarted: {
-      code: BACKGROUND_REMOVAL_FAILURE.internalError,
-      message:
-        'The background removal could not be started; its credits were returned. Submit the video again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: BACKGROUND_REMOVAL_FAILURE,
+    job: 'The background removal',
+    again: 'Submit the video again',
+    report: 'the background removal id',
+    faster: 'A shorter or smaller video is processed faster.',
+  }),
   events: {
     entityId: (record) => record.background_removal_id,
     success: { type: 'background_removal.success', data: eventData },

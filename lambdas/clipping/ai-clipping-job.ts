@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -91,20 +91,13 @@ export const aiClippingJob = defineJob({
     outcome: outcomeByStatus({ succeeded: CLIPPING_STATUS.completed, failed: CLIPPING_STATUS.failed }),
     fail: (record, failure) => failClipping(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: CLIPPING_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. Fewer duration_types, or a shorter video, clip faster.`,
-    }),
-    fault: (step) => ({
-      code: CLIPPING_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Clip the video again; if it keeps failing, report the job id.`,
-    }),
-    notStarted: {
-      code: CLIPPING_FAILURE.internalError,
-      message: 'The AI clipping job could not be started; its credits were returned. Clip the video again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: CLIPPING_FAILURE,
+    job: 'The AI clipping job',
+    again: 'Clip the video again',
+    report: 'the job id',
+    faster: 'Fewer duration_types, or a shorter video, clip faster.',
+  }),
   events: {
     entityId: (record) => record.clipping_id,
     success: { type: 'ai_clipping.success', data: eventData },

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -73,21 +73,13 @@ export const fillerRemovalJob = defineJob({
     }),
     fail: (record, failure) => failFillerRemoval(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: FILLER_REMOVAL_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. A shorter video is cleaned faster.`,
-    }),
-    fault: (step) => ({
-      code: FILLER_REMOVAL_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Submit the video again; if it keeps failing, report the filler_word_removal id.`,
-    }),
-    notStarted: {
-      code: FILLER_REMOVAL_FAILURE.internalError,
-      message:
-        'The filler-word removal could not be started; its credits were returned. Submit the video again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: FILLER_REMOVAL_FAILURE,
+    job: 'The filler-word removal',
+    again: 'Submit the video again',
+    report: 'the filler_word_removal id',
+    faster: 'A shorter video is cleaned faster.',
+  }),
   events: {
     entityId: (record) => record.filler_word_removal_id,
     success: { type: 'filler_word_removal.success', data: eventData },

@@ -55,6 +55,39 @@ export interface JobFailureWording {
   notStarted: JobFailureDetails;
 }
 
+/**
+ * The wording of a paid job's failures that are no fault of the user (every one returns its credits):
+ * `The <step> step took longer than allowed …; its credits were returned. <faster>`, and so on.
+ */
+export function refundedJobWording(wording: {
+  codes: { timeout: string; internalError: string };
+  /** The job as a sentence's subject: `The lipsync`. */
+  job: string;
+  /** What to do again: `Create the lipsync again`. */
+  again: string;
+  /** What to do again when it never started, if shorter: `Create it again`. @default again */
+  startAgain?: string;
+  /** What to report: `its id`, `the video_translation_id`. */
+  report: string;
+  /** How it would take less time: `A shorter video translates faster.` */
+  faster: string;
+}): JobFailureWording {
+  return {
+    timeout: (step) => ({
+      code: wording.codes.timeout,
+      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. ${wording.faster}`,
+    }),
+    fault: (step) => ({
+      code: wording.codes.internalError,
+      message: `The ${step} step failed unexpectedly; its credits were returned. ${wording.again}; if it keeps failing, report ${wording.report}.`,
+    }),
+    notStarted: {
+      code: wording.codes.internalError,
+      message: `${wording.job} could not be started; its credits were returned. ${wording.startAgain ?? wording.again}.`,
+    },
+  };
+}
+
 export interface JobOutcomeEvent<Rec> {
   /**
    * The event type; a job whose records are of kinds with event types of their own (avatar looks: photo,

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -88,20 +88,14 @@ export const lipsyncJob = defineJob({
     outcome: outcomeByStatus({ succeeded: LIPSYNC_STATUS.completed, failed: LIPSYNC_STATUS.failed }),
     fail: (record, failure) => failLipsync(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: LIPSYNC_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. A shorter video (or start_time/end_time) is re-dubbed faster.`,
-    }),
-    fault: (step) => ({
-      code: LIPSYNC_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Create the lipsync again; if it keeps failing, report its id.`,
-    }),
-    notStarted: {
-      code: LIPSYNC_FAILURE.internalError,
-      message: 'The lipsync could not be started; its credits were returned. Create it again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: LIPSYNC_FAILURE,
+    job: 'The lipsync',
+    again: 'Create the lipsync again',
+    startAgain: 'Create it again',
+    report: 'its id',
+    faster: 'A shorter video (or start_time/end_time) is re-dubbed faster.',
+  }),
   events: {
     entityId: (record) => record.lipsync_id,
     success: {

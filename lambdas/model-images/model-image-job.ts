@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -72,20 +72,14 @@ export const modelImageJob = defineJob({
     }),
     fail: (record, failure) => failModelImage(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: MODEL_IMAGE_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. Submit the generation again.`,
-    }),
-    fault: (step) => ({
-      code: MODEL_IMAGE_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Submit the generation again; if it keeps failing, report the generation id.`,
-    }),
-    notStarted: {
-      code: MODEL_IMAGE_FAILURE.internalError,
-      message: 'The image generation could not be started; its credits were returned. Submit it again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: MODEL_IMAGE_FAILURE,
+    job: 'The image generation',
+    again: 'Submit the generation again',
+    startAgain: 'Submit it again',
+    report: 'the generation id',
+    faster: 'Submit the generation again.',
+  }),
   events: {
     entityId: (record) => record.generation_id,
     success: { type: 'model_image.success', data: modelImageView },

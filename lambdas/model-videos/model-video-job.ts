@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix } from '../media/media-store.js';
 import {
@@ -67,20 +67,14 @@ export const modelVideoJob = defineJob({
     }),
     fail: (record, failure) => failModelVideo(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: MODEL_VIDEO_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. Submit the video again.`,
-    }),
-    fault: (step) => ({
-      code: MODEL_VIDEO_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Submit the video again; if it keeps failing, report the video id.`,
-    }),
-    notStarted: {
-      code: MODEL_VIDEO_FAILURE.internalError,
-      message: 'The model video could not be started; its credits were returned. Submit it again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: MODEL_VIDEO_FAILURE,
+    job: 'The model video',
+    again: 'Submit the video again',
+    startAgain: 'Submit it again',
+    report: 'the video id',
+    faster: 'Submit the video again.',
+  }),
   events: {
     entityId: (record) => record.video_id,
     success: { type: 'model_video.success', data: modelVideoView },

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
-import { chargedOnRecord, defineJob, outcomeByStatus } from '../jobs/job-definition.js';
+import { chargedOnRecord, defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
 import { deleteMediaObject, deleteMediaPrefix, presignMediaDownload } from '../media/media-store.js';
 import {
@@ -129,20 +129,13 @@ export const videoTranslationJob = defineJob({
     outcome: outcomeByStatus({ succeeded: TRANSLATION_STATUS.completed, failed: TRANSLATION_STATUS.failed }),
     fail: (record, failure) => failTranslation(record, failure),
   },
-  wording: {
-    timeout: (step) => ({
-      code: TRANSLATION_FAILURE.timeout,
-      message: `The ${step} step took longer than allowed and was stopped; its credits were returned. A shorter video (or start_time/end_time) translates faster.`,
-    }),
-    fault: (step) => ({
-      code: TRANSLATION_FAILURE.internalError,
-      message: `The ${step} step failed unexpectedly; its credits were returned. Translate the video again; if it keeps failing, report the video_translation_id.`,
-    }),
-    notStarted: {
-      code: TRANSLATION_FAILURE.internalError,
-      message: 'The translation could not be started; its credits were returned. Translate the video again.',
-    },
-  },
+  wording: refundedJobWording({
+    codes: TRANSLATION_FAILURE,
+    job: 'The translation',
+    again: 'Translate the video again',
+    report: 'the video_translation_id',
+    faster: 'A shorter video (or start_time/end_time) translates faster.',
+  }),
   events: {
     entityId: (record) => record.video_translation_id,
     success: {

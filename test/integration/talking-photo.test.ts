@@ -126,24 +126,36 @@ describe('a photo presenter', () => {
       .finally(() => speaker.close());
     const frameCount = Math.round((await probeMedia(file)).durationSeconds * FPS);
     const shown = frameVisemes(speech.visemes, frameCount, FPS);
-    const framesShowing = (viseme: Viseme) =>
-      shown
-        .flatMap((value, frame) => (value === viseme && shown[frame - 1] === viseme ? [frame] : []))
-        .slice(0, 4);
+    // Up to six frames spread over all that show the viseme: the presenter blinks (150 ms, seeded by
+    // the random video id), and the landmark engine finds no face with the eyes shut, so frames close
+    // together could all fall in one blink.
+    const framesShowing = (viseme: Viseme) => {
+      const all = shown.flatMap((value, frame) =>
+        value === viseme && shown[frame - 1] === viseme ? [frame] : [],
+      );
+      const step = Math.max(1, Math.floor(all.length / 6));
+      return all.filter((_, index) => index % step === 0).slice(0, 6);
+    };
     const groups = {
       open_wide: framesShowing(VISEMES.open_wide),
       closed: framesShowing(VISEMES.closed),
       rest: framesShowing(VISEMES.rest),
     };
-    for (const frames of Object.values(groups)) expect(frames.length).toBeGreaterThanOrEqual(2);
+    for (const frames of Object.values(groups)) expect(frames.length).toBeGreaterThanOrEqual(3);
     const measured: Record<string, number> = {};
     for (const [name, frames] of Object.entries(groups)) {
       const openings: number[] = [];
+      let faceless = 0;
       for (const frame of await framesOf(file, frames)) {
         const faces = await findFaces({ ...frame, channels: 3 });
-        expect(faces).toHaveLength(1);
-        openings.push(mouthOpening(faces[0] as NonNullable<(typeof faces)[0]>));
+        expect(faces.length).toBeLessThanOrEqual(1);
+        const face = faces[0];
+        if (face) openings.push(mouthOpening(face));
+        else faceless++;
       }
+      // A blink hides the face in at most the frames one 150 ms blink covers among those spread out.
+      expect(faceless, `${name}: frames without a face`).toBeLessThanOrEqual(2);
+      expect(openings.length).toBeGreaterThanOrEqual(2);
       measured[name] = openings.reduce((sum, value) => sum + value, 0) / openings.length;
       await rm(join(scratch, 'frames'), { recursive: true, force: true });
     }
