@@ -11,8 +11,10 @@ export const EVENT_TYPES = {
     'A video finished rendering. `event_data`: `video_id`, `url` (pre-signed download URL; it expires, so re-fetch the video with GET /v3/videos/{video_id}), `gif_download_url`, `video_page_url`, `video_share_page_url`, `folder_id`, `callback_id`.',
   'avatar_video.fail':
     'A video failed and its credits were returned. `event_data`: `video_id`, `failure_code`, `failure_message` (what went wrong), `msg` (the same), `folder_id`, `callback_id`.',
-  'video_agent.success': 'A video agent session produced its video.',
-  'video_agent.fail': 'A video agent session failed.',
+  'video_agent.success':
+    'A run of a video agent session (POST /v3/video-agents, or a follow-up) finished its draft. `event_data`: `session_id`, `run_id`, `status` (`completed`), `title`, `video_id` (the draft), `url` (the draft, pre-signed), `callback_id`.',
+  'video_agent.fail':
+    'A run of a video agent session failed; nothing was charged for a draft it did not make. `event_data`: `session_id`, `run_id`, `status` (`failed`), `title`, `video_id`, `callback_id`, and always `failure_code` and `failure_message`.',
   'video_translate.success':
     'A video translation (one output language) completed. `event_data`: `video_translation_id` (also `video_translate_id`), `title`, `input_language`, `output_language`, `callback_id`, `folder_id`, `url` and `video_url`, `audio_url`, `srt_caption_url`, `vtt_caption_url` (pre-signed; re-fetch the translation for fresh links).',
   'video_translate.fail':

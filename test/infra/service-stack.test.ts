@@ -459,7 +459,8 @@ describe('cdk-nag AwsSolutions', () => {
     const variant = serviceVariant();
     Template.fromStack(variant.stack).resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
     // The render's Compose step generates cinematic footage, the avatar look job's Train step prompt
-    // avatars' photos: they alone get the model's settings.
+    // avatars' photos, the Models API's Generate steps its videos and images: they alone get the
+    // model's settings.
     const functions = Object.values(
       Template.fromStack(variant.stack).findResources('AWS::Lambda::Function'),
     ) as {
@@ -473,6 +474,8 @@ describe('cdk-nag AwsSolutions', () => {
     );
     expect(generating.map((fn) => fn.Properties.ImageConfig?.Command?.[0]).sort()).toEqual([
       'avatars/avatar-training.Train',
+      'model-images/model-image-steps.Generate',
+      'model-videos/model-video-steps.Generate',
       'videos/render-steps.Compose',
     ]);
     const report = new AwsSolutionsChecks().validateScope(variant.app);

@@ -46,6 +46,8 @@ const EMITTED = [
   'model_video.fail',
   'model_image.success',
   'model_image.fail',
+  'video_agent.success',
+  'video_agent.fail',
 ] as const;
 
 function sources(directory: string): string[] {
