@@ -7,7 +7,6 @@
  *
  * Runs where sharp and the bundled fonts are (the media image on AWS).
  */
-import sharp from 'sharp';
 import type { AgentStyle } from './agent-styles.js';
 
 export interface SceneCardRequest {
@@ -88,6 +87,9 @@ export async function renderSceneCard(request: SceneCardRequest): Promise<Buffer
     : `<defs><linearGradient id="g" ${gradientDirection(request.variant ?? 0)}><stop offset="0" stop-color="${style.palette.from}"/><stop offset="1" stop-color="${style.palette.to}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${backdrop}${request.text ? textLayer(request) : ''}</svg>`;
   const overlay = Buffer.from(svg);
+  // Loaded when a card is drawn: the agent's steps share one module, and only Render (the media image)
+  // draws; its zip-packaged steps must import without sharp.
+  const { default: sharp } = await import('sharp');
   if (!request.image) return sharp(overlay).png().toBuffer();
   return sharp(request.image)
     .rotate()

@@ -10,6 +10,7 @@ import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
 import { getVideo, VIDEO_STATUS } from '../videos/videos.js';
+import { admitPlanDraft } from './agent-drafts.js';
 import { type AgentPlan, describePlan, type PlanningInput } from './agent-plan.js';
 import { writePlan } from './agent-planner.js';
 import {
@@ -162,9 +163,6 @@ async function render(ref: VideoAgentRef): Promise<null> {
   if (!session?.plan) return null;
   const reviewing = await updateRun(session, ref.run_id, { status: SESSION_STATUS.reviewing });
   if (!reviewing?.plan) return null;
-  // Loaded here, not with the module: drafts draw their scene cards with sharp, which only the media
-  // image has; the job's other steps run as zip bundles that share this module.
-  const { admitPlanDraft } = await import('./agent-drafts.js');
   const draft = await admitPlanDraft(reviewing, reviewing.plan);
   const resource = agentResource(
     RESOURCE_KINDS.draft,
