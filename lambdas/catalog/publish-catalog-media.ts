@@ -449,7 +449,14 @@ export async function publishCatalogMedia(
     await withGenerationLock(cache, options.lockTimeoutMs ?? 120_000, async () => {
       // Uploads (12,574 of them for the icons of a new deployment) are not held up by the drawing.
       await pLimit(concurrency).map(uncached, (item) => publish(item, true));
-      await pruneCache(cache, items);
+      // The styles' previews stay cached when this publication leaves them out: the local stack
+      // publishes them on first use, through this cache.
+      await pruneCache(
+        cache,
+        options.stylePreviews === false
+          ? catalogMediaItems(engine, { ...options, stylePreviews: true })
+          : items,
+      );
     });
   }
 
