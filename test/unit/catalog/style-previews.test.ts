@@ -3,7 +3,7 @@
  * published through an in-memory store: what `preview_video_url` of `GET /v3/video-agents/styles`
  * downloads.
  */
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { musicFor } from '../../../lambdas/audio/sound-search.js';
@@ -13,7 +13,11 @@ import {
   STYLE_PREVIEW,
   stylePreviewItem,
 } from '../../../lambdas/catalog/catalog-media.js';
-import { type CatalogStore, publishStylePreview } from '../../../lambdas/catalog/publish-catalog-media.js';
+import {
+  type CatalogStore,
+  publishCatalogMedia,
+  publishStylePreview,
+} from '../../../lambdas/catalog/publish-catalog-media.js';
 import { stylePreviewHeadlines } from '../../../lambdas/catalog/render-style-preview.js';
 import {
   ensureExecutable,
@@ -21,6 +25,7 @@ import {
   runProcess,
 } from '../../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { probeMedia } from '../../../lambdas/engines/composition/index.js';
+import { createTestDoubleSpeechEngine } from '../../../lambdas/engines/speech/test-double-speech-engine.js';
 import { AGENT_STYLES, findStyle, stylePreviewKey } from '../../../lambdas/video-agents/agent-styles.js';
 import { cardLines, MAX_CARD_LINES } from '../../../lambdas/video-agents/scene-cards.js';
 import { frameAt, meanColor, meanDifference, scratchDir } from '../engines/composition/media-fixtures.js';
@@ -160,5 +165,37 @@ describe('a style preview video', () => {
     store.bodies.clear();
     await publishStylePreview(style, store.store, false);
     expect(store.bodies.size).toBe(0);
+  });
+});
+
+describe('the local publication, which leaves the previews to first use', () => {
+  it('keeps their cached renders while pruning outdated files', async () => {
+    const scratch = await scratchDir('style-preview-cache');
+    try {
+      const engine = createTestDoubleSpeechEngine();
+      const style = AGENT_STYLES[0];
+      const preview = style && stylePreviewItem(style);
+      if (!preview) throw new Error('no preview');
+      await writeFile(path.join(scratch.dir, `${preview.version}.mp4`), 'a cached render');
+      await writeFile(path.join(scratch.dir, 'aaaaaaaaaaaaaaaaaaaaaaaa.mp4'), 'an outdated render');
+      // Everything is in the store but one style thumbnail: drawing it runs the generation and the prune.
+      const { store, versions } = memoryStore();
+      const items = catalogMediaItems(engine.name, { icons: false, stylePreviews: false });
+      for (const item of items)
+        if (item.kind !== 'style-thumbnail' || item.style !== style) versions.set(item.key, item.version);
+      const result = await publishCatalogMedia({
+        speechEngine: engine,
+        icons: false,
+        stylePreviews: false,
+        store,
+        cacheDirectory: scratch.dir,
+      });
+      expect(result.generated).toBe(1);
+      const files = await readdir(scratch.dir);
+      expect(files).toContain(`${preview.version}.mp4`);
+      expect(files).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaa.mp4');
+    } finally {
+      await scratch.remove();
+    }
   });
 });
