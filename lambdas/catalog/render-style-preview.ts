@@ -17,12 +17,10 @@ import {
 import { fileInput } from '../engines/composition/probe.js';
 import type { AgentStyle } from '../video-agents/agent-styles.js';
 import { renderSceneCard } from '../video-agents/scene-cards.js';
-import { STYLE_PREVIEW } from './catalog-media.js';
+import { STYLE_PREVIEW, type StylePreviewLayout } from './catalog-media.js';
 import { renderSoundSamples } from './render-sound.js';
 import type { CatalogSound } from './sound-catalog.js';
 import { SOUND_SAMPLE_RATE, toPcm16Stereo } from './synth.js';
-
-export type StylePreviewLayout = typeof STYLE_PREVIEW;
 
 export interface StylePreviewOptions {
   /** Size, timing and encoding. @default STYLE_PREVIEW */
@@ -94,7 +92,16 @@ export async function renderStylePreview(
           ...cardInputs,
           ...['-f', 's16le', '-ar', String(SOUND_SAMPLE_RATE), '-ac', '2', '-i', fileInput(pcm)],
           ...['-filter_complex', previewFilter(style, layout, seconds), '-map', '[video]', '-map', '[audio]'],
-          ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-crf', String(layout.crf)],
+          ...[
+            '-c:v',
+            'libx264',
+            '-preset',
+            layout.x264Preset,
+            '-tune',
+            'stillimage',
+            '-crf',
+            String(layout.crf),
+          ],
           ...['-r', String(layout.frameRate), '-c:a', 'aac', '-b:a', layout.audioBitRate],
           // Music shorter than the cards is padded with silence (apad): the cards set the length.
           ...['-t', String(seconds), '-movflags', '+faststart'],

@@ -148,7 +148,7 @@ describe('a style preview video', () => {
   });
 
   it('shows the style’s cards one after the other, in its colours', async () => {
-    const [firstCardSeconds] = STYLE_PREVIEW.cardSeconds;
+    const firstCardSeconds = STYLE_PREVIEW.cardSeconds[0] ?? 0;
     const first = await frameAt(video, firstCardSeconds / 2, scratch.dir);
     const second = await frameAt(video, firstCardSeconds + 1, scratch.dir);
     const whole = { left: 0, top: 0, width: STYLE_PREVIEW.width, height: STYLE_PREVIEW.height };
