@@ -67,3 +67,12 @@ export interface RankedSound {
 export function rankSounds(type: SoundType, query: string, minScore = 0): RankedSound[] {
   return rankDocuments(indexOf(type), query, minScore).map(({ item, score }) => ({ sound: item, score }));
 }
+
+/**
+ * The catalog's music track ranked best for a mood, if any matches: the video agent's music bed (for
+ * a plan's mood) and a style's preview (for the style's mood).
+ */
+export function musicFor(mood: string): RankedSound | undefined {
+  const best = rankSounds('music', mood)[0];
+  return best && best.score > 0 ? best : undefined;
+}

@@ -7,7 +7,13 @@
  * cache names files by it.
  */
 import { createHash } from 'node:crypto';
-import { AGENT_STYLES, type AgentStyle, styleThumbnailKey } from '../video-agents/agent-styles.js';
+import { musicFor } from '../audio/sound-search.js';
+import {
+  AGENT_STYLES,
+  type AgentStyle,
+  stylePreviewKey,
+  styleThumbnailKey,
+} from '../video-agents/agent-styles.js';
 import { catalogKeys } from './catalog-keys.js';
 import { type CatalogIcon, catalogIcons, ICON_PNG_SIZE, iconKeys, iconSetVersion } from './icon-catalog.js';
 import type { DrawnLook } from './look-appearance.js';
@@ -19,6 +25,40 @@ import { engineVoiceOf, STOCK_VOICES, type StockVoice } from './stock-voices.js'
 
 /** The size and text of a style's thumbnail: a 16:9 card with the style's name as its headline. */
 export const STYLE_THUMBNAIL = { width: 640, height: 360, drawing: 'scene-card-1' } as const;
+
+/** The size, timing and encoding of a style's preview video. */
+export interface StylePreviewLayout {
+  width: number;
+  height: number;
+  frameRate: number;
+  /** Seconds each card is shown, in order; the preview lasts their sum. */
+  cardSeconds: readonly number[];
+  musicFadeInSeconds: number;
+  musicFadeOutSeconds: number;
+  /** x264's quality (lower is better) and speed. */
+  crf: number;
+  x264Preset: string;
+  audioBitRate: string;
+}
+
+/**
+ * A style's preview video: its scene cards in sequence, joined as the style joins scenes, over the
+ * music the agent picks for the style's mood, faded in and out. Small (a catalog page lists a dozen of
+ * them) and short. The cards: the style's name, then its description, as an agent's scene shows text.
+ */
+export const STYLE_PREVIEW: Readonly<StylePreviewLayout> = {
+  width: 640,
+  height: 360,
+  frameRate: 25,
+  cardSeconds: [2, 3],
+  musicFadeInSeconds: 0.5,
+  musicFadeOutSeconds: 1,
+  // A still card compresses to almost nothing (about 80 KB for 5 s): this quality keeps the gradients
+  // free of bands, and the preset is fast enough that rendering is mostly drawing and synthesis.
+  crf: 26,
+  x264Preset: 'veryfast',
+  audioBitRate: '96k',
+};
 
 /** Bump when the way bytes are made from the same inputs changes (PNG options, WAV encoding). */
 export const CATALOG_GENERATOR_VERSION = 2;
@@ -76,6 +116,16 @@ export type CatalogMediaItem =
       style: AgentStyle;
     }
   | {
+      /** A video agent style's preview video (`STYLE_PREVIEW`, render-style-preview.ts). */
+      kind: 'style-preview';
+      key: string;
+      contentType: 'video/mp4';
+      version: string;
+      style: AgentStyle;
+      /** The music under it: the catalog's best match for the style's mood. */
+      music: CatalogSound;
+    }
+  | {
       /** Music or a sound effect of `GET /v3/audio/sounds` (sound-catalog.ts). */
       kind: 'sound';
       key: string;
@@ -86,6 +136,8 @@ export type CatalogMediaItem =
 
 /** An icon's SVG or PNG. */
 export type IconMediaItem = Extract<CatalogMediaItem, { kind: 'icon-svg' | 'icon-png' }>;
+
+export type StylePreviewItem = Extract<CatalogMediaItem, { kind: 'style-preview' }>;
 
 const hash = (...parts: readonly unknown[]) =>
   createHash('sha256')
@@ -177,6 +229,23 @@ export function iconMediaItems(
   ];
 }
 
+/**
+ * A style's preview video, over the music the agent picks for the style's mood (`musicFor`). A mood
+ * that matches no music has none (a unit test keeps every style's mood matching).
+ */
+export function stylePreviewItem(style: AgentStyle): StylePreviewItem | undefined {
+  const music = musicFor(style.music_mood)?.sound;
+  if (!music) return undefined;
+  return {
+    kind: 'style-preview',
+    key: stylePreviewKey(style.style_id),
+    contentType: 'video/mp4',
+    version: hash('style-preview', STYLE_PREVIEW, style, music.id, soundVersionInputs(music)),
+    style,
+    music,
+  };
+}
+
 /** Which parts of the catalog a publication covers. */
 export interface CatalogScope {
   /**
@@ -185,6 +254,12 @@ export interface CatalogScope {
    * empty bucket. @default true
    */
   icons?: boolean;
+  /**
+   * The styles' preview videos (a second of drawing, synthesis and encoding each). The local stack
+   * leaves them out: the styles list publishes the previews it answers on first use
+   * (style-preview-media.ts), which keeps a start with an empty cache fast. @default true
+   */
+  stylePreviews?: boolean;
 }
 
 /**
@@ -241,7 +316,9 @@ export function catalogMediaItems(engineName: string, scope: CatalogScope = {}):
     version: hash('style-thumbnail', STYLE_THUMBNAIL, style),
     style,
   }));
-  return [...images, ...spriteSheets, ...previews, ...sounds, ...styles, ...icons];
+  const stylePreviews =
+    (scope.stylePreviews ?? true) ? AGENT_STYLES.flatMap((style) => stylePreviewItem(style) ?? []) : [];
+  return [...images, ...spriteSheets, ...previews, ...sounds, ...styles, ...stylePreviews, ...icons];
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Makes sure every catalog object (look portraits and previews, voice previews, sounds, icons) is in
+ * Makes sure every catalog object (look portraits and previews, voice previews, sounds, style
+ * thumbnails and preview videos, icons) is in
  * the media bucket at its current version: one listing of the catalog prefix, a HeadObject per object
  * found there (its version is in its metadata), and generate + PutObject only for what is missing or
  * outdated. Run deployed by a CloudFormation custom resource (`publish-catalog-handler.ts`), and by
@@ -26,6 +27,7 @@ import { s3Client } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import type { SpeechEngine } from '../engines/speech/speech-engine.js';
 import { putCatalogObject } from '../media/media-store.js';
+import type { AgentStyle } from '../video-agents/agent-styles.js';
 import { CATALOG_PREFIX } from './catalog-keys.js';
 import {
   CATALOG_VERSION_METADATA,
@@ -36,6 +38,8 @@ import {
   iconMediaItems,
   lookSvg,
   STYLE_THUMBNAIL,
+  type StylePreviewItem,
+  stylePreviewItem,
 } from './catalog-media.js';
 import { type CatalogIcon, iconSvg } from './icon-catalog.js';
 
@@ -141,6 +145,8 @@ function describeItem(item: CatalogMediaItem, engine: string): string {
   if (item.kind === 'icon-svg') return `SVG of icon ${item.icon.id} (@tabler/icons)`;
   if (item.kind === 'icon-png') return `PNG of icon ${item.icon.id} (sharp)`;
   if (item.kind === 'style-thumbnail') return `style thumbnail ${item.style.style_id} (sharp)`;
+  if (item.kind === 'style-preview')
+    return `style preview ${item.style.style_id} with ${item.music.id} (sharp, ffmpeg)`;
   return `${item.kind} of look ${item.look.id} (sharp)`;
 }
 
@@ -223,6 +229,11 @@ async function generateIcon(item: IconMediaItem): Promise<Uint8Array> {
   return renderIconPng(svg);
 }
 
+async function generateStylePreview(item: StylePreviewItem): Promise<Uint8Array> {
+  const { renderStylePreview } = await import('./render-style-preview.js');
+  return renderStylePreview(item.style, item.music);
+}
+
 async function generate(item: CatalogMediaItem, engine: SpeechEngine): Promise<Uint8Array> {
   if (item.kind === 'icon-svg' || item.kind === 'icon-png') return generateIcon(item);
   if (item.kind === 'voice-preview') {
@@ -245,6 +256,7 @@ async function generate(item: CatalogMediaItem, engine: SpeechEngine): Promise<U
       presenter: false,
     });
   }
+  if (item.kind === 'style-preview') return generateStylePreview(item);
   if (item.kind === 'sprite-sheet') {
     const { renderSpriteSheet } = await import('./render-sprites.js');
     return renderSpriteSheet(item.look);
@@ -261,6 +273,7 @@ const CACHE_EXTENSIONS: Readonly<Record<CatalogMediaItem['contentType'], string>
   'image/svg+xml': 'svg',
   'audio/wav': 'wav',
   'audio/mpeg': 'mp3',
+  'video/mp4': 'mp4',
 };
 
 const cacheFile = (directory: string, item: CatalogMediaItem) =>
@@ -304,7 +317,7 @@ async function pruneCache(directory: string | false, items: readonly CatalogMedi
   const current = new Set(items.map((item) => basename(cacheFile(directory, item))));
   try {
     for (const name of await readdir(directory)) {
-      if (/^[0-9a-f]+\.(png|svg|wav|mp3)$/.test(name) && !current.has(name))
+      if (/^[0-9a-f]+\.(png|svg|wav|mp3|mp4)$/.test(name) && !current.has(name))
         await rm(join(directory, name), { force: true });
     }
   } catch {
@@ -436,7 +449,14 @@ export async function publishCatalogMedia(
     await withGenerationLock(cache, options.lockTimeoutMs ?? 120_000, async () => {
       // Uploads (12,574 of them for the icons of a new deployment) are not held up by the drawing.
       await pLimit(concurrency).map(uncached, (item) => publish(item, true));
-      await pruneCache(cache, items);
+      // The styles' previews stay cached when this publication leaves them out: the local stack
+      // publishes them on first use, through this cache.
+      await pruneCache(
+        cache,
+        options.stylePreviews === false
+          ? catalogMediaItems(engine, { ...options, stylePreviews: true })
+          : items,
+      );
     });
   }
 
@@ -463,4 +483,25 @@ export async function publishIconMedia(
   const [, png] = items;
   if ((await store.versionOf(png.key)) === png.version) return;
   for (const item of items) await store.put(item, await generateIcon(item));
+}
+
+/**
+ * Publishes a style's preview video unless it is there at its current version: the local stack's
+ * previews, published on first use by the styles list (style-preview-media.ts), with the bytes and
+ * metadata the catalog publisher gives them. Through the same disk cache, so only the first use on a
+ * machine renders.
+ */
+export async function publishStylePreview(
+  style: AgentStyle,
+  store: CatalogStore = mediaBucketStore,
+  cacheDirectory: string | false = defaultCatalogCacheDirectory(),
+): Promise<void> {
+  const item = stylePreviewItem(style);
+  if (!item || (await store.versionOf(item.key)) === item.version) return;
+  let bytes = await readCached(cacheDirectory, item);
+  if (!bytes) {
+    bytes = await generateStylePreview(item);
+    await writeCached(cacheDirectory, item, bytes);
+  }
+  await store.put(item, bytes);
 }

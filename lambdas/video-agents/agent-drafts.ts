@@ -7,7 +7,7 @@
  * they are burned in; speech kept, so that an edit plan's draft reuses every scene it does not edit.
  */
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
-import { type RankedSound, rankSounds } from '../audio/sound-search.js';
+import { musicFor } from '../audio/sound-search.js';
 import { resolveLookPresenter } from '../avatars/look-presenters.js';
 import { enqueueBatchItems } from '../batches/batch-queue.js';
 import { capResolution, type Resolution } from '../billing/plans.js';
@@ -116,12 +116,6 @@ async function scenesOf(session: AgentSession, plan: AgentPlan, size: { width: n
 
 /** Gain of the music bed under the narration (speech stays clearly on top). */
 export const MUSIC_VOLUME = 0.12;
-
-/** The catalog's music track ranked best for the plan's mood (`GET /v3/audio/sounds`' ranking), if any matches. */
-export function musicFor(mood: string): RankedSound | undefined {
-  const best = rankSounds('music', mood)[0];
-  return best && best.score > 0 ? best : undefined;
-}
 
 /** Renders the session's plan as a new draft: admitted to the video pipeline, its render started. */
 export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Promise<VideoRecord> {

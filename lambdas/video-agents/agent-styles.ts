@@ -126,7 +126,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
   style({
     style_id: 'starry-swirl',
     name: 'Starry Swirl',
-    description: 'Deep night blue into cobalt with a star-yellow accent, after the post-impressionists.',
+    description: 'Night blue into cobalt, star-yellow accents: post-impressionist.',
     tags: ['iconic-artist'],
     palette: { from: '#0b1d51', to: '#2e5aac', text: '#f9e79f', accent: '#f4d03f' },
     typography: { family: 'DejaVu Serif', bold: true, uppercase: false },
@@ -174,13 +174,13 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
   style({
     style_id: 'newsprint',
     name: 'Newsprint',
-    description: 'Off-white paper, black serif headlines, a red rule: a newspaper front page.',
+    description: 'Off-white paper, black serif headlines and a red rule: a front page.',
     tags: ['print', 'corporate'],
     palette: { from: '#f4f1ea', to: '#e2ddd0', text: '#1a1a1a', accent: '#b3001b' },
     typography: { family: 'DejaVu Serif Condensed', bold: true, uppercase: false },
     burn_captions: false,
     transition: 'cut',
-    music_mood: 'news serious',
+    music_mood: 'news serious reflective piano',
     presenter_look: 'sofia-newsroom',
   }),
   style({
@@ -240,3 +240,5 @@ export function stylesTagged(tag: string | undefined): AgentStyle[] {
 
 /** Where a style's thumbnail is in the media bucket (published with the stock catalog). */
 export const styleThumbnailKey = (styleId: string) => `catalog/video-agent-styles/${styleId}.png`;
+/** Where a style's preview video is in the media bucket (published with the stock catalog). */
+export const stylePreviewKey = (styleId: string) => `catalog/video-agent-styles/${styleId}.mp4`;

@@ -75,16 +75,19 @@ export async function resourceView(session: AgentSession, resource: AgentResourc
   };
 }
 
-export function styleView(style: AgentStyle, thumbnailUrl: string | null, aspectRatio: string) {
+export function styleView(
+  style: AgentStyle,
+  media: { thumbnailUrl: string; previewVideoUrl: string },
+  aspectRatio: string,
+) {
   return {
     style_id: style.style_id,
     name: style.name,
     description: style.description,
     tags: [...style.tags],
     aspect_ratio: aspectRatio,
-    thumbnail_url: thumbnailUrl,
-    // Preview videos are not rendered yet (README, "Video agent"): null rather than a made-up file.
-    preview_video_url: null,
+    thumbnail_url: media.thumbnailUrl,
+    preview_video_url: media.previewVideoUrl,
     palette: style.palette,
     typography: style.typography,
     caption_style: style.burn_captions ? 'burned_in' : 'sidecar',

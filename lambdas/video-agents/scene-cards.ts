@@ -44,16 +44,31 @@ export function wrapText(text: string, perLine: number): string[] {
   return lines;
 }
 
-function textLayer(request: SceneCardRequest): string {
-  const { style, width, height } = request;
+/** Lines a card shows at most: text beyond them is not drawn. */
+export const MAX_CARD_LINES = 3;
+
+/** The card's text as wrapped lines, all of them (the card draws the first `MAX_CARD_LINES`). */
+export function cardLines(request: SceneCardRequest): string[] {
+  const { style, width } = request;
   const text = style.typography.uppercase ? request.text.toUpperCase() : request.text;
-  const short = Math.min(width, height);
-  const fontSize = Math.round(short * (request.presenter ? 0.075 : 0.095));
+  const fontSize = cardFontSize(request);
   // DejaVu's average advance is about 0.6 em (bold, capitals: wider).
   const advance = fontSize * (style.typography.uppercase || style.typography.bold ? 0.66 : 0.58);
-  const margin = Math.round(width * 0.07);
+  const margin = cardMargin(request);
   const perLine = Math.max(8, Math.floor((width - 2 * margin) / advance));
-  const lines = wrapText(text, perLine).slice(0, 3);
+  return wrapText(text, perLine);
+}
+
+const cardFontSize = (request: SceneCardRequest) =>
+  Math.round(Math.min(request.width, request.height) * (request.presenter ? 0.075 : 0.095));
+const cardMargin = (request: SceneCardRequest) => Math.round(request.width * 0.07);
+
+function textLayer(request: SceneCardRequest): string {
+  const { style, width, height } = request;
+  const short = Math.min(width, height);
+  const fontSize = cardFontSize(request);
+  const margin = cardMargin(request);
+  const lines = cardLines(request).slice(0, MAX_CARD_LINES);
   const lineHeight = Math.round(fontSize * 1.2);
   const blockHeight = lines.length * lineHeight;
   const top = request.presenter

@@ -26,7 +26,12 @@ import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { publishIconsOnFirstUse } from '../../lambdas/catalog/icon-media.js';
-import { publishCatalogMedia, publishIconMedia } from '../../lambdas/catalog/publish-catalog-media.js';
+import {
+  publishCatalogMedia,
+  publishIconMedia,
+  publishStylePreview,
+} from '../../lambdas/catalog/publish-catalog-media.js';
+import { publishStylePreviewsOnFirstUse } from '../../lambdas/catalog/style-preview-media.js';
 import { configuredClient, useClientPlugins } from '../../lambdas/core/aws-clients.js';
 import { config } from '../../lambdas/core/config.js';
 import type { Grant } from '../../lambdas/core/grants.js';
@@ -408,12 +413,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Stock avatar portraits, voice previews and sounds: generated once per machine (disk cache),
     // uploaded when the bucket lacks them. Before restarted renders, which read the portraits.
     await access.runAs('catalogPublisher', () =>
-      publishCatalogMedia({ speechEngine: speechEngine(), icons: false }),
+      publishCatalogMedia({ speechEngine: speechEngine(), icons: false, stylePreviews: false }),
     );
     // The icons (12,574 objects) would add about a minute to a start with an empty bucket: the searches
     // publish each icon they list on first use, as the assets area (which may write media).
     publishIconsOnFirstUse((icon) => publishIconMedia(icon));
     running.push({ stop: async () => publishIconsOnFirstUse(undefined) });
+    // The styles' preview videos (a second each to render) likewise: the styles list publishes those
+    // it answers on first use, through the same disk cache.
+    publishStylePreviewsOnFirstUse((style) => publishStylePreview(style));
+    running.push({ stop: async () => publishStylePreviewsOnFirstUse(undefined) });
     await restartJobExecutions(stepFunctions.endpoint, interruptedJobs);
 
     const developmentAccess = await ensureDevelopmentAccess(options.dataDir);

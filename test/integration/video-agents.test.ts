@@ -5,7 +5,12 @@
  * validation, scopes and tenant isolation. The real render of an agent's video is in
  * video-agent-render.test.ts.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STYLE_PREVIEW } from '../../lambdas/catalog/catalog-media.js';
+import { probeMedia } from '../../lambdas/engines/composition/index.js';
 import { getVideo } from '../../lambdas/videos/videos.js';
 import type { EventBusEvent } from '../../lib/local/emulators/index.js';
 import { eventCapture } from '../support/event-capture.js';
@@ -417,9 +422,40 @@ describe('stop, resources, list', () => {
 });
 
 describe('styles', () => {
+  it('answers a preview video of each style it lists: an MP4 of the style, with sound', async () => {
+    const cinematic = await api.call<{ data: { style_id: string; preview_video_url: string }[] }>(
+      'GET',
+      '/v3/video-agents/styles?tag=cinematic',
+    );
+    expect(cinematic.status).toBe(200);
+    const [noir] = cinematic.body.data.filter((style) => style.style_id === 'noir-cinema');
+    if (!noir) throw new Error('noir-cinema is not listed');
+    const download = await fetch(noir.preview_video_url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('video/mp4');
+    const scratch = await mkdtemp(join(tmpdir(), 'style-preview-'));
+    try {
+      const file = join(scratch, 'noir-cinema.mp4');
+      await writeFile(file, Buffer.from(await download.arrayBuffer()));
+      const info = await probeMedia(file);
+      expect(info.durationSeconds).toBeCloseTo(
+        STYLE_PREVIEW.cardSeconds.reduce((total, seconds) => total + seconds, 0),
+        1,
+      );
+      expect(info.streams.find((stream) => stream.type === 'video')).toMatchObject({
+        codec: 'h264',
+        width: STYLE_PREVIEW.width,
+        height: STYLE_PREVIEW.height,
+      });
+      expect(info.streams.find((stream) => stream.type === 'audio')).toMatchObject({ codec: 'aac' });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('lists at least 12 styles with rendered thumbnails, filtered by tag, paginated', async () => {
     const all = await api.call<{
-      data: { style_id: string; tags: string[]; thumbnail_url: string; preview_video_url: null }[];
+      data: { style_id: string; tags: string[]; thumbnail_url: string; preview_video_url: string }[];
     }>('GET', '/v3/video-agents/styles?limit=100');
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBeGreaterThanOrEqual(12);
@@ -428,6 +464,7 @@ describe('styles', () => {
         all.body.data.some((style) => style.tags.includes(tag)),
         tag,
       ).toBe(true);
+    for (const style of all.body.data) expect(style.preview_video_url, style.style_id).toMatch(/^https?:/);
     const thumbnail = await fetch(all.body.data[0]?.thumbnail_url as string);
     expect(thumbnail.status).toBe(200);
     const bytes = Buffer.from(await thumbnail.arrayBuffer());

@@ -1,4 +1,6 @@
 /** Video agent: this area's rows of the route table (lambdas/api/routes.ts), with the endpoints that serve them. */
+
+import { stylePreviewUrl } from '../../catalog/style-preview-media.js';
 import { decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { InvalidParameterError, NotFoundError } from '../../core/errors.js';
 import { presignMediaDownload } from '../../media/media-store.js';
@@ -144,9 +146,13 @@ const videoAgentStyles = endpoint(
       query.token,
     );
     const views = await Promise.all(
-      page.map(async (style) =>
-        styleView(style, await presignMediaDownload(styleThumbnailKey(style.style_id)), '16:9'),
-      ),
+      page.map(async (style) => {
+        const [thumbnailUrl, previewVideoUrl] = await Promise.all([
+          presignMediaDownload(styleThumbnailKey(style.style_id)),
+          stylePreviewUrl(style),
+        ]);
+        return styleView(style, { thumbnailUrl, previewVideoUrl }, '16:9');
+      }),
     );
     return respond.list(views, nextToken);
   },

@@ -192,7 +192,7 @@ export const styleListBody = listEnvelope(
     tags: z.array(z.string()),
     aspect_ratio: z.string(),
     thumbnail_url: z.string().nullable(),
-    preview_video_url: z.null(),
+    preview_video_url: z.string(),
     palette: z.object({ from: z.string(), to: z.string(), text: z.string(), accent: z.string() }),
     typography: z.object({ family: z.string(), bold: z.boolean(), uppercase: z.boolean() }),
     caption_style: z.enum(['burned_in', 'sidecar']),

@@ -211,11 +211,15 @@ describe('stock voices', () => {
 });
 
 describe('catalog media', () => {
-  it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, the sounds and the icons', () => {
+  it('lists a portrait, a preview and the talking sprites per look, a preview per voice the engine speaks, the sounds, a thumbnail and a preview video per style and the icons', () => {
     const espeak = catalogMediaItems('espeak');
     const perLook = 3;
+    const perStyle = 2;
     const local =
-      STOCK_LOOKS.length * perLook + STOCK_VOICES.length + CATALOG_SOUNDS.length + AGENT_STYLES.length;
+      STOCK_LOOKS.length * perLook +
+      STOCK_VOICES.length +
+      CATALOG_SOUNDS.length +
+      AGENT_STYLES.length * perStyle;
     expect(catalogMediaItems('espeak', { icons: false }).length).toBe(local);
     // Each icon's SVG and PNG, at the keys the search presigns.
     const icons = catalogIcons();
@@ -234,7 +238,7 @@ describe('catalog media', () => {
         STOCK_VOICES.length -
         2 +
         CATALOG_SOUNDS.length +
-        AGENT_STYLES.length +
+        AGENT_STYLES.length * perStyle +
         icons.length * 2,
     );
     // Every look can open and close its mouth in each viseme, and blink: one sheet holds them.
