@@ -70,6 +70,11 @@ import {
   localWorkflowEnvironment,
 } from './task-functions.js';
 
+/**
+ * What the local stack publishes of the catalog at start: not the icons nor the styles' preview
+ * videos, which their routes publish on first use (a start with an empty bucket stays fast).
+ */
+export const LOCAL_CATALOG_SCOPE = { icons: false, stylePreviews: false } as const;
 export const LOCAL_RESOURCE_NAMES = {
   table: 'video-service',
   bucket: 'video-service-media',
@@ -413,7 +418,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Stock avatar portraits, voice previews and sounds: generated once per machine (disk cache),
     // uploaded when the bucket lacks them. Before restarted renders, which read the portraits.
     await access.runAs('catalogPublisher', () =>
-      publishCatalogMedia({ speechEngine: speechEngine(), icons: false, stylePreviews: false }),
+      publishCatalogMedia({ speechEngine: speechEngine(), ...LOCAL_CATALOG_SCOPE }),
     );
     // The icons (12,574 objects) would add about a minute to a start with an empty bucket: the searches
     // publish each icon they list on first use, as the assets area (which may write media).

@@ -17,6 +17,7 @@ import { s3Client } from '../../lambdas/core/aws-clients.js';
 import { config } from '../../lambdas/core/config.js';
 import { espeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
 import { decodeWavPcm16 } from '../../lambdas/engines/speech/wav.js';
+import { LOCAL_CATALOG_SCOPE } from '../../lib/local/local-stack.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 interface Group {
@@ -361,11 +362,11 @@ describe('publishing catalog media', () => {
   const head = (key: string) =>
     s3Client().send(new HeadObjectCommand({ Bucket: config().bucketName, Key: key }));
 
-  // As the local stack publishes: without the icons, which its searches publish on first use.
+  // As the local stack publishes: without the icons and style previews, published on first use.
   it('uploads nothing when every object is current', async () => {
-    const result = await publishCatalogMedia({ speechEngine: espeakEngine(), icons: false });
+    const result = await publishCatalogMedia({ speechEngine: espeakEngine(), ...LOCAL_CATALOG_SCOPE });
     expect(result).toMatchObject({ present: result.total, uploaded: 0, generated: 0 });
-    expect(result.total).toBe(catalogMediaItems('espeak', { icons: false }).length);
+    expect(result.total).toBe(catalogMediaItems('espeak', LOCAL_CATALOG_SCOPE).length);
   });
 
   it('replaces missing and outdated objects from the disk cache without generating', async () => {
@@ -380,7 +381,7 @@ describe('publishing catalog media', () => {
         Metadata: { [CATALOG_VERSION_METADATA]: 'an-older-version' },
       }),
     );
-    const result = await publishCatalogMedia({ speechEngine: espeakEngine(), icons: false });
+    const result = await publishCatalogMedia({ speechEngine: espeakEngine(), ...LOCAL_CATALOG_SCOPE });
     expect(result).toMatchObject({ uploaded: 2, generated: 0 });
     expect(Buffer.from(await bucketObject(portrait)).equals(Buffer.from(original))).toBe(true);
     expect((await head(preview)).ContentType).toBe('image/png');
@@ -399,7 +400,7 @@ describe('publishing catalog media', () => {
       const result = await publishCatalogMedia({
         speechEngine: espeakEngine(),
         cacheDirectory,
-        icons: false,
+        ...LOCAL_CATALOG_SCOPE,
       });
       expect(result).toMatchObject({ uploaded: 2, generated: 2 });
       const again = await Promise.all([bucketObject(voicePreview), bucketObject(portrait)]);
