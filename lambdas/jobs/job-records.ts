@@ -105,6 +105,16 @@ export interface JobRecords<Rec extends MediaJobRecord, IdField extends keyof Re
   ): Promise<Rec | undefined>;
   isEnded(record: Pick<Rec, 'status'>): boolean;
   /**
+   * Sets the title of a (visible) job of the workspace, whatever its status. `accepts` and `notFound`
+   * as for `remove`.
+   */
+  rename(
+    workspaceId: string,
+    id: string,
+    title: string,
+    options?: { accepts?(record: Rec): boolean; notFound?(id: string): NotFoundError },
+  ): Promise<Rec>;
+  /**
    * Deletes a job of the workspace (see the module's comment). `accepts` narrows which records the
    * caller's route may delete (others are not found); `notFound` replaces the type's 404.
    */
@@ -237,6 +247,17 @@ export function jobRecords<Rec extends MediaJobRecord, IdField extends keyof Rec
         completed_at: nowSeconds(),
       } as Partial<Rec>),
     isEnded,
+    async rename(workspaceId, id, title, options = {}) {
+      const record = await get(workspaceId, id, true);
+      const notFound = options.notFound ?? spec.notFound;
+      if (!record || !(options.accepts?.(record) ?? true)) throw notFound(id);
+      // Conditional on the status read, so a record deleted meanwhile is not written back.
+      const item = await updateExistingItem<ItemOf<Rec>>(key(workspaceId, id), { title }, [], {
+        status: record.status,
+      });
+      if (!item) throw notFound(id);
+      return toRecord(item);
+    },
     async remove(workspaceId, id, options = {}) {
       const accepts = options.accepts ?? (() => true);
       const notFound = options.notFound ?? spec.notFound;

@@ -12,7 +12,6 @@ import { type BulkStatusEntry, mediaJobEntry } from '../batches/bulk-status.js';
 import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
-import { updateExistingItem } from '../core/repository.js';
 import { RESOURCE_TYPES } from '../core/table-schema.js';
 import type { DubOutputs } from '../engines/dub-render.js';
 import { discardJobMedia, jobRecords, listJobRecords } from '../jobs/job-records.js';
@@ -174,17 +173,10 @@ export const requireLipsync = (
 export const deleteLipsync = (workspaceId: string, lipsyncId: string, origin: LipsyncOrigin) =>
   lipsyncRecords.remove(workspaceId, lipsyncId, { notFound: (id) => lipsyncNotFound(id, origin) });
 
-export async function renameLipsync(
-  workspaceId: string,
-  lipsyncId: string,
-  title: string,
-  origin: LipsyncOrigin,
-): Promise<LipsyncRecord> {
-  await requireLipsync(workspaceId, lipsyncId, origin);
-  const item = await updateExistingItem<LipsyncItem>(lipsyncKey(workspaceId, lipsyncId), { title });
-  if (!item) throw lipsyncNotFound(lipsyncId, origin);
-  return toLipsyncRecord(item);
-}
+export const renameLipsync = (workspaceId: string, lipsyncId: string, title: string, origin: LipsyncOrigin) =>
+  lipsyncRecords.rename(workspaceId, lipsyncId, title, {
+    notFound: (id) => lipsyncNotFound(id, origin),
+  });
 
 /** Lipsyncs as batch members (`POST /v3/lipsyncs/batches`), for batch views and statuses. */
 export const LIPSYNC_BATCH_FAMILY: BatchFamily<LipsyncRecord, LipsyncItem> = {

@@ -12,7 +12,6 @@ import { type BulkStatusEntry, mediaJobEntry } from '../batches/bulk-status.js';
 import type { JobBilling } from '../billing/credits.js';
 import { NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
-import { updateExistingItem } from '../core/repository.js';
 import { RESOURCE_TYPES } from '../core/table-schema.js';
 import { discardJobMedia, jobRecords, listJobRecords } from '../jobs/job-records.js';
 import type { JobSource } from '../videos/source-transcript.js';
@@ -232,18 +231,11 @@ export async function requireProofread(
   return record;
 }
 
-export async function renameTranslation(
-  workspaceId: string,
-  translationId: string,
-  title: string,
-): Promise<VideoTranslationRecord> {
-  await requireTranslation(workspaceId, translationId);
-  const item = await updateExistingItem<TranslationItem>(translationKey(workspaceId, translationId), {
-    title,
+export const renameTranslation = (workspaceId: string, translationId: string, title: string) =>
+  translationRecords.rename(workspaceId, translationId, title, {
+    accepts: (record) => !record.proofread,
+    notFound: translationNotFound,
   });
-  if (!item) throw translationNotFound(translationId);
-  return toTranslationRecord(item);
-}
 
 /** Ends a running proofread as completed, its subtitles ready for review. */
 export async function completeProofread(

@@ -336,8 +336,19 @@ describe('video translations', () => {
       `/v3/video-translations/proofreads/${proofreadId}`,
     );
     expect(proofread).toMatchObject({ status: 'completed', output_language: 'Spanish (Spain)' });
-    // A proofread is not a translation.
+    // A proofread is not a translation: not read, not renamed through the translations' routes.
     expect((await api.call('GET', `/v3/video-translations/${proofreadId}`)).status).toBe(404);
+    const renamed = await api.call('PATCH', `/v3/video-translations/${proofreadId}`, {
+      body: { title: 'Not a translation' },
+    });
+    expect(renamed.status).toBe(404);
+    expect(
+      await waitFor<{ status: string; title?: string | null }>(
+        `/v3/video-translations/proofreads/${proofreadId}`,
+      ),
+    ).not.toMatchObject({
+      title: 'Not a translation',
+    });
 
     const files = await api.call<{ data: { srt_url: string; original_srt_url: string } }>(
       'GET',
