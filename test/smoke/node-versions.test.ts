@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeMedia } from '../../lambdas/engines/composition/probe.js';
-import { nodeRuntime, SMOKE_NODE_VERSIONS } from '../support/node-runtimes.js';
+import { nodeRuntime, SMOKE_NODE_VERSIONS } from '../support/npm-tools.js';
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX = path.join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
