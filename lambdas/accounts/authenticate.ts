@@ -115,6 +115,7 @@ async function authenticateApiKey(secret: string): Promise<AuthOutcome> {
       plan: workspace.plan,
       billingType: workspace.billing_type,
       rateLimits: workspace.rate_limits ?? {},
+      restrictions: workspace.restrictions ?? {},
     },
   };
 }
@@ -177,6 +178,7 @@ async function authenticateJwt(token: string): Promise<AuthOutcome> {
       plan: workspace.plan,
       billingType: workspace.billing_type,
       rateLimits: workspace.rate_limits ?? {},
+      restrictions: workspace.restrictions ?? {},
     },
   };
 }

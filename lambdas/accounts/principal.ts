@@ -5,7 +5,7 @@
  * silent anonymous call.
  */
 import { z } from 'zod';
-import { BILLING_TYPES, PLANS, type RateLimitOverrides } from './workspaces.js';
+import { BILLING_TYPES, PLANS, type RateLimitOverrides, type WorkspaceRestrictions } from './workspaces.js';
 
 export const AUTH_TYPES = { apiKey: 'api_key', oauth: 'oauth' } as const;
 export type AuthType = (typeof AUTH_TYPES)[keyof typeof AUTH_TYPES];
@@ -26,6 +26,8 @@ export interface Principal {
   plan: (typeof PLANS)[number];
   billingType: (typeof BILLING_TYPES)[number];
   rateLimits: RateLimitOverrides;
+  /** What an administrator restricted for the workspace (account-policy.ts). */
+  restrictions: WorkspaceRestrictions;
 }
 
 export type AuthorizerContext = Record<string, string>;
@@ -43,6 +45,7 @@ export function toAuthorizerContext(principal: Principal): AuthorizerContext {
     plan: principal.plan,
     billingType: principal.billingType,
     rateLimits: JSON.stringify(principal.rateLimits),
+    restrictions: JSON.stringify(principal.restrictions),
   };
 }
 
@@ -58,6 +61,7 @@ const contextSchema = z.object({
   plan: z.enum(PLANS),
   billingType: z.enum(BILLING_TYPES),
   rateLimits: z.string(),
+  restrictions: z.string(),
 });
 
 /** Parses the authorizer context; undefined when there is none (an unauthenticated route). */
@@ -77,5 +81,6 @@ export function fromAuthorizerContext(context: unknown): Principal | undefined {
     plan: value.plan,
     billingType: value.billingType,
     rateLimits: JSON.parse(value.rateLimits) as RateLimitOverrides,
+    restrictions: JSON.parse(value.restrictions) as WorkspaceRestrictions,
   };
 }

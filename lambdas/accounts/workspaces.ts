@@ -16,6 +16,34 @@ export type BillingType = (typeof BILLING_TYPES)[number];
 export const WORKSPACE_STATUS = { active: 'active', deleted: 'deleted' } as const;
 export type WorkspaceStatus = (typeof WORKSPACE_STATUS)[keyof typeof WORKSPACE_STATUS];
 
+/**
+ * Third-party AI services an engine of this deployment may send a workspace's content to. Local engines
+ * (eSpeak, the local planner, Apertium, the composite remix) are no vendor and are never restricted.
+ */
+export const AI_VENDORS = [
+  'openai_compatible',
+  'amazon_bedrock',
+  'amazon_polly',
+  'amazon_transcribe',
+  'amazon_translate',
+] as const;
+export type AiVendor = (typeof AI_VENDORS)[number];
+
+/**
+ * What an administrator has restricted for the workspace (admin CLI `workspace update`), each refused
+ * with the spec's 403 for it. All absent: nothing restricted.
+ */
+export interface WorkspaceRestrictions {
+  /** Every call but reading the account is 403 `phone_verification_required`. @default false */
+  phone_verification_required?: boolean;
+  /** Operation ids (e.g. `VideoCreate`) answered 403 `api_endpoint_disabled`. @default [] */
+  disabled_endpoints?: string[];
+  /** Jobs whose engines would use one of these are refused 403 `ai_vendor_access_restricted`. @default [] */
+  blocked_ai_vendors?: AiVendor[];
+  /** Voices (stock or the workspace's) refused 403 `voice_not_usable`. @default [] */
+  blocked_voices?: string[];
+}
+
 /** Per-workspace overrides of the plan's request-rate limits (requests per window). */
 export type RateLimitOverrides = Partial<Record<'read' | 'write' | 'heavy' | 'status' | 'status_ip', number>>;
 
@@ -92,6 +120,13 @@ export interface Workspace {
    * `admin workspace update <id> --brand-lock on`). @default false
    */
   brand_lock?: boolean;
+  /** @default {} (nothing restricted) */
+  restrictions?: WorkspaceRestrictions;
+  /**
+   * Paid jobs the workspace may start per UTC day, beyond which creates are 429 `quota_exceeded`;
+   * absent: the plan's quota (`PLAN_ENTITLEMENTS`), null: none.
+   */
+  daily_job_quota?: number | null;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -207,14 +242,22 @@ export type WorkspaceChanges = Partial<
     | 'consent_api'
     | 'translation_stock_voices'
     | 'brand_lock'
+    | 'restrictions'
+    | 'daily_job_quota'
   >
 >;
 
+/** Sets the fields `changes` gives; a field given as undefined is removed (back to its default). */
 export async function updateWorkspace(
   workspaceId: string,
   changes: WorkspaceChanges,
 ): Promise<Workspace | undefined> {
-  const item = await updateExistingItem<WorkspaceItem>(keys.workspace(workspaceId), changes);
+  const entries = Object.entries(changes);
+  const item = await updateExistingItem<WorkspaceItem>(
+    keys.workspace(workspaceId),
+    Object.fromEntries(entries.filter(([, value]) => value !== undefined)),
+    entries.filter(([, value]) => value === undefined).map(([field]) => field),
+  );
   return item ? toWorkspace(item) : undefined;
 }
 

@@ -203,6 +203,7 @@ async function writeAndStart(
     for (const look of looks) {
       const billing = await createJobWithReservation(workspace, lookItem(look), credits, {
         trialVideo: false,
+        engines: ['mediaGeneration'],
       });
       written.push({ ...look, ...billing });
     }

@@ -6,11 +6,12 @@
  *
  * Which balance pays: `wallet_balance` for wallet billing, `remaining_credits` otherwise.
  */
+import { assertVendorsAllowed, type EngineCapability } from '../accounts/account-policy.js';
 import { getWorkspace, WORKSPACE_STATUS, type Workspace } from '../accounts/workspaces.js';
 import { config } from '../core/config.js';
-import { PaymentRequiredError } from '../core/errors.js';
+import { PaymentRequiredError, QuotaExceededError } from '../core/errors.js';
 import { type ItemKey, type StoredItem, transactWrite } from '../core/repository.js';
-import { keys } from '../core/table-schema.js';
+import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
 import { PLAN_ENTITLEMENTS } from './plans.js';
 import { usageLedgerCharge } from './usage-ledger.js';
 
@@ -80,6 +81,44 @@ function refusal(workspace: Workspace, credits: number, trialVideo = true): Paym
   return undefined;
 }
 
+/** Paid jobs the workspace may start per UTC day: its own quota, else its plan's; null for none. */
+export function dailyJobQuota(workspace: Workspace): number | null {
+  return workspace.daily_job_quota === undefined
+    ? PLAN_ENTITLEMENTS[workspace.plan].dailyJobQuota
+    : workspace.daily_job_quota;
+}
+
+/**
+ * The write that counts a job against the workspace's daily job quota, in the reservation's
+ * transaction (refused once the day's count is at the quota), or none without a quota.
+ */
+function dailyJobCount(workspace: Workspace, now: Date) {
+  const quota = dailyJobQuota(workspace);
+  if (quota === null) return [];
+  const day = now.toISOString().slice(0, 10);
+  const dayEnd = Date.parse(`${day}T00:00:00Z`) / 1000 + 86_400;
+  return [
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: keys.resource(workspace.workspace_id, RESOURCE_TYPES.dailyJobs, day),
+        UpdateExpression: 'ADD jobs_started :one SET expires_at = :expires',
+        ConditionExpression: 'attribute_not_exists(jobs_started) OR jobs_started < :quota',
+        // Kept a day past the day it counts, for an administrator to look at.
+        ExpressionAttributeValues: { ':one': 1, ':quota': quota, ':expires': dayEnd + 86_400 },
+      },
+    },
+  ];
+}
+
+function quotaExceeded(workspace: Workspace, now: Date): QuotaExceededError {
+  const nextDay = Math.ceil((now.getTime() + 1) / 86_400_000) * 86_400;
+  return new QuotaExceededError(
+    `This workspace's quota of ${dailyJobQuota(workspace)} paid jobs a day is used up; more can start after 00:00 UTC (a paid plan has no daily quota).`,
+    Math.max(1, nextDay - Math.floor(now.getTime() / 1000)),
+  );
+}
+
 /**
  * Refuses early, before any media is fetched or stored, a workspace that cannot pay even the
  * smallest job of this kind (`credits`); the reservation checks the real amount again.
@@ -108,8 +147,16 @@ export async function createJobWithReservation(
      * (avatars) spend credits only. @default true
      */
     trialVideo?: boolean;
+    /**
+     * The engine capabilities the job may use: refused (403) when the workspace's policy blocks the
+     * vendor this deployment uses for one of them. @default [] (local work only)
+     */
+    engines?: readonly EngineCapability[];
   } = {},
 ): Promise<JobBilling> {
+  assertVendorsAllowed(workspace.restrictions, options.engines ?? []);
+  // A quota of 0 admits nothing (the count's condition admits a first job of the day whatever it is).
+  if (dailyJobQuota(workspace) === 0) throw quotaExceeded(workspace, new Date());
   let current: Workspace | undefined = workspace;
   // A concurrent spend can change the balance between the read and the write: re-read and retry.
   for (let attempt = 0; attempt < 3 && current; attempt += 1) {
@@ -134,6 +181,7 @@ export async function createJobWithReservation(
       conditions.push('(attribute_not_exists(trial_videos_used) OR trial_videos_used < :trialLimit)');
       values[':trialLimit'] = trial;
     }
+    const now = new Date();
     const refusedItem = await transactWrite([
       {
         Put: {
@@ -158,9 +206,11 @@ export async function createJobWithReservation(
           },
         },
       },
+      ...dailyJobCount(current, now),
     ]);
     if (refusedItem === undefined) return billing;
     if (refusedItem === 0) throw new JobAlreadyBilledError(job.sk);
+    if (refusedItem === 2) throw quotaExceeded(current, now);
     // The balance (or the trial or usage count) moved since it was read: read again and decide again.
     current = await getWorkspace(current.workspace_id, true);
     if (current?.status !== WORKSPACE_STATUS.active) {

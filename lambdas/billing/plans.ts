@@ -18,16 +18,18 @@ export interface PlanEntitlements {
   trialVideoLimit: number | null;
   /** Custom watermarks (a premium option of the Enterprise plans). */
   watermark: boolean;
+  /** Paid jobs a workspace may start per UTC day (429 `quota_exceeded` beyond), or null for no quota. */
+  dailyJobQuota: number | null;
 }
 
 export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
-  free: { maxResolution: '720p', trialVideoLimit: 3, watermark: false },
-  starter: { maxResolution: '1080p', trialVideoLimit: null, watermark: false },
-  creator: { maxResolution: '1080p', trialVideoLimit: null, watermark: false },
-  pro: { maxResolution: '4k', trialVideoLimit: null, watermark: false },
-  team: { maxResolution: '4k', trialVideoLimit: null, watermark: false },
-  enterprise: { maxResolution: '4k', trialVideoLimit: null, watermark: true },
-  business_plus: { maxResolution: '4k', trialVideoLimit: null, watermark: true },
+  free: { maxResolution: '720p', trialVideoLimit: 3, watermark: false, dailyJobQuota: 25 },
+  starter: { maxResolution: '1080p', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
+  creator: { maxResolution: '1080p', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
+  pro: { maxResolution: '4k', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
+  team: { maxResolution: '4k', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
+  enterprise: { maxResolution: '4k', trialVideoLimit: null, watermark: true, dailyJobQuota: null },
+  business_plus: { maxResolution: '4k', trialVideoLimit: null, watermark: true, dailyJobQuota: null },
 };
 
 export function resolutionAllowed(plan: Plan, resolution: Resolution): boolean {

@@ -93,6 +93,7 @@ export async function createClipping(
     };
     const billing = await createJobWithReservation(workspace, clippingItem(record), credits, {
       trialVideo: false,
+      engines: ['speechRecognition', 'textGeneration'],
     });
     const created = { ...record, ...billing };
     await startJob(aiClippingJob, aiClippingJob.refOf(created));

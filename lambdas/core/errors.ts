@@ -109,6 +109,13 @@ export class RateLimitError extends ServiceError {
   }
 }
 
+/** 429 `quota_exceeded`: a usage quota of the workspace (e.g. the free plan's daily jobs) is used up. */
+export class QuotaExceededError extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'quota_exceeded', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+}
+
 /** 501 for routes of the contract whose handler does not exist yet. */
 export class NotImplementedError extends ServiceError {
   constructor(operation: string) {

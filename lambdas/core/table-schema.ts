@@ -42,6 +42,11 @@ export const RESOURCE_TYPES = {
   batch: 'BATCH',
   /** A brand glossary: pronunciations and translation rules (brand/brand-glossaries.ts). */
   brandGlossary: 'BRAND_GLOSSARY',
+  /**
+   * Paid jobs the workspace started on one UTC day (`<YYYY-MM-DD>`), counted against its daily job
+   * quota by the reservation that starts each (billing/credits.ts); expires after the day.
+   */
+  dailyJobs: 'DAILY_JOBS',
   /** A deleted brand glossary: requests that still name it keep working, without its rules. */
   brandGlossaryTombstone: 'BRAND_GLOSSARY_DELETED',
   /** A brand kit of the workspace (`/v3/brand-kits`): colours, caption fonts, logos. */

@@ -61,6 +61,7 @@ export async function createFillerRemoval(
     };
     const billing = await createJobWithReservation(workspace, fillerRemovalItem(record), credits, {
       trialVideo: false,
+      engines: ['speechRecognition'],
     });
     const created = { ...record, ...billing };
     await startJob(fillerRemovalJob, fillerRemovalJob.refOf(created));

@@ -161,6 +161,7 @@ export async function createLipsync(
     };
     const billing = await createJobWithReservation(workspace, lipsyncItem(record), credits, {
       trialVideo: false,
+      engines: ['speechRecognition'],
     });
     const created = { ...record, ...billing };
     await startJob(lipsyncJob, lipsyncJob.refOf(created));

@@ -81,6 +81,7 @@ export async function createModelImage(
     };
     const billing = await createJobWithReservation(workspace, modelImageItem(record), credits, {
       trialVideo: false,
+      engines: ['mediaGeneration'],
     });
     // Admitted: the inputs belong to the job now (it releases them when it ends).
     stored.length = 0;

@@ -144,6 +144,7 @@ export async function createModelVideo(
     };
     const billing = await createJobWithReservation(workspace, modelVideoItem(record), credits, {
       trialVideo: false,
+      engines: ['mediaGeneration'],
     });
     // Admitted: the inputs belong to the job now (it releases them when it ends).
     stored.length = 0;

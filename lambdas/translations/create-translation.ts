@@ -255,6 +255,7 @@ export async function createTranslations(
       };
       const billing = await createJobWithReservation(workspace, translationItem(record), credits, {
         trialVideo: false,
+        engines: ['speechRecognition', 'translation', 'speech'],
       });
       records.push({ ...record, ...billing });
     }

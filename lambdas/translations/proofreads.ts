@@ -165,7 +165,7 @@ export async function generateFromProofread(
     workspace,
     translationItem(record),
     translationCredits(prepared.source_ms / 1000, proofread.options.mode),
-    { trialVideo: false },
+    { trialVideo: false, engines: ['speechRecognition', 'translation'] },
   );
   const created = { ...record, ...billing };
   await startJob(videoTranslationJob, videoTranslationJob.refOf(created));

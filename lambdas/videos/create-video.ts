@@ -440,6 +440,8 @@ export async function admitVideoRecord(
   const credits = videoCredits(estimateSeconds, prepared.resolution);
   const billing = await createJobWithReservation(workspace, videoItem(record), credits, {
     replacesPlaceholder: context.batch !== undefined,
+    // Recognition hears the speech of uploaded audio (captions) when the request gives no script.
+    engines: ['speech', 'speechRecognition'],
   });
   return { ...record, ...billing };
 }

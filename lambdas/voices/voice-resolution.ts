@@ -2,6 +2,7 @@
  * The one place a `voice_id` becomes something a speech engine can speak: a stock voice, or a voice
  * the workspace owns (designed or cloned). Video renders (when they start) and text to speech use it.
  */
+import { getWorkspace } from '../accounts/workspaces.js';
 import { engineVoiceOf, findStockVoice, voiceCatalogEngine } from '../catalog/stock-voices.js';
 import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
@@ -10,7 +11,10 @@ import { getVoiceRecord, VOICE_STATUS } from './workspace-voices.js';
 export const VOICE_RESOLUTION_FAILURE = {
   /** No such voice, in the stock catalog or the workspace. */
   notFound: 'voice_not_found',
-  /** The voice exists but cannot speak here: a failed clone, or no voice on this deployment's engine. */
+  /**
+   * The voice exists but cannot speak here: blocked by the workspace's administrator, a failed clone,
+   * or no voice on this deployment's engine.
+   */
   notUsable: 'voice_not_usable',
   /** A clone still being made. */
   notReady: 'voice_not_ready',
@@ -43,6 +47,13 @@ export async function resolveVoice(
   voiceId: string,
   engineName: string = config().speechEngine,
 ): Promise<ResolvedVoice> {
+  const workspace = await getWorkspace(workspaceId);
+  if (workspace?.restrictions?.blocked_voices?.includes(voiceId)) {
+    throw new VoiceResolutionError(
+      VOICE_RESOLUTION_FAILURE.notUsable,
+      `Voice ${voiceId} is blocked for this workspace by its administrator; choose another voice (GET /v3/voices).`,
+    );
+  }
   const stock = findStockVoice(voiceId);
   if (stock) {
     const engineVoiceId = engineVoiceOf(stock, engineName);

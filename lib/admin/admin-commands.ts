@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey, SCOPE_MODES } from '../../lambdas/accounts/api-keys.js';
 import {
+  AI_VENDORS,
   BILLING_TYPES,
   createWorkspace,
   getWorkspace,
@@ -18,6 +19,7 @@ import {
   updateWorkspace,
   WORKSPACE_STATUS,
   type WorkspaceChanges,
+  type WorkspaceRestrictions,
 } from '../../lambdas/accounts/workspaces.js';
 import { isValidScope } from '../../lambdas/api/pipeline/scopes.js';
 import { ServiceError } from '../../lambdas/core/errors.js';
@@ -41,6 +43,11 @@ Workspaces
                    [--consent-api on|off]   whitelist an Enterprise account for the avatar consent API
                    [--translation-stock-voices on|off]   let translations use stock_voice_config
                    [--brand-lock on|off]    videos may use the default brand kit only (brand_kit_locked)
+                   [--daily-job-quota <n>|none|plan]   paid jobs a UTC day (quota_exceeded beyond)
+                   [--phone-verification required|done]  only the account may be read until done
+                   [--disable-endpoint <OperationId>]... [--enable-endpoint <OperationId>]...
+                   [--block-vendor <vendor>]... [--unblock-vendor <vendor>]...
+                   [--block-voice <voice_id>]... [--unblock-voice <voice_id>]...
 API keys
   key create <workspace_id> --name <name> [--scope-mode full|read_only|custom]
              [--scopes <scope,scope>] [--expires-in-days <n>]
@@ -53,6 +60,7 @@ Encryption (customer-managed KMS key for a workspace's media)
                                                   stays under the customer key
 
 Plans: ${PLANS.join(', ')}. Billing types: ${BILLING_TYPES.join(', ')}.
+AI vendors: ${AI_VENDORS.join(', ')}. Operation ids: as in the OpenAPI document (GET /openapi.json).
 Rate-limit classes: read, write, heavy, status, status_ip (requests per window).
 Target: the running local stack (or DATA_DIR) by default; a deployed stack when TABLE_NAME and
 HMAC_KEY_ID are set in the environment (with AWS credentials and region; encryption also needs
@@ -109,6 +117,53 @@ function rateLimits(values: string[] | undefined): RateLimitOverrides | undefine
   return limits;
 }
 
+const endpointName = z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'an operation id, e.g. VideoCreate');
+
+/** Adds `add` to `list` and takes `remove` out, without repeats; undefined when neither is given. */
+function changedList<T extends string>(
+  list: readonly T[] | undefined,
+  add: readonly T[],
+  remove: readonly T[],
+): T[] | undefined {
+  if (add.length === 0 && remove.length === 0) return undefined;
+  return [...new Set([...(list ?? []), ...add])].filter((entry) => !remove.includes(entry));
+}
+
+/** The workspace's restrictions after the `workspace update` options that change them, if any do. */
+function restrictionChanges(
+  current: WorkspaceRestrictions,
+  values: Partial<Record<string, string | string[] | boolean>>,
+): WorkspaceRestrictions | undefined {
+  const listOf = <S extends z.ZodType<string>>(schema: S, option: string) =>
+    ((values[option] as string[] | undefined) ?? []).map((value) => parse(schema, value, option));
+  const next: WorkspaceRestrictions = { ...current };
+  let changed = false;
+  if (typeof values['phone-verification'] === 'string') {
+    next.phone_verification_required =
+      parse(z.enum(['required', 'done']), values['phone-verification'], 'phone-verification') === 'required';
+    changed = true;
+  }
+  const endpoints = changedList(
+    current.disabled_endpoints,
+    listOf(endpointName, 'disable-endpoint'),
+    listOf(endpointName, 'enable-endpoint'),
+  );
+  const vendors = changedList(
+    current.blocked_ai_vendors,
+    listOf(z.enum(AI_VENDORS), 'block-vendor'),
+    listOf(z.enum(AI_VENDORS), 'unblock-vendor'),
+  );
+  const voices = changedList(
+    current.blocked_voices,
+    listOf(z.string().min(1), 'block-voice'),
+    listOf(z.string().min(1), 'unblock-voice'),
+  );
+  if (endpoints) next.disabled_endpoints = endpoints;
+  if (vendors) next.blocked_ai_vendors = vendors;
+  if (voices) next.blocked_voices = voices;
+  return changed || endpoints || vendors || voices ? next : undefined;
+}
+
 async function requireWorkspace(workspaceId: string | undefined) {
   if (!workspaceId) throw new AdminUsageError('Name the workspace id.');
   const workspace = await getWorkspace(workspaceId);
@@ -134,6 +189,14 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       'consent-api': { type: 'string' },
       'translation-stock-voices': { type: 'string' },
       'brand-lock': { type: 'string' },
+      'daily-job-quota': { type: 'string' },
+      'phone-verification': { type: 'string' },
+      'disable-endpoint': { type: 'string', multiple: true },
+      'enable-endpoint': { type: 'string', multiple: true },
+      'block-vendor': { type: 'string', multiple: true },
+      'unblock-vendor': { type: 'string', multiple: true },
+      'block-voice': { type: 'string', multiple: true },
+      'unblock-voice': { type: 'string', multiple: true },
       username: { type: 'string' },
       email: { type: 'string' },
       'scope-mode': { type: 'string' },
@@ -211,6 +274,17 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
         changes.brand_lock = parse(z.enum(['on', 'off']), values['brand-lock'], 'brand-lock') === 'on';
       const limits = rateLimits(values['rate-limit']);
       if (limits) changes.rate_limits = { ...workspace.rate_limits, ...limits };
+      if (values['daily-job-quota']) {
+        const quota = values['daily-job-quota'];
+        changes.daily_job_quota =
+          quota === 'plan'
+            ? undefined
+            : quota === 'none'
+              ? null
+              : parse(z.coerce.number().int().nonnegative(), quota, 'daily-job-quota');
+      }
+      const restrictions = restrictionChanges(workspace.restrictions ?? {}, values);
+      if (restrictions) changes.restrictions = restrictions;
       if (Object.keys(changes).length === 0)
         throw new AdminUsageError('Nothing to update: give at least one option.');
       return { output: await updateWorkspace(workspace.workspace_id, changes) };

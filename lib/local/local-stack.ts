@@ -164,6 +164,8 @@ export interface LocalStackOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
+  /** API Gateway's integration timeout: a slower answer is 504 `gateway_timeout`. @default 29000 */
+  integrationTimeoutMs?: number;
   /** Allow `http://` and loopback webhook URLs, for receivers on this machine. @default false */
   allowLoopbackUrls?: boolean;
   /** Extra environment for the handlers (e.g. `AUTH_CACHE_TTL_SECONDS`). */
@@ -437,6 +439,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
       docBaseUrl: config().docBaseUrl,
+      ...(options.integrationTimeoutMs !== undefined
+        ? { integrationTimeoutMs: options.integrationTimeoutMs }
+        : {}),
     });
     // The batch worker consumes the batch queue, as the stack's event source mapping does.
     // An event source mapping polls with its function's role: each poller runs as its consumer, with a

@@ -4,6 +4,7 @@
  * two: it needs the workspace, and a refused call counts against the limit and carries its headers
  * like any other answer.
  */
+import { endpointRefusal } from '../../../accounts/account-policy.js';
 import { AUTH_TYPES, fromAuthorizerContext } from '../../../accounts/principal.js';
 import { ForbiddenError, UnauthorizedError } from '../../../core/errors.js';
 import { missingScopes } from '../scopes.js';
@@ -28,6 +29,9 @@ export function authorizationMiddleware(): ApiMiddleware {
       const { principal, route } = request.context.pipeline;
       if (!principal) return;
 
+      // The account's restrictions first: no key of the workspace, whatever its scopes, lifts them.
+      const refused = endpointRefusal(principal.restrictions, route.operationId);
+      if (refused) throw refused;
       const missing = missingScopes(principal.scopes, route.scopes);
       if (missing.length > 0) {
         throw new ForbiddenError(
