@@ -127,6 +127,11 @@ export interface Workspace {
    * absent: the plan's quota (`PLAN_ENTITLEMENTS`), null: none.
    */
   daily_job_quota?: number | null;
+  /**
+   * Jobs of a type (by workflow name, e.g. `video-render`) the workspace runs at once, where an
+   * administrator set its own; other types run the plan's (`PLAN_ENTITLEMENTS`).
+   */
+  job_concurrency?: Record<string, number>;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -244,6 +249,7 @@ export type WorkspaceChanges = Partial<
     | 'brand_lock'
     | 'restrictions'
     | 'daily_job_quota'
+    | 'job_concurrency'
   >
 >;
 

@@ -114,4 +114,5 @@ export const consentReviewJob = defineJob({
   },
   // The failure step is one function for every job, whose `release`s delete media.
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: false,
 });

@@ -153,4 +153,5 @@ export const avatarTrainingJob = defineJob({
   release: dropSource,
   cleanUpGone: (ref) => deleteMediaPrefix(mediaKeys.avatarLook(ref.workspace_id, ref.look_id)),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

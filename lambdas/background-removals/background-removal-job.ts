@@ -118,4 +118,5 @@ export const backgroundRemovalJob = defineJob({
       }),
     ),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

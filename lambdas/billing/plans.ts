@@ -3,7 +3,7 @@
  * `resolution_not_allowed`, 402 `trial_limit_exceeded`, `plan_upgrade_required`, ...) but not the
  * numbers: these are this service's, documented in the README ("Credits").
  */
-import type { Plan } from '../accounts/workspaces.js';
+import type { Plan, Workspace } from '../accounts/workspaces.js';
 
 export const RESOLUTIONS = ['720p', '1080p', '4k'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
@@ -20,17 +20,60 @@ export interface PlanEntitlements {
   watermark: boolean;
   /** Paid jobs a workspace may start per UTC day (429 `quota_exceeded` beyond), or null for no quota. */
   dailyJobQuota: number | null;
+  /** Jobs of one type a workspace runs at once; more wait their turn (jobs/job-admission.ts). */
+  jobConcurrency: number;
 }
 
 export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
-  free: { maxResolution: '720p', trialVideoLimit: 3, watermark: false, dailyJobQuota: 25 },
-  starter: { maxResolution: '1080p', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
-  creator: { maxResolution: '1080p', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
-  pro: { maxResolution: '4k', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
-  team: { maxResolution: '4k', trialVideoLimit: null, watermark: false, dailyJobQuota: null },
-  enterprise: { maxResolution: '4k', trialVideoLimit: null, watermark: true, dailyJobQuota: null },
-  business_plus: { maxResolution: '4k', trialVideoLimit: null, watermark: true, dailyJobQuota: null },
+  free: { maxResolution: '720p', trialVideoLimit: 3, watermark: false, dailyJobQuota: 25, jobConcurrency: 1 },
+  starter: {
+    maxResolution: '1080p',
+    trialVideoLimit: null,
+    watermark: false,
+    dailyJobQuota: null,
+    jobConcurrency: 2,
+  },
+  creator: {
+    maxResolution: '1080p',
+    trialVideoLimit: null,
+    watermark: false,
+    dailyJobQuota: null,
+    jobConcurrency: 3,
+  },
+  pro: {
+    maxResolution: '4k',
+    trialVideoLimit: null,
+    watermark: false,
+    dailyJobQuota: null,
+    jobConcurrency: 5,
+  },
+  team: {
+    maxResolution: '4k',
+    trialVideoLimit: null,
+    watermark: false,
+    dailyJobQuota: null,
+    jobConcurrency: 10,
+  },
+  enterprise: {
+    maxResolution: '4k',
+    trialVideoLimit: null,
+    watermark: true,
+    dailyJobQuota: null,
+    jobConcurrency: 20,
+  },
+  business_plus: {
+    maxResolution: '4k',
+    trialVideoLimit: null,
+    watermark: true,
+    dailyJobQuota: null,
+    jobConcurrency: 20,
+  },
 };
+
+/** Jobs of a type (by workflow name) the workspace may run at once: its own cap for the type, else its plan's. */
+export function jobConcurrencyCap(workspace: Workspace, jobName: string): number {
+  return workspace.job_concurrency?.[jobName] ?? PLAN_ENTITLEMENTS[workspace.plan].jobConcurrency;
+}
 
 export function resolutionAllowed(plan: Plan, resolution: Resolution): boolean {
   return RESOLUTION_RANK[resolution] <= RESOLUTION_RANK[PLAN_ENTITLEMENTS[plan].maxResolution];

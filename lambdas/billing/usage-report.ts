@@ -8,6 +8,7 @@ import { InvalidParameterError } from '../core/errors.js';
 import { queryItems } from '../core/repository.js';
 import { keys } from '../core/table-schema.js';
 import { BILLING_STATE } from './credits.js';
+import { jobConcurrencyCap } from './plans.js';
 import { PAID_JOB_TYPES, type PaidJobType, readDailyUsage, utcDay } from './usage-ledger.js';
 
 export const USAGE_GRANULARITIES = ['day', 'week', 'month'] as const;
@@ -130,12 +131,24 @@ const RUNNING_STATUSES = ['running', 'processing'] as const;
 /** Accepted and not started yet. */
 const QUEUED_STATUS = 'pending';
 
+/** The workflow (jobs/job-admission.ts caps by it) of each paid job type. */
+const WORKFLOW_OF_JOB_TYPE: Readonly<Record<PaidJobType, string>> = {
+  video: 'video-render',
+  video_translation: 'video-translation',
+  lipsync: 'lipsync',
+  ai_clipping: 'ai-clipping',
+  background_removal: 'background-removal',
+  filler_word_removal: 'filler-word-removal',
+  avatar_look: 'avatar-training',
+};
+
 export interface JobsInFlight {
   job_type: PaidJobType;
   running: number;
+  /** Accepted and not started: waiting for a slot under `concurrency_limit`, or about to start. */
   queued: number;
-  /** The plan's cap on running jobs of the type: none is enforced yet, so always null. */
-  concurrency_limit: null;
+  /** How many of the type the workspace runs at once (its own cap, else its plan's). */
+  concurrency_limit: number;
   /** Credits reserved by the type's jobs that have not ended. */
   credits_reserved: number;
 }
@@ -145,7 +158,8 @@ export interface JobsInFlight {
  * type's records in the workspace's partition, filtered and projected (DynamoDB still reads every
  * record of the type; fine for the sizes one workspace holds, and no index is kept just for this).
  */
-export async function jobsInFlight(workspaceId: string): Promise<JobsInFlight[]> {
+export async function jobsInFlight(workspace: Workspace): Promise<JobsInFlight[]> {
+  const workspaceId = workspace.workspace_id;
   return Promise.all(
     Object.entries(PAID_JOB_TYPES).map(async ([jobType, resourceType]) => {
       const items = await queryItems<{ status?: string; billing_state?: string; credits_reserved?: number }>({
@@ -169,7 +183,7 @@ export async function jobsInFlight(workspaceId: string): Promise<JobsInFlight[]>
         job_type: jobType as PaidJobType,
         running: items.filter((item) => isRunning(item.status)).length,
         queued: items.filter((item) => item.status === QUEUED_STATUS).length,
-        concurrency_limit: null,
+        concurrency_limit: jobConcurrencyCap(workspace, WORKFLOW_OF_JOB_TYPE[jobType as PaidJobType]),
         credits_reserved: items
           .filter((item) => item.billing_state === BILLING_STATE.reserved)
           .reduce((sum, item) => sum + Number(item.credits_reserved ?? 0), 0),

@@ -118,4 +118,5 @@ export const aiClippingJob = defineJob({
       clippingMediaKeys.prefix({ workspace_id: ref.workspace_id, clipping_id: ref.clipping_id }),
     ),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

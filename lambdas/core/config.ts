@@ -164,6 +164,11 @@ export interface ServiceConfig {
   /** `Retry-After` of `encryption_temporarily_unavailable`, in seconds. @default 5 */
   encryptionRetryAfterSeconds: number;
   /**
+   * How long a job waiting for a slot of its type (jobs/job-admission.ts) waits before it asks again, in
+   * whole seconds (a Step Functions Wait state). @default 5
+   */
+  jobAdmissionWaitSeconds: number;
+  /**
    * Deadline of one webhook delivery attempt (DNS, connect, TLS and the response's status line), in
    * milliseconds: a receiver must answer 2xx within it. @default 10000
    */
@@ -380,6 +385,7 @@ export function config(): ServiceConfig {
     encryptionKeyCacheTtlSeconds: numberFrom('ENCRYPTION_KEY_CACHE_TTL_SECONDS', 60),
     encryptionKmsTimeoutMs: numberFrom('ENCRYPTION_KMS_TIMEOUT_MS', 3000),
     encryptionRetryAfterSeconds: numberFrom('ENCRYPTION_RETRY_AFTER_SECONDS', 5),
+    jobAdmissionWaitSeconds: Math.max(1, Math.round(numberFrom('JOB_ADMISSION_WAIT_SECONDS', 5))),
     webhookTimeoutMs: numberFrom('WEBHOOK_TIMEOUT_MS', 10_000),
     webhookRetryScheduleMs: numbersFrom('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
     webhookRetryJitter: numberFrom('WEBHOOK_RETRY_JITTER', 0.2),

@@ -47,6 +47,12 @@ export const RESOURCE_TYPES = {
    * quota by the reservation that starts each (billing/credits.ts); expires after the day.
    */
   dailyJobs: 'DAILY_JOBS',
+  /** The slots of one job type the workspace's running jobs hold (jobs/job-admission.ts): `<job>`. */
+  jobSlots: 'JOB_SLOTS',
+  /** A job waiting for a slot of its type: `<job>#<execution name>` (creation order). */
+  jobQueue: 'JOB_QUEUE',
+  /** The slot one job holds: `<job>#<execution name>`. */
+  jobSlot: 'JOB_SLOT',
   /** A deleted brand glossary: requests that still name it keep working, without its rules. */
   brandGlossaryTombstone: 'BRAND_GLOSSARY_DELETED',
   /** A brand kit of the workspace (`/v3/brand-kits`): colours, caption fonts, logos. */

@@ -103,4 +103,5 @@ export const fillerRemovalJob = defineJob({
       }),
     ),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

@@ -190,6 +190,12 @@ export interface JobDefinition<
   cleanUpGone?(ref: z.infer<RefSchema>): Promise<void>;
   /** Access of the failure step beyond `JOB_BOOKKEEPING_ACCESS` (media for `release`). */
   failureAccess: TaskDeployment['access'];
+  /**
+   * Whether jobs of the type wait for a slot of the workspace's concurrency cap: the workflow starts
+   * with the framework's Admit step (jobs/job-admission.ts). Not for a job that waits on people (a
+   * consent review), which would hold a slot for days.
+   */
+  concurrencyLimited: boolean;
 }
 
 /** `record.outcome` of a record whose `status` says it: these two statuses end it, any other is running. */

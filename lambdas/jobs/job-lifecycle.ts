@@ -14,6 +14,7 @@ import { config } from '../core/config.js';
 import type { JobFailureDetails } from '../core/errors.js';
 import { logger } from '../core/observability.js';
 import { publishEvent } from '../events/domain-events.js';
+import { releaseJobSlot } from './job-admission.js';
 import {
   JOB_OUTCOME,
   type JobDefinition,
@@ -62,7 +63,7 @@ export async function resumeJob<RefSchema extends JobRefSchema, Rec>(
 ): Promise<Rec | undefined> {
   const record = await job.record.get(ref);
   if (!record) {
-    await job.cleanUpGone?.(ref);
+    await jobGone(job, ref);
     return undefined;
   }
   if (job.record.outcome(record) !== JOB_OUTCOME.running) {
@@ -102,6 +103,8 @@ export async function finishJob<RefSchema extends JobRefSchema, Rec>(
     }
   }
   await job.release?.(record);
+  // The workspace's next job of the type may start before this one's event is out.
+  await releaseJobSlot(job, job.refOf(record));
   if (job.events) await publishOutcomeEvent(job, job.events, record, succeeded);
   const batchItem = job.batchItem?.(record);
   if (batchItem) {
@@ -126,7 +129,7 @@ export async function endJob<RefSchema extends JobRefSchema, Rec>(
   ended: Rec | undefined,
 ): Promise<void> {
   const record = ended ?? (await job.record.get(ref));
-  if (!record) await job.cleanUpGone?.(ref);
+  if (!record) await jobGone(job, ref);
   else await finishJob(job, record);
 }
 
@@ -141,15 +144,24 @@ export async function failJob<RefSchema extends JobRefSchema, Rec>(
 ): Promise<void> {
   const record = await job.record.get(ref);
   if (!record) {
-    await job.cleanUpGone?.(ref);
+    await jobGone(job, ref);
     return;
   }
   const ended =
     job.record.outcome(record) === JOB_OUTCOME.running
       ? ((await job.record.fail(record, failure)) ?? (await job.record.get(ref)))
       : record;
-  if (!ended) await job.cleanUpGone?.(ref);
+  if (!ended) await jobGone(job, ref);
   else await finishJob(job, ended);
+}
+
+/** A run whose record is gone (deleted while it ran or waited): what it left is removed, its slot given back. */
+async function jobGone<RefSchema extends JobRefSchema, Rec>(
+  job: JobDefinition<RefSchema, Rec, Record<string, JobStepContract>>,
+  ref: z.infer<RefSchema>,
+): Promise<void> {
+  await job.cleanUpGone?.(ref);
+  await releaseJobSlot(job, ref);
 }
 
 async function publishOutcomeEvent<RefSchema extends JobRefSchema, Rec>(

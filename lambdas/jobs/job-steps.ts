@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { JobFailure, type JobFailureDetails } from '../core/errors.js';
 import { logger } from '../core/observability.js';
+import { type Admission, admitJob } from './job-admission.js';
 import type { AnyJobDefinition, JobDefinition, JobRefSchema, JobStepContract } from './job-definition.js';
 import { failJob } from './job-lifecycle.js';
 
@@ -126,5 +127,24 @@ export function recordFailureHandler(jobs: readonly AnyJobDefinition[]): TaskHan
     if (!job) throw new Error(`No job is defined by the name ${input.job}`);
     await failJob(job, job.ref.parse(input), failureOf(input.failure, input.step, job.wording));
     return null;
+  });
+}
+
+/**
+ * The name of the first step of every concurrency-limited job workflow
+ * (`${TaskFunction_<taskPrefix>Admit}`): whether the job may run now (jobs/job-admission.ts).
+ */
+export const ADMIT_STEP = 'Admit';
+
+/** Input of the Admit step: which job, and its ref fields. */
+export const admitInputSchema = z.looseObject({ job: z.string() });
+
+/** The Admit step of every concurrency-limited job workflow. */
+export function admitHandler(jobs: readonly AnyJobDefinition[]): TaskHandler<Admission> {
+  const byName = new Map(jobs.map((job) => [job.name, job]));
+  return taskHandler(ADMIT_STEP, admitInputSchema, async (input) => {
+    const job = byName.get(input.job);
+    if (!job) throw new Error(`No job is defined by the name ${input.job}`);
+    return admitJob(job, job.ref.parse(input));
   });
 }

@@ -130,4 +130,5 @@ export const lipsyncJob = defineJob({
       lipsyncMediaKeys.prefix({ workspace_id: ref.workspace_id, lipsync_id: ref.lipsync_id }),
     ),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

@@ -127,4 +127,5 @@ export const voiceTrainingJob = defineJob({
   },
   cleanUpGone: cleanUpCancelledTraining,
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

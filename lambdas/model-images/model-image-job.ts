@@ -98,4 +98,5 @@ export const modelImageJob = defineJob({
   },
   cleanUpGone: (ref) => deleteMediaPrefix(modelImageMediaKeys.prefix(ref)),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

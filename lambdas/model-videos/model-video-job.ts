@@ -94,4 +94,5 @@ export const modelVideoJob = defineJob({
   },
   cleanUpGone: (ref) => deleteMediaPrefix(modelVideoMediaKeys.prefix(ref)),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

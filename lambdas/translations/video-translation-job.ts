@@ -175,4 +175,5 @@ export const videoTranslationJob = defineJob({
       }),
     ),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

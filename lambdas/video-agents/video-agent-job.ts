@@ -134,4 +134,5 @@ export const videoAgentJob = defineJob({
       session.callback_url ? { url: session.callback_url, id: session.callback_id } : undefined,
   },
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

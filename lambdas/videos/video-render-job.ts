@@ -209,4 +209,5 @@ export const videoRenderJob = defineJob({
   // Deleted while it rendered: nothing the run wrote after the delete may stay.
   cleanUpGone: (ref) => deleteMediaPrefix(videoMediaKeys.prefix(ref)),
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

@@ -107,4 +107,5 @@ export const voiceCloneJob = defineJob({
   },
   release: dropSource,
   failureAccess: [GRANTS.jobMedia],
+  concurrencyLimited: true,
 });

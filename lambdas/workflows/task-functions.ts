@@ -8,7 +8,7 @@
 import { stateMachineArnVariable } from '../core/config.js';
 import { GRANTS } from '../core/grants.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
-import { RECORD_FAILURE_STEP } from '../jobs/job-steps.js';
+import { ADMIT_STEP, RECORD_FAILURE_STEP } from '../jobs/job-steps.js';
 import { JOB_BOOKKEEPING_ACCESS, type TaskDeployment } from '../jobs/task-deployment.js';
 import { JOBS } from './jobs.js';
 
@@ -47,20 +47,38 @@ const ENCRYPTION_TASKS: Readonly<Record<string, TaskFunctionDefinition>> = {
 /** The module of every job's failure step. */
 export const RECORD_JOB_FAILURE_MODULE = 'workflows/record-job-failure';
 
-/** A job's task functions: one per step, and its failure step. */
+/** The module of every concurrency-limited job's Admit step. */
+export const ADMIT_JOB_MODULE = 'workflows/admit-job';
+
+/** A job's task functions: its Admit step (concurrency-limited jobs), one per step, and its failure step. */
 export function jobTaskFunctions(job: AnyJobDefinition): Record<string, TaskFunctionDefinition> {
   const steps = Object.entries(job.steps).map(([step, contract]) => [
     `${job.taskPrefix}${step}`,
     { module: job.stepsModule, exportName: step, description: contract.description, ...contract.deployment },
   ]);
+  const bookkeepingAccess = [...new Set([...JOB_BOOKKEEPING_ACCESS, ...job.failureAccess])];
+  const admit = job.concurrencyLimited
+    ? [
+        [
+          `${job.taskPrefix}${ADMIT_STEP}`,
+          {
+            module: ADMIT_JOB_MODULE,
+            description: `${job.name}: wait for a slot of the workspace's concurrency cap for the type, in turn`,
+            // Its bundle holds every job definition, as the failure step's does: the same access.
+            access: bookkeepingAccess,
+          },
+        ],
+      ]
+    : [];
   return Object.fromEntries([
+    ...admit,
     ...steps,
     [
       `${job.taskPrefix}${RECORD_FAILURE_STEP}`,
       {
         module: RECORD_JOB_FAILURE_MODULE,
         description: `${job.name}: record the failure with its reason, then the terminal bookkeeping (credits back, release, fail event, batch count)`,
-        access: [...new Set([...JOB_BOOKKEEPING_ACCESS, ...job.failureAccess])],
+        access: bookkeepingAccess,
       },
     ],
   ]);

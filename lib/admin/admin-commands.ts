@@ -29,6 +29,13 @@ import {
   requestEncryptionSetup,
   WorkspaceNotFoundError,
 } from '../../lambdas/encryption/workspace-encryption.js';
+import { JOBS } from '../../lambdas/workflows/jobs.js';
+
+/** The workflows whose jobs wait for a slot of the workspace's cap (jobs/job-admission.ts). */
+const CONCURRENCY_LIMITED_WORKFLOWS = JOBS.filter((job) => job.concurrencyLimited).map((job) => job.name) as [
+  string,
+  ...string[],
+];
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -44,6 +51,7 @@ Workspaces
                    [--translation-stock-voices on|off]   let translations use stock_voice_config
                    [--brand-lock on|off]    videos may use the default brand kit only (brand_kit_locked)
                    [--daily-job-quota <n>|none|plan]   paid jobs a UTC day (quota_exceeded beyond)
+                   [--job-concurrency <workflow>=<n>|plan]...  jobs of a type run at once (more wait)
                    [--phone-verification required|done]  only the account may be read until done
                    [--disable-endpoint <OperationId>]... [--enable-endpoint <OperationId>]...
                    [--block-vendor <vendor>]... [--unblock-vendor <vendor>]...
@@ -60,7 +68,7 @@ Encryption (customer-managed KMS key for a workspace's media)
                                                   stays under the customer key
 
 Plans: ${PLANS.join(', ')}. Billing types: ${BILLING_TYPES.join(', ')}.
-AI vendors: ${AI_VENDORS.join(', ')}. Operation ids: as in the OpenAPI document (GET /openapi.json).
+AI vendors: ${AI_VENDORS.join(', ')}. Workflows: ${CONCURRENCY_LIMITED_WORKFLOWS.join(', ')}. Operation ids: as in the OpenAPI document (GET /openapi.json).
 Rate-limit classes: read, write, heavy, status, status_ip (requests per window).
 Target: the running local stack (or DATA_DIR) by default; a deployed stack when TABLE_NAME and
 HMAC_KEY_ID are set in the environment (with AWS credentials and region; encryption also needs
@@ -190,6 +198,7 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       'translation-stock-voices': { type: 'string' },
       'brand-lock': { type: 'string' },
       'daily-job-quota': { type: 'string' },
+      'job-concurrency': { type: 'string', multiple: true },
       'phone-verification': { type: 'string' },
       'disable-endpoint': { type: 'string', multiple: true },
       'enable-endpoint': { type: 'string', multiple: true },
@@ -282,6 +291,16 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
             : quota === 'none'
               ? null
               : parse(z.coerce.number().int().nonnegative(), quota, 'daily-job-quota');
+      }
+      if (values['job-concurrency']) {
+        const caps = { ...workspace.job_concurrency };
+        for (const value of values['job-concurrency']) {
+          const [workflow = '', amount] = value.split('=');
+          parse(z.enum(CONCURRENCY_LIMITED_WORKFLOWS), workflow, 'job-concurrency');
+          if (amount === 'plan') delete caps[workflow];
+          else caps[workflow] = parse(z.coerce.number().int().positive(), amount, 'job-concurrency');
+        }
+        changes.job_concurrency = caps;
       }
       const restrictions = restrictionChanges(workspace.restrictions ?? {}, values);
       if (restrictions) changes.restrictions = restrictions;

@@ -152,7 +152,14 @@ const videoTasks = (Object.entries(TASK_FUNCTIONS) as [TaskFunctionName, TaskFun
 describe('video render task functions', () => {
   it('exist for the whole workflow, and the workflow calls each of them', () => {
     expect(videoTasks.map(([name]) => name).sort()).toEqual(
-      ['VideoCompose', 'VideoFinalize', 'VideoPrepare', 'VideoRecordFailure', 'VideoSynthesizeSpeech'].sort(),
+      [
+        'VideoAdmit',
+        'VideoCompose',
+        'VideoFinalize',
+        'VideoPrepare',
+        'VideoRecordFailure',
+        'VideoSynthesizeSpeech',
+      ].sort(),
     );
     const stateMachine = service.stack.workflows.stateMachines.get(VIDEO_RENDER);
     expect(stateMachine).toBeDefined();

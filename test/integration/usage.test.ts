@@ -46,7 +46,7 @@ interface Usage {
     job_type: string;
     running: number;
     queued: number;
-    concurrency_limit: null;
+    concurrency_limit: number;
     credits_reserved: number;
   }[];
 }
@@ -115,9 +115,9 @@ describe('credits and charges', () => {
       'video',
       'video_translation',
     ]);
-    expect(
-      usage.jobs.every((job) => job.running === 0 && job.queued === 0 && job.concurrency_limit === null),
-    ).toBe(true);
+    expect(usage.jobs.every((job) => job.running === 0 && job.queued === 0)).toBe(true);
+    // The test workspaces are on the pro plan: five of each type at once.
+    expect(new Set(usage.jobs.map((job) => job.concurrency_limit))).toEqual(new Set([5]));
   });
 
   it('a completed video: its charge appears under today and `video`, matching the balance; a refunded one adds nothing', async () => {
@@ -215,7 +215,7 @@ describe('jobs in flight', () => {
       job_type: 'lipsync',
       running: 1,
       queued: 1,
-      concurrency_limit: null,
+      concurrency_limit: 5,
       credits_reserved: 5,
     });
     expect(byType.video).toMatchObject({ running: 1, queued: 0, credits_reserved: 4 });

@@ -88,6 +88,8 @@ export async function startTestStack({
     ...options,
     environment: {
       AUTH_CACHE_TTL_SECONDS: '0',
+      // A job past its workspace's concurrency cap asks for a slot again after the shortest wait.
+      JOB_ADMISSION_WAIT_SECONDS: '1',
       ...(engines === 'doubles' ? TEST_DOUBLE_ENGINES_ENVIRONMENT : {}),
       ...options.environment,
     },

@@ -17,10 +17,10 @@ const usageGet = endpoint(
   { query: usageQuery },
   async ({ query, principal }) => {
     const window = usageWindow(query, new Date());
-    const [workspace, usage, jobs, rateLimits] = await Promise.all([
-      callerWorkspace(principal.workspaceId, true),
+    const workspace = await callerWorkspace(principal.workspaceId, true);
+    const [usage, jobs, rateLimits] = await Promise.all([
       usageByPeriod(principal.workspaceId, window),
-      jobsInFlight(principal.workspaceId),
+      jobsInFlight(workspace),
       workspaceRateHeadroom(principal.workspaceId, principal.plan, principal.rateLimits),
     ]);
     const reserved = jobs.reduce((sum, job) => sum + job.credits_reserved, 0);

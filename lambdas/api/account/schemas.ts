@@ -151,8 +151,9 @@ export const usageResponse = z.object({
       job_type: z.enum(Object.keys(PAID_JOB_TYPES) as [PaidJobType, ...PaidJobType[]]),
       running: z.number().int().nonnegative(),
       queued: z.number().int().nonnegative(),
-      concurrency_limit: z.null().meta({
-        description: 'Running jobs per type are not capped by plan yet: always null.',
+      concurrency_limit: z.number().int().nonnegative().meta({
+        description:
+          'How many jobs of the type the workspace runs at once (its plan, or its own cap); more wait in `queued`, started in the order they were created.',
       }),
       credits_reserved: credits,
     }),

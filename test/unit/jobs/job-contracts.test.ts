@@ -10,14 +10,20 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AnyJobDefinition } from '../../../lambdas/jobs/job-definition.js';
-import { RECORD_FAILURE_STEP } from '../../../lambdas/jobs/job-steps.js';
+import { ADMIT_STEP, RECORD_FAILURE_STEP } from '../../../lambdas/jobs/job-steps.js';
 import { JOBS } from '../../../lambdas/workflows/jobs.js';
 import { TASK_FUNCTIONS } from '../../../lambdas/workflows/task-functions.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/** Steps every job workflow has from the framework, not from its definition. */
+const FRAMEWORK_STEPS: readonly string[] = [ADMIT_STEP, RECORD_FAILURE_STEP];
+
 interface AslState {
   Type: string;
+  Choices?: { Variable: string; BooleanEquals?: boolean; Next: string }[];
+  Default?: string;
+  SecondsPath?: string;
   Resource?: string;
   Parameters?: Record<string, unknown>;
   ResultPath?: string | null;
@@ -49,7 +55,7 @@ function schemaAt(schema: z.ZodType, segments: readonly string[]): z.ZodType | u
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any' });
 
 describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_name, job) => {
-  const { States: states } = workflowOf(job);
+  const { StartAt: startAt, States: states } = workflowOf(job);
   const tasks = Object.entries(states).filter(([, state]) => state.Type === 'Task');
   const stepOf = (state: AslState) => {
     const name = TASK_FUNCTION.exec(state.Resource ?? '')?.[1] ?? '';
@@ -69,17 +75,18 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
 
   it('runs every declared step in exactly one Task state, each a known task function', () => {
     const steps = tasks.map(([, state]) => stepOf(state));
-    expect(steps.filter((step) => step !== RECORD_FAILURE_STEP).sort()).toEqual(
+    expect(steps.filter((step) => !FRAMEWORK_STEPS.includes(step)).sort()).toEqual(
       Object.keys(job.steps).sort(),
     );
     expect(steps.filter((step) => step === RECORD_FAILURE_STEP)).toHaveLength(1);
+    expect(steps.filter((step) => step === ADMIT_STEP)).toHaveLength(job.concurrencyLimited ? 1 : 0);
     for (const step of steps) expect(TASK_FUNCTIONS[`${job.taskPrefix}${step}`], step).toBeDefined();
   });
 
   it("passes each step exactly its input schema's fields, from where the same shape is", () => {
     for (const [stateName, state] of tasks) {
       const step = stepOf(state);
-      if (step === RECORD_FAILURE_STEP) continue;
+      if (FRAMEWORK_STEPS.includes(step)) continue;
       const input = job.steps[step]?.input as z.ZodObject;
       const parameters = state.Parameters ?? {};
       const passed = Object.keys(parameters).map((key) => key.replace(/\.\$$/, ''));
@@ -101,10 +108,39 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
   it('keeps a step result exactly when the step declares one', () => {
     for (const [stateName, state] of tasks) {
       const step = stepOf(state);
-      if (step === RECORD_FAILURE_STEP) continue;
+      if (FRAMEWORK_STEPS.includes(step)) continue;
       const declaresNone = job.steps[step]?.output instanceof z.ZodNull;
       expect(state.ResultPath === null, stateName).toBe(declaresNone);
     }
+  });
+
+  it('starts by waiting for a slot (Admit, then its first step or Wait and Admit again), if concurrency-limited', () => {
+    if (!job.concurrencyLimited) {
+      expect(Object.values(states).map((state) => state.Resource)).not.toContain(
+        `\${TaskFunction_${job.taskPrefix}${ADMIT_STEP}}`,
+      );
+      return;
+    }
+    const admit = states[startAt];
+    expect(startAt).toBe('Admit');
+    expect(admit).toMatchObject({
+      Type: 'Task',
+      Resource: `\${TaskFunction_${job.taskPrefix}${ADMIT_STEP}}`,
+      Parameters: {
+        job: job.name,
+        ...Object.fromEntries(Object.keys(job.ref.shape).map((field) => [`${field}.$`, `$.${field}`])),
+      },
+      ResultPath: '$.admission',
+    });
+    const choice = states[admit?.Next ?? ''];
+    expect(choice?.Type).toBe('Choice');
+    const [admitted] = choice?.Choices ?? [];
+    expect(admitted).toMatchObject({ Variable: '$.admission.admitted', BooleanEquals: true });
+    const first = states[admitted?.Next ?? ''];
+    expect(first?.Type).toBe('Task');
+    expect(Object.keys(job.steps)).toContain(stepOf(first as AslState));
+    const wait = states[choice?.Default ?? ''];
+    expect(wait).toMatchObject({ Type: 'Wait', SecondsPath: '$.admission.wait_seconds', Next: 'Admit' });
   });
 
   it("catches every failure of every step into the failure step, naming the step, with the job's ref", () => {

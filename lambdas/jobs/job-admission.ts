@@ -1,0 +1,173 @@
+/**
+ * How many jobs of one type a workspace runs at once (docs/architecture.md, "Job concurrency"). Every
+ * concurrency-limited workflow starts with the framework's Admit step: a job past its workspace's cap
+ * for its type waits in its queue, its status still `pending`, and is admitted in the order the jobs
+ * were created as slots free. Never refused, never lost: the waiting is the job's own workflow looping
+ * Admit → Wait, so no process has to remember to wake it.
+ *
+ * Per workspace and job type, in the table:
+ * - `JOB_SLOTS#<job>`: `running`, the slots held;
+ * - `JOB_QUEUE#<job>#<execution name>`: a job waiting (execution names start with the job's
+ *   time-ordered id, so key order is creation order);
+ * - `JOB_SLOT#<job>#<execution name>`: the slot a job holds (with its ref), so taking and giving it
+ *   back each happen once however often a step runs. A job type whose run can end without the
+ *   framework's ending (a step that returns on finding its record deleted) is covered too: a full
+ *   count makes the waiting head look at the holders, and the slots of jobs gone or ended go back.
+ * Taking a slot is one transaction over the three (the head of the queue only, the count under the cap),
+ * so concurrent Admits of any number of instances never exceed the cap.
+ */
+import type { z } from 'zod';
+import { getWorkspace } from '../accounts/workspaces.js';
+import { jobConcurrencyCap } from '../billing/plans.js';
+import { config } from '../core/config.js';
+import {
+  deleteExistingItem,
+  getItem,
+  putNewItem,
+  queryItems,
+  type StoredItem,
+  transactWrite,
+} from '../core/repository.js';
+import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import {
+  JOB_OUTCOME,
+  type JobDefinition,
+  type JobRefSchema,
+  type JobStepContract,
+} from './job-definition.js';
+
+type AnyJob<RefSchema extends JobRefSchema, Rec> = JobDefinition<
+  RefSchema,
+  Rec,
+  Record<string, JobStepContract>
+>;
+
+/** What the Admit step answers: run now, or wait this long and ask again. */
+export interface Admission {
+  admitted: boolean;
+  wait_seconds: number;
+}
+
+const slotsKey = (workspaceId: string, jobName: string) =>
+  keys.resource(workspaceId, RESOURCE_TYPES.jobSlots, jobName);
+const queuePrefix = (jobName: string) => `${RESOURCE_TYPES.jobQueue}#${jobName}#`;
+const queueKey = (workspaceId: string, jobName: string, execution: string) =>
+  keys.resource(workspaceId, RESOURCE_TYPES.jobQueue, `${jobName}#${execution}`);
+const holderKey = (workspaceId: string, jobName: string, execution: string) =>
+  keys.resource(workspaceId, RESOURCE_TYPES.jobSlot, `${jobName}#${execution}`);
+
+/**
+ * The Admit step: whether the job may run now. A job that is gone or has ended is let through (its
+ * first step finishes or cleans up), leaving the queue; one that holds its slot already (a retried
+ * step) is admitted again; otherwise it queues, and takes a slot when it is the oldest waiting and one
+ * is free. A queue head whose job is gone or ended (its workflow stopped) is removed so it blocks no one.
+ */
+export async function admitJob<RefSchema extends JobRefSchema, Rec>(
+  job: AnyJob<RefSchema, Rec>,
+  ref: z.infer<RefSchema>,
+): Promise<Admission> {
+  const workspaceId = ref.workspace_id;
+  const execution = job.executionName(ref);
+  const admitted = { admitted: true, wait_seconds: 0 };
+  const waiting = { admitted: false, wait_seconds: config().jobAdmissionWaitSeconds };
+  if (!(await isWaitingToRun(job, ref))) {
+    await deleteExistingItem(queueKey(workspaceId, job.name, execution));
+    return admitted;
+  }
+  if (await getItem(holderKey(workspaceId, job.name, execution), true)) return admitted;
+  const workspace = await getWorkspace(workspaceId, true);
+  if (!workspace) return admitted; // its first step finds the job gone with its workspace
+  const entry = queueKey(workspaceId, job.name, execution);
+  await putNewItem({ ...entry, job: job.name, execution, ref, queued_at: Date.now() });
+
+  for (;;) {
+    const [head] = await queryItems<StoredItem & { execution: string; ref: z.infer<RefSchema> }>({
+      partition: keys.workspacePartition(workspaceId),
+      sortKey: { prefix: queuePrefix(job.name) },
+      consistent: true,
+    });
+    if (!head) return admitted; // taken by a concurrent run of this step, which holds the slot
+    if (head.sk !== entry.sk) {
+      if (await isWaitingToRun(job, head.ref)) return waiting;
+      await deleteExistingItem({ pk: head.pk, sk: head.sk }); // stale: its job will never ask again
+      continue;
+    }
+    const refused = await transactWrite([
+      {
+        Update: {
+          TableName: config().tableName,
+          Key: slotsKey(workspaceId, job.name),
+          UpdateExpression: 'ADD running :one',
+          ConditionExpression: 'attribute_not_exists(running) OR running < :cap',
+          ExpressionAttributeValues: { ':one': 1, ':cap': jobConcurrencyCap(workspace, job.name) },
+        },
+      },
+      { Delete: { TableName: config().tableName, Key: entry, ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Put: {
+          TableName: config().tableName,
+          Item: { ...holderKey(workspaceId, job.name, execution), job: job.name, ref, taken_at: Date.now() },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+    if (refused !== 0) return admitted; // a concurrent run of this step took the slot for this job
+    // Every slot is taken: by running jobs, unless one's holder outlived its job (a run that ended
+    // without reaching the framework's ending). Those slots are taken back, and the head asks again.
+    if (!(await reclaimStaleSlots(job, workspaceId))) return waiting;
+  }
+}
+
+/** Gives back the slots of the type whose job is gone or ended; whether there was any. */
+async function reclaimStaleSlots<RefSchema extends JobRefSchema, Rec>(
+  job: AnyJob<RefSchema, Rec>,
+  workspaceId: string,
+): Promise<boolean> {
+  const holders = await queryItems<StoredItem & { ref: z.infer<RefSchema> }>({
+    partition: keys.workspacePartition(workspaceId),
+    sortKey: { prefix: `${RESOURCE_TYPES.jobSlot}#${job.name}#` },
+    consistent: true,
+  });
+  let reclaimed = false;
+  for (const holder of holders) {
+    if (await isWaitingToRun(job, holder.ref)) continue;
+    await releaseJobSlot(job, holder.ref);
+    reclaimed = true;
+  }
+  return reclaimed;
+}
+
+/** Gives back the slot the job holds, once; a job that never held one (or gave it back) changes nothing. */
+export async function releaseJobSlot<RefSchema extends JobRefSchema, Rec>(
+  job: AnyJob<RefSchema, Rec>,
+  ref: z.infer<RefSchema>,
+): Promise<void> {
+  if (!job.concurrencyLimited) return;
+  const workspaceId = ref.workspace_id;
+  await transactWrite([
+    {
+      Delete: {
+        TableName: config().tableName,
+        Key: holderKey(workspaceId, job.name, job.executionName(ref)),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: slotsKey(workspaceId, job.name),
+        UpdateExpression: 'ADD running :minusOne',
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      },
+    },
+  ]);
+}
+
+/** Whether the job still exists and has not ended: it may yet run. */
+async function isWaitingToRun<RefSchema extends JobRefSchema, Rec>(
+  job: AnyJob<RefSchema, Rec>,
+  ref: z.infer<RefSchema>,
+): Promise<boolean> {
+  const record = await job.record.get(ref);
+  return record !== undefined && job.record.outcome(record) === JOB_OUTCOME.running;
+}
