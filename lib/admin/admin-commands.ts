@@ -29,13 +29,6 @@ import {
   requestEncryptionSetup,
   WorkspaceNotFoundError,
 } from '../../lambdas/encryption/workspace-encryption.js';
-import { JOBS } from '../../lambdas/workflows/jobs.js';
-
-/** The workflows whose jobs wait for a slot of the workspace's cap (jobs/job-admission.ts). */
-const CONCURRENCY_LIMITED_WORKFLOWS = JOBS.filter((job) => job.concurrencyLimited).map((job) => job.name) as [
-  string,
-  ...string[],
-];
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -68,7 +61,9 @@ Encryption (customer-managed KMS key for a workspace's media)
                                                   stays under the customer key
 
 Plans: ${PLANS.join(', ')}. Billing types: ${BILLING_TYPES.join(', ')}.
-AI vendors: ${AI_VENDORS.join(', ')}. Workflows: ${CONCURRENCY_LIMITED_WORKFLOWS.join(', ')}. Operation ids: as in the OpenAPI document (GET /openapi.json).
+AI vendors: ${AI_VENDORS.join(', ')}.
+Workflows for --job-concurrency: the job workflows of state-machines/ (video-render,
+video-translation, lipsync, ...) but avatar-consent-review. Operation ids: as in the OpenAPI document (GET /openapi.json).
 Rate-limit classes: read, write, heavy, status, status_ip (requests per window).
 Target: the running local stack (or DATA_DIR) by default; a deployed stack when TABLE_NAME and
 HMAC_KEY_ID are set in the environment (with AWS credentials and region; encryption also needs
@@ -293,10 +288,13 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
               : parse(z.coerce.number().int().nonnegative(), quota, 'daily-job-quota');
       }
       if (values['job-concurrency']) {
+        // Loaded only here: every job definition is a lot to load for each command.
+        const { JOBS } = await import('../../lambdas/workflows/jobs.js');
+        const limited = JOBS.filter((job) => job.concurrencyLimited).map((job) => job.name);
         const caps = { ...workspace.job_concurrency };
         for (const value of values['job-concurrency']) {
           const [workflow = '', amount] = value.split('=');
-          parse(z.enum(CONCURRENCY_LIMITED_WORKFLOWS), workflow, 'job-concurrency');
+          parse(z.enum(limited as [string, ...string[]]), workflow, 'job-concurrency');
           if (amount === 'plan') delete caps[workflow];
           else caps[workflow] = parse(z.coerce.number().int().positive(), amount, 'job-concurrency');
         }
