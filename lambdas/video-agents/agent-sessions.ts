@@ -94,6 +94,8 @@ export interface AgentFile {
   resource_id: string;
   kind: 'image' | 'video' | 'document' | 'text';
   key: string;
+  /** The asset the file came from (`{type: "asset_id"}`), to name it in messages. */
+  asset_id?: string;
 }
 
 export interface AgentOptions {

@@ -27,7 +27,7 @@ import {
 import { agentEventData } from './agent-views.js';
 
 export const VIDEO_AGENT_FAILURE = {
-  engineUnavailable: 'engine_unavailable',
+  documentUnreadable: 'document_unreadable',
   draftMissing: 'draft_missing',
   timeout: 'video_agent_timeout',
   internalError: 'internal_error',
@@ -59,10 +59,16 @@ export const videoAgentJob = defineJob({
   steps: {
     Plan: {
       description:
-        'Video agent: read the prompt, messages and files; write the script and scene plan (text generation engine, else the local planner); chat mode waits for input',
+        'Video agent: read the prompt, messages and files (the text of PDFs too); write the script and scene plan (text generation engine, else the local planner); chat mode waits for input',
       input: videoAgentRef,
       output: z.object({ next: z.enum(Object.values(PLAN_NEXT)) }),
-      deployment: { access: [...AGENT_ITEMS, GRANTS.generateText], memorySize: 1024, timeoutSeconds: 300 },
+      deployment: {
+        access: [...AGENT_ITEMS, GRANTS.generateText],
+        // The PDF reader needs pdf.js with its native DOMMatrix (see MEDIA_IMAGE_PACKAGES).
+        packaging: TASK_PACKAGING.mediaImage,
+        memorySize: 1024,
+        timeoutSeconds: 300,
+      },
     },
     Render: {
       description:

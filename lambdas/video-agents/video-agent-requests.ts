@@ -121,8 +121,8 @@ function voiceRefusal(error: VoiceResolutionError): ServiceError {
 }
 
 /**
- * The files of a request, stored: images and clips become scene material, PDFs are kept as
- * documents, text (base64 `text/plain` or `text/markdown`) becomes source content.
+ * The files of a request, stored: images and clips become scene material, PDFs (whose text is read
+ * when the run plans) and text (base64 `text/plain` or `text/markdown`) become source content.
  */
 async function admitFiles(
   session: Pick<AgentSession, 'workspace_id' | 'session_id'>,
@@ -159,6 +159,7 @@ async function admitFiles(
         resource_id: resourceId,
         kind: media.kind as 'image' | 'video' | 'document',
         key: media.objectKey,
+        ...(media.assetId ? { asset_id: media.assetId } : {}),
       };
       metadata = {
         media_type: media.mimeType,
