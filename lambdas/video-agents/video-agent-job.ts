@@ -10,6 +10,7 @@
  * admitted, settled or refunded by its render job). A run that fails before a draft charges nothing.
  */
 import { z } from 'zod';
+import { enqueueBatchItems } from '../batches/batch-queue.js';
 import { GRANTS } from '../core/grants.js';
 import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
@@ -33,6 +34,23 @@ export const VIDEO_AGENT_FAILURE = {
   internalError: 'internal_error',
 } as const;
 
+/**
+ * After a run ended (completed, failed, waiting for input): the batch worker starts the oldest queued
+ * follow-up (`video_agent.next`), since a step cannot start a workflow. Sent again after a crash: the
+ * start is idempotent.
+ */
+export async function startNextQueued(session: AgentSession): Promise<void> {
+  if (session.queued.length === 0) return;
+  await enqueueBatchItems([
+    {
+      kind: 'video_agent.next',
+      workspace_id: session.workspace_id,
+      session_id: session.session_id,
+      run_id: session.run_id,
+    },
+  ]);
+}
+
 export const videoAgentRef = z.object({
   workspace_id: z.string().min(1),
   session_id: z.string().min(1),
@@ -43,7 +61,8 @@ export type VideoAgentRef = z.infer<typeof videoAgentRef>;
 /** What follows Plan: render the plan, follow a draft already admitted, or nothing (waiting for input). */
 export const PLAN_NEXT = { render: 'render', watch: 'watch', end: 'end' } as const;
 
-const AGENT_ITEMS = [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents] as const;
+/** Every step may end its run, and then queues the start of the next follow-up (`startNextQueued`). */
+const AGENT_ITEMS = [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents, GRANTS.sendBatchItems] as const;
 
 export const videoAgentJob = defineJob({
   name: 'video-agent',
@@ -76,7 +95,7 @@ export const videoAgentJob = defineJob({
       input: videoAgentRef,
       output: z.null(),
       deployment: {
-        access: [...AGENT_ITEMS, GRANTS.sendBatchItems],
+        access: [...AGENT_ITEMS],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 2048,
         timeoutSeconds: 300,
@@ -139,5 +158,7 @@ export const videoAgentJob = defineJob({
     callback: (session) =>
       session.callback_url ? { url: session.callback_url, id: session.callback_id } : undefined,
   },
-  failureAccess: [GRANTS.jobMedia],
+  // A run that completed or failed: the next queued follow-up starts.
+  release: startNextQueued,
+  failureAccess: [GRANTS.jobMedia, GRANTS.sendBatchItems],
 });

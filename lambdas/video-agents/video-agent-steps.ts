@@ -32,7 +32,13 @@ import {
   withMessages,
 } from './agent-sessions.js';
 import { styleOf } from './agent-styles.js';
-import { PLAN_NEXT, VIDEO_AGENT_FAILURE, type VideoAgentRef, videoAgentJob } from './video-agent-job.js';
+import {
+  PLAN_NEXT,
+  startNextQueued,
+  VIDEO_AGENT_FAILURE,
+  type VideoAgentRef,
+  videoAgentJob,
+} from './video-agent-job.js';
 
 /** Progress of a run: planned, draft admitted, then the draft's own progress up to 100. */
 const PROGRESS = { thinking: 5, planned: 15, admitted: 20 } as const;
@@ -188,6 +194,8 @@ async function plan(ref: VideoAgentRef): Promise<{ next: (typeof PLAN_NEXT)[keyo
       ? { status: SESSION_STATUS.waitingForInput, progress: 0, run_state: RUN_STATES.ended }
       : { status: SESSION_STATUS.reviewing, progress: PROGRESS.planned }),
   });
+  // Waiting for input ends the run: a follow-up queued meanwhile starts now.
+  if (planned && waits) await startNextQueued(planned);
   return { next: planned && !waits ? PLAN_NEXT.render : PLAN_NEXT.end };
 }
 

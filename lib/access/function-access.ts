@@ -49,7 +49,8 @@ export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   overdubs: jobs,
   realtime: jobs,
   templates: jobs,
-  'video-agents': jobs,
+  // A run that cannot start ends, and its queued follow-ups are handed to the batch worker.
+  'video-agents': [...jobs, sendBatchItems],
   'video-translations': [...jobs, sendBatchItems],
   videos: [...jobs, sendBatchItems],
   // Text to speech and voice previews speak with the deployment's engine.

@@ -134,11 +134,11 @@ describe('PDF documents', () => {
   });
 
   it.each([
-    ['damaged', corruptPdf(), /is damaged or not a PDF/],
-    ['image-only', textPdf([null]), /has no text layer/],
-    ['encrypted', textPdf([['secret tides']], { encrypted: true }), /is encrypted/],
+    ['a damaged', corruptPdf(), /is damaged or not a PDF/],
+    ['an image-only', textPdf([null]), /has no text layer/],
+    ['an encrypted', textPdf([['secret tides']], { encrypted: true }), /is encrypted/],
   ])(
-    'fails a session with a %s PDF as document_unreadable, naming the file, charging nothing',
+    'fails a session with %s PDF as document_unreadable, naming the file, charging nothing',
     async (_, pdf, reason) => {
       const { apiKey } = await api.newWorkspace();
       const credits = async () =>
