@@ -37,6 +37,7 @@ import {
   type FollowUpChoices,
   getSession,
   isWorking,
+  MAX_QUEUED_FOLLOW_UPS,
   MESSAGE_ROLES,
   MESSAGE_TYPES,
   newRun,
@@ -269,8 +270,12 @@ export interface FollowUpResult {
   videoId: string | null;
 }
 
-/** Attempts at queueing or starting a follow-up while other requests and steps change the session. */
-const FOLLOW_UP_ATTEMPTS = 5;
+/**
+ * Attempts at queueing or starting a follow-up while other requests and steps change the session: each
+ * failed attempt means another writer succeeded, so this many lets every follow-up of a full queue sent
+ * at once, and a run's end, through.
+ */
+const FOLLOW_UP_ATTEMPTS = MAX_QUEUED_FOLLOW_UPS + 2;
 
 /**
  * A follow-up: checked and its files stored at once, then started, or, while a run works (or earlier

@@ -122,6 +122,25 @@ describe('follow-ups sent while the session works', () => {
     expect((await session(sessionId)).messages).toHaveLength(messages.length);
   });
 
+  it('takes follow-ups sent at the same moment, each once, and runs them all', async () => {
+    const sessionId = await create({ prompt: 'a 20-second explainer about how tides work', mode: 'chat' });
+    const sent = ['The moon pulls the sea.', 'The sun pulls it too.', 'Spring tides are the highest.'];
+    const answers = await Promise.all(sent.map((message) => send(sessionId, { message })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.body.data.run_id)).size).toBe(3);
+    const done = await waitUntil(
+      sessionId,
+      (current) =>
+        current.status === 'waiting_for_input' &&
+        current.messages.filter((message) => message.content.startsWith('Here is my plan')).length === 4,
+    );
+    for (const message of sent) {
+      expect(
+        done.messages.filter((shown) => shown.role === 'user' && shown.content === message),
+      ).toHaveLength(1);
+    }
+  });
+
   it('keeps at most 5 queued; a stop discards them and says so', async () => {
     const sessionId = await create({ prompt: 'a 20-second explainer about how bees make honey' });
     const sent: string[] = [];
@@ -163,7 +182,7 @@ describe('follow-ups sent while the session works', () => {
   });
 
   it('fails a queued edit plan whose snapshot is no longer the latest draft when its turn comes, saying why', async () => {
-    const sessionId = await create({ prompt: 'a 20-second explainer about how rainbows form' });
+    const sessionId = await create({ prompt: 'a 10-second explainer about how rainbows form' });
     const first = await waitUntil(sessionId, (current) => current.status === 'completed');
     const snapshot = first.video_id as string;
     // A new plan, rendered as a new draft; the edit plan of the old draft waits behind it.
