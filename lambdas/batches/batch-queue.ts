@@ -34,6 +34,16 @@ export const batchItemMessage = z.discriminatedUnion('kind', [
     video_id: z.string(),
   }),
   z.object({
+    /**
+     * Start the oldest follow-up queued on a video agent session whose run `run_id` ended: the run's
+     * steps cannot start workflows, the batch worker can.
+     */
+    kind: z.literal('video_agent.next'),
+    workspace_id: z.string(),
+    session_id: z.string(),
+    run_id: z.string(),
+  }),
+  z.object({
     kind: z.literal('lipsync.create'),
     workspace_id: z.string(),
     batch_id: z.string(),

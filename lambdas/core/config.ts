@@ -209,6 +209,16 @@ export interface ServiceConfig {
    * entries per window. @default 20
    */
   rateLimitWindowSteps: number;
+  /**
+   * Pages of a PDF document the video agent reads at most (`DOCUMENT_MAX_PAGES`); later pages are left
+   * out, and the agent says so. @default 50
+   */
+  documentMaxPages: number;
+  /**
+   * Characters of a PDF document's text the video agent plans from at most (`DOCUMENT_MAX_CHARACTERS`);
+   * the rest is cut, and the agent says so. @default 100000
+   */
+  documentMaxCharacters: number;
 }
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
@@ -394,6 +404,8 @@ export function config(): ServiceConfig {
     rateLimitLeaseFraction: numberFrom('RATE_LIMIT_LEASE_FRACTION', 0.02),
     rateLimitLeaseMs: numberFrom('RATE_LIMIT_LEASE_MS', 5000),
     rateLimitWindowSteps: numberFrom('RATE_LIMIT_WINDOW_STEPS', 20),
+    documentMaxPages: numberFrom('DOCUMENT_MAX_PAGES', 50),
+    documentMaxCharacters: numberFrom('DOCUMENT_MAX_CHARACTERS', 100_000),
   };
   for (const [name, seconds] of [
     ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],
@@ -418,6 +430,13 @@ export function config(): ServiceConfig {
   if (!(cached.rateLimitLeaseMs >= 0)) throw new Error('RATE_LIMIT_LEASE_MS must be 0 or more milliseconds');
   if (!(Number.isInteger(cached.rateLimitWindowSteps) && cached.rateLimitWindowSteps >= 1)) {
     throw new Error('RATE_LIMIT_WINDOW_STEPS must be a whole number, at least 1');
+  }
+  for (const [name, limit] of [
+    ['DOCUMENT_MAX_PAGES', cached.documentMaxPages],
+    ['DOCUMENT_MAX_CHARACTERS', cached.documentMaxCharacters],
+  ] as const) {
+    if (!(Number.isInteger(limit) && limit >= 1))
+      throw new Error(`${name} must be a whole number, at least 1`);
   }
   return cached;
 }

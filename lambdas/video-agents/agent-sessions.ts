@@ -10,11 +10,19 @@
  *
  * Every write of a run is conditional on the run still being the session's current, running one:
  * a stopped or superseded run changes nothing.
+ *
+ * A follow-up sent while a run works is queued (`queued`, at most `MAX_QUEUED_FOLLOW_UPS`) with its own
+ * run id, and started, in order, when the run before it ends (completed, failed or waiting for input);
+ * a stop discards the queue. The queue is written only conditionally on the run the writer read and
+ * on the queue's version (`queue_version`, counted up by every write of the queue and every new run),
+ * and never together with `messages`, which the running steps write: a queued
+ * message is shown after the stored ones (`shownMessages`) until its run starts and stores it.
  */
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { ID_PATTERN, newId, nowSeconds } from '../core/ids.js';
 import { getItem, putNewItem, queryPage, type StoredItem, updateExistingItem } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
+import type { EditPlanItem } from './agent-edits.js';
 import type { AgentPlan } from './agent-plan.js';
 
 export const SESSION_STATUS = {
@@ -94,6 +102,8 @@ export interface AgentFile {
   resource_id: string;
   kind: 'image' | 'video' | 'document' | 'text';
   key: string;
+  /** The asset the file came from (`{type: "asset_id"}`), to name it in messages. */
+  asset_id?: string;
 }
 
 export interface AgentOptions {
@@ -102,6 +112,25 @@ export interface AgentOptions {
   avatar_id: string | null;
   voice_id: string | null;
   brand_kit_id: string | null;
+}
+
+/** What a follow-up asks for, besides its files (stored when it was received). */
+export interface FollowUpChoices {
+  message?: string | undefined;
+  edit_plan?: EditPlanItem[] | undefined;
+  avatar_id?: string | undefined;
+  voice_id?: string | undefined;
+  brand_kit_id?: string | undefined;
+}
+
+/** A follow-up received, its files stored: started at once, or queued behind the working run. */
+export interface FollowUp {
+  run_id: string;
+  choices: FollowUpChoices;
+  files: AgentFile[];
+  resources: AgentResource[];
+  /** The user's messages as the conversation shows them (the text, the files attached). */
+  messages: AgentMessage[];
 }
 
 export interface AgentSession extends AgentRun {
@@ -127,6 +156,10 @@ export interface AgentSession extends AgentRun {
   engines: Record<string, string>;
   failure_code: string | null;
   failure_message: string | null;
+  /** Follow-ups waiting for the working run to end, oldest first. */
+  queued: FollowUp[];
+  /** Counted up by every write of `queued` and every new run: the queue's writes are conditional on it. */
+  queue_version: number;
   created_at: number;
   completed_at: number | null;
 }
@@ -135,6 +168,9 @@ type SessionItem = AgentSession & { pk: string; sk: string };
 
 /** Most messages a session keeps (the oldest go first); the plan and drafts stay in `resources`. */
 export const MAX_SESSION_MESSAGES = 100;
+
+/** Most follow-ups a session queues behind its working run. */
+export const MAX_QUEUED_FOLLOW_UPS = 5;
 
 export const sessionKey = (workspaceId: string, sessionId: string) =>
   keys.resource(workspaceId, RESOURCE_TYPES.videoAgentSession, sessionId);
@@ -160,9 +196,18 @@ export function agentMessage(
   return { role, type, content, resource_ids: resourceIds, created_at: nowSeconds() };
 }
 
-export function newRun(kind: RunKind): AgentRun {
-  return { run_id: newId(), run_kind: kind, run_state: RUN_STATES.running };
+export function newRun(kind: RunKind, runId: string = newId()): AgentRun {
+  return { run_id: runId, run_kind: kind, run_state: RUN_STATES.running };
 }
+
+export const isWorking = (session: Pick<AgentSession, 'status' | 'run_state'>) =>
+  session.run_state === RUN_STATES.running && WORKING_STATUSES.includes(session.status);
+
+/** The conversation as a read shows it: the stored messages, then those of the queued follow-ups. */
+export const shownMessages = (session: Pick<AgentSession, 'messages' | 'queued'>) => [
+  ...session.messages,
+  ...session.queued.flatMap((followUp) => followUp.messages),
+];
 
 function toSession(item: SessionItem): AgentSession {
   const { pk: _pk, sk: _sk, ...session } = item;
@@ -181,7 +226,17 @@ export async function getSession(
 ): Promise<AgentSession | undefined> {
   if (!ID_PATTERN.test(sessionId)) return undefined;
   const item = await getItem<SessionItem>(sessionKey(workspaceId, sessionId), consistent);
-  return item ? toSession(item) : undefined;
+  if (!item) return undefined;
+  if (item.queue_version === undefined) {
+    // Stored before follow-ups were queued: the queue's writes are conditional on its version, so it
+    // must exist (nothing can have queued on such a session: every queue write would have failed).
+    const migrated = await updateExistingItem<SessionItem>(
+      { pk: item.pk, sk: item.sk },
+      { queued: [], queue_version: 0 },
+    );
+    return migrated ? toSession(migrated) : undefined;
+  }
+  return toSession(item);
 }
 
 /** A session of the workspace (another workspace's id is not found). */
@@ -228,7 +283,8 @@ export async function updateRun(
 
 /**
  * Starts a new run on a session that is not working (its current run ended or stopped): `fields`
- * and the run are written only if the session is still as `session` read it (same run, same status).
+ * and the run are written only if the session is still as `session` read it (same run, same status,
+ * same queue).
  * @throws ConflictError 409 `resource_not_ready` when another request started work meanwhile
  */
 export async function startRun(
@@ -238,12 +294,41 @@ export async function startRun(
 ): Promise<AgentSession> {
   const item = await updateExistingItem<SessionItem>(
     sessionKey(session.workspace_id, session.session_id),
-    { ...fields, ...run },
+    { ...fields, ...run, queue_version: session.queue_version + 1 },
     [],
-    { run_id: session.run_id, run_state: session.run_state, status: session.status },
+    {
+      run_id: session.run_id,
+      run_state: session.run_state,
+      status: session.status,
+      queue_version: session.queue_version,
+    },
   );
   if (!item) throw sessionBusy();
   return toSession(item);
+}
+
+/**
+ * Queues a follow-up behind the session's working run, if that run is still the one `session` read
+ * and the queue is still as read; the session after, else undefined (read it again and decide anew).
+ */
+export async function queueFollowUp(
+  session: AgentSession,
+  followUp: FollowUp,
+): Promise<AgentSession | undefined> {
+  if (session.queued.length >= MAX_QUEUED_FOLLOW_UPS) {
+    throw new ConflictError(
+      `The session already has ${MAX_QUEUED_FOLLOW_UPS} follow-ups queued behind its working run (the most it keeps). Wait until one has started (GET /v3/video-agents/{session_id}), or stop the session with POST /v3/video-agents/{session_id}/stop, which discards the queue.`,
+      'resource_not_ready',
+      { param: 'session_id' },
+    );
+  }
+  const item = await updateExistingItem<SessionItem>(
+    sessionKey(session.workspace_id, session.session_id),
+    { queued: [...session.queued, followUp], queue_version: session.queue_version + 1 },
+    [],
+    { run_id: session.run_id, run_state: RUN_STATES.running, queue_version: session.queue_version },
+  );
+  return item ? toSession(item) : undefined;
 }
 
 export const sessionBusy = () =>
@@ -253,31 +338,47 @@ export const sessionBusy = () =>
     { param: 'session_id' },
   );
 
+const discardedNote = (queued: readonly FollowUp[]) =>
+  queued.length === 0
+    ? ''
+    : ` I discarded the ${queued.length === 1 ? 'follow-up' : `${queued.length} follow-ups`} you sent while I worked (${queued
+        .map((followUp) => `run ${followUp.run_id}`)
+        .join(
+          ', ',
+        )}): send ${queued.length === 1 ? 'it' : 'them'} again if you still want ${queued.length === 1 ? 'it' : 'them'}.`;
+
 /**
  * Stops the current run (the session keeps its plan, resources and drafts): the run is marked
- * `stopped`, so its steps change nothing more, and the session waits for input. A session with no
- * working run is left as it is. Returns the session after.
+ * `stopped`, so its steps change nothing more, the queued follow-ups are discarded (the conversation
+ * says which), and the session waits for input. A session with neither a working run nor a queue is
+ * left as it is. Returns the session after.
  */
 export async function stopRun(session: AgentSession): Promise<AgentSession> {
-  if (session.run_state !== RUN_STATES.running || !WORKING_STATUSES.includes(session.status)) return session;
+  const working = isWorking(session);
+  if (!working && session.queued.length === 0) return session;
   const item = await updateExistingItem<SessionItem>(
     sessionKey(session.workspace_id, session.session_id),
     {
-      run_state: RUN_STATES.stopped,
-      status: SESSION_STATUS.waitingForInput,
+      ...(working ? { run_state: RUN_STATES.stopped, status: SESSION_STATUS.waitingForInput } : {}),
+      queued: [],
+      queue_version: session.queue_version + 1,
+      // The discarded follow-ups' messages stay in the conversation, before the note that says so.
       messages: withMessages(
-        session,
+        { messages: shownMessages(session) },
         agentMessage(
           MESSAGE_ROLES.agent,
           MESSAGE_TYPES.text,
-          `Stopped at your request. I kept the plan${session.drafts.length > 0 ? ' and the drafts' : ''}; a draft already handed to the renderer finishes on its own. Send a message to continue.`,
+          working
+            ? `Stopped at your request. I kept the plan${session.drafts.length > 0 ? ' and the drafts' : ''}; a draft already handed to the renderer finishes on its own.${discardedNote(session.queued)} Send a message to continue.`
+            : `Stopped at your request.${discardedNote(session.queued)}`,
         ),
       ),
     },
     [],
-    { run_id: session.run_id, run_state: RUN_STATES.running },
+    { run_id: session.run_id, run_state: session.run_state, queue_version: session.queue_version },
   );
-  return item
-    ? toSession(item)
-    : ((await getSession(session.workspace_id, session.session_id, true)) ?? session);
+  if (item) return toSession(item);
+  // A step, a queue or another stop wrote meanwhile: stop the session as it is now.
+  const now = await getSession(session.workspace_id, session.session_id, true);
+  return now ? stopRun(now) : session;
 }

@@ -1,7 +1,7 @@
 /** Video agent sessions, resources and styles as the API answers them (the reference's fields). */
 import { presignMediaDownload } from '../media/media-store.js';
 import { getVideo } from '../videos/videos.js';
-import { type AgentResource, type AgentSession, currentVideoId } from './agent-sessions.js';
+import { type AgentResource, type AgentSession, currentVideoId, shownMessages } from './agent-sessions.js';
 import type { AgentStyle } from './agent-styles.js';
 
 /** How many of the newest messages a session read shows. */
@@ -16,13 +16,15 @@ export function sessionView(session: AgentSession) {
     title: session.title ?? undefined,
     ...(videoId ? { video_id: videoId } : {}),
     mode: session.mode,
-    messages: session.messages.slice(-MESSAGES_SHOWN).map((message) => ({
-      role: message.role,
-      type: message.type,
-      content: message.content,
-      resource_ids: message.resource_ids,
-      created_at: message.created_at,
-    })),
+    messages: shownMessages(session)
+      .slice(-MESSAGES_SHOWN)
+      .map((message) => ({
+        role: message.role,
+        type: message.type,
+        content: message.content,
+        resource_ids: message.resource_ids,
+        created_at: message.created_at,
+      })),
     failure_code: session.failure_code,
     failure_message: session.failure_message,
     engines: session.engines,

@@ -10,6 +10,7 @@
  * admitted, settled or refunded by its render job). A run that fails before a draft charges nothing.
  */
 import { z } from 'zod';
+import { enqueueBatchItems } from '../batches/batch-queue.js';
 import { GRANTS } from '../core/grants.js';
 import { defineJob, JOB_OUTCOME } from '../jobs/job-definition.js';
 import { TASK_PACKAGING } from '../jobs/task-deployment.js';
@@ -27,11 +28,28 @@ import {
 import { agentEventData } from './agent-views.js';
 
 export const VIDEO_AGENT_FAILURE = {
-  engineUnavailable: 'engine_unavailable',
+  documentUnreadable: 'document_unreadable',
   draftMissing: 'draft_missing',
   timeout: 'video_agent_timeout',
   internalError: 'internal_error',
 } as const;
+
+/**
+ * After a run ended (completed, failed, waiting for input): the batch worker starts the oldest queued
+ * follow-up (`video_agent.next`), since a step cannot start a workflow. Sent again after a crash: the
+ * start is idempotent.
+ */
+export async function startNextQueued(session: AgentSession): Promise<void> {
+  if (session.queued.length === 0) return;
+  await enqueueBatchItems([
+    {
+      kind: 'video_agent.next',
+      workspace_id: session.workspace_id,
+      session_id: session.session_id,
+      run_id: session.run_id,
+    },
+  ]);
+}
 
 export const videoAgentRef = z.object({
   workspace_id: z.string().min(1),
@@ -43,7 +61,8 @@ export type VideoAgentRef = z.infer<typeof videoAgentRef>;
 /** What follows Plan: render the plan, follow a draft already admitted, or nothing (waiting for input). */
 export const PLAN_NEXT = { render: 'render', watch: 'watch', end: 'end' } as const;
 
-const AGENT_ITEMS = [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents] as const;
+/** Every step may end its run, and then queues the start of the next follow-up (`startNextQueued`). */
+const AGENT_ITEMS = [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents, GRANTS.sendBatchItems] as const;
 
 export const videoAgentJob = defineJob({
   name: 'video-agent',
@@ -59,10 +78,16 @@ export const videoAgentJob = defineJob({
   steps: {
     Plan: {
       description:
-        'Video agent: read the prompt, messages and files; write the script and scene plan (text generation engine, else the local planner); chat mode waits for input',
+        'Video agent: read the prompt, messages and files (the text of PDFs too); write the script and scene plan (text generation engine, else the local planner); chat mode waits for input',
       input: videoAgentRef,
       output: z.object({ next: z.enum(Object.values(PLAN_NEXT)) }),
-      deployment: { access: [...AGENT_ITEMS, GRANTS.generateText], memorySize: 1024, timeoutSeconds: 300 },
+      deployment: {
+        access: [...AGENT_ITEMS, GRANTS.generateText],
+        // The PDF reader needs pdf.js with its native DOMMatrix (see MEDIA_IMAGE_PACKAGES).
+        packaging: TASK_PACKAGING.mediaImage,
+        memorySize: 1024,
+        timeoutSeconds: 300,
+      },
     },
     Render: {
       description:
@@ -70,7 +95,7 @@ export const videoAgentJob = defineJob({
       input: videoAgentRef,
       output: z.null(),
       deployment: {
-        access: [...AGENT_ITEMS, GRANTS.sendBatchItems],
+        access: [...AGENT_ITEMS],
         packaging: TASK_PACKAGING.mediaImage,
         memorySize: 2048,
         timeoutSeconds: 300,
@@ -133,6 +158,8 @@ export const videoAgentJob = defineJob({
     callback: (session) =>
       session.callback_url ? { url: session.callback_url, id: session.callback_id } : undefined,
   },
-  failureAccess: [GRANTS.jobMedia],
+  // A run that completed or failed: the next queued follow-up starts.
+  release: startNextQueued,
+  failureAccess: [GRANTS.jobMedia, GRANTS.sendBatchItems],
   concurrencyLimited: true,
 });

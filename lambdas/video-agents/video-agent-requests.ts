@@ -16,7 +16,7 @@ import {
   ForbiddenError,
   InvalidParameterError,
   NotFoundError,
-  type ServiceError,
+  ServiceError,
 } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { startJob } from '../jobs/job-lifecycle.js';
@@ -24,7 +24,7 @@ import { putMediaObject } from '../media/media-store.js';
 import { getVideo, VIDEO_STATUS } from '../videos/videos.js';
 import { resolveVoice, VOICE_RESOLUTION_FAILURE, VoiceResolutionError } from '../voices/voice-resolution.js';
 import { admitEditedDraft, DRAFT_RESOLUTION } from './agent-drafts.js';
-import { applyEditPlan, checkEditPlan, type EditPlanItem } from './agent-edits.js';
+import { applyEditPlan, checkEditPlan } from './agent-edits.js';
 import {
   AGENT_MODES,
   type AgentFile,
@@ -33,20 +33,26 @@ import {
   type AgentResource,
   type AgentSession,
   agentMessage,
+  type FollowUp,
+  type FollowUpChoices,
+  getSession,
+  isWorking,
+  MAX_QUEUED_FOLLOW_UPS,
   MESSAGE_ROLES,
   MESSAGE_TYPES,
   newRun,
   putNewSession,
+  queueFollowUp,
   RESOURCE_KINDS,
   RUN_KINDS,
   RUN_STATES,
   type RunKind,
+  requireSession,
   SESSION_STATUS,
   sessionBusy,
   sessionMediaKeys,
   startRun,
   updateRun,
-  WORKING_STATUSES,
   withMessages,
 } from './agent-sessions.js';
 import { DEFAULT_STYLE_ID, findStyle } from './agent-styles.js';
@@ -72,13 +78,8 @@ export interface CreateSessionRequest {
   callback_id?: string | undefined;
 }
 
-export interface FollowUpRequest {
-  message?: string | undefined;
-  edit_plan?: EditPlanItem[] | undefined;
+export interface FollowUpRequest extends FollowUpChoices {
   files?: MediaInput[] | undefined;
-  avatar_id?: string | undefined;
-  voice_id?: string | undefined;
-  brand_kit_id?: string | undefined;
 }
 
 async function workspaceOf(workspaceId: string): Promise<Workspace> {
@@ -121,8 +122,8 @@ function voiceRefusal(error: VoiceResolutionError): ServiceError {
 }
 
 /**
- * The files of a request, stored: images and clips become scene material, PDFs are kept as
- * documents, text (base64 `text/plain` or `text/markdown`) becomes source content.
+ * The files of a request, stored: images and clips become scene material, PDFs (whose text is read
+ * when the run plans) and text (base64 `text/plain` or `text/markdown`) become source content.
  */
 async function admitFiles(
   session: Pick<AgentSession, 'workspace_id' | 'session_id'>,
@@ -159,6 +160,7 @@ async function admitFiles(
         resource_id: resourceId,
         kind: media.kind as 'image' | 'video' | 'document',
         key: media.objectKey,
+        ...(media.assetId ? { asset_id: media.assetId } : {}),
       };
       metadata = {
         media_type: media.mimeType,
@@ -244,6 +246,8 @@ export async function createSession(
     engines: {},
     failure_code: null,
     failure_message: null,
+    queued: [],
+    queue_version: 0,
     created_at: nowSeconds(),
     completed_at: null,
   };
@@ -260,36 +264,158 @@ export const isApproval = (message: string) => APPROVAL.test(message);
 
 export interface FollowUpResult {
   session: AgentSession;
-  /** The draft an edit plan made. */
+  /** The follow-up's run: started, or queued behind the working run. */
+  runId: string;
+  /** The draft an edit plan made (none while the follow-up is queued). */
   videoId: string | null;
 }
 
 /**
- * A follow-up: an edit plan makes its draft now (only its scenes spoken again) and the run follows
- * it; a message in chat mode that approves the plan renders it, any other message plans again (and,
- * in chat mode, waits for input again; in generate mode, renders).
+ * Attempts at queueing or starting a follow-up while other requests and steps change the session: each
+ * failed attempt means another writer succeeded, so this many lets every follow-up of a full queue sent
+ * at once, and a run's end, through.
+ */
+const FOLLOW_UP_ATTEMPTS = MAX_QUEUED_FOLLOW_UPS + 2;
+
+/**
+ * A follow-up: checked and its files stored at once, then started, or, while a run works (or earlier
+ * follow-ups wait), queued behind it to start when the runs before it end (`startQueuedFollowUp`).
  */
 export async function sendFollowUp(session: AgentSession, request: FollowUpRequest): Promise<FollowUpResult> {
-  if (WORKING_STATUSES.includes(session.status)) throw sessionBusy();
   const workspace = await workspaceOf(session.workspace_id);
   assertCanPayForDraft(workspace);
   await checkChoices(workspace, request);
-  const { files, resources } = await admitFiles(session, request.files ?? []);
+  const { files: inputs, ...choices } = request;
+  const { files, resources } = await admitFiles(session, inputs ?? []);
+  const followUp: FollowUp = {
+    run_id: newId(),
+    choices,
+    files,
+    resources,
+    messages: userMessages(request.message, resources),
+  };
+  let current = session;
+  for (let attempt = 0; attempt < FOLLOW_UP_ATTEMPTS; attempt += 1) {
+    if (isWorking(current)) {
+      const queued = await queueFollowUp(current, followUp);
+      if (queued) return { session: queued, runId: followUp.run_id, videoId: null };
+    } else if (current.queued.length > 0) {
+      // The run before ended and its queue has not started yet: start it first, keep this one's turn.
+      await startQueuedFollowUp(current.workspace_id, current.session_id, current.run_id);
+    } else {
+      try {
+        const { session: started, videoId } = await startFollowUp(current, followUp);
+        return { session: started, runId: followUp.run_id, videoId };
+      } catch (error) {
+        if (
+          !(
+            error instanceof ConflictError &&
+            error.code === sessionBusy().code &&
+            error.param === 'session_id'
+          )
+        )
+          throw error;
+      }
+    }
+    current = await requireSession(current.workspace_id, current.session_id);
+  }
+  throw sessionBusy();
+}
+
+/**
+ * Starts the oldest queued follow-up of a session whose run `endedRunId` ended (completed, failed,
+ * waiting for input); one that cannot start (a stale edit plan, credits) fails its run with the reason
+ * in the conversation, and the next one is tried. Idempotent: once a later run started, or the queue
+ * is empty, nothing happens.
+ */
+export async function startQueuedFollowUp(
+  workspaceId: string,
+  sessionId: string,
+  endedRunId: string,
+): Promise<void> {
+  let runId = endedRunId;
+  for (let attempt = 0; attempt < FOLLOW_UP_ATTEMPTS; attempt += 1) {
+    const session = await getSession(workspaceId, sessionId, true);
+    if (!session || session.run_id !== runId || isWorking(session)) return;
+    const [next, ...rest] = session.queued;
+    if (!next) return;
+    try {
+      await startFollowUp(session, next, rest);
+      return;
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.status >= 500) throw error;
+      if (error.code === sessionBusy().code && error.param === 'session_id') continue;
+      // An edit plan's draft refused after the session was claimed: the claim kept its files.
+      const now = await getSession(workspaceId, sessionId, true);
+      if (!now) return;
+      const claimed = now.run_id === next.run_id;
+      if (!claimed && now.run_id !== runId) return;
+      await refuseQueued(now, claimed ? { ...next, files: [], resources: [] } : next, error);
+      runId = next.run_id;
+    }
+  }
+}
+
+/**
+ * A queued follow-up that cannot start: its run fails at once, the reason in the conversation (no job
+ * ran, so no event). The session after, else undefined (it changed meanwhile).
+ */
+async function refuseQueued(session: AgentSession, followUp: FollowUp, error: ServiceError) {
+  return startRun(
+    session,
+    { ...newRun(RUN_KINDS.plan, followUp.run_id), run_state: RUN_STATES.ended },
+    {
+      queued: session.queued.filter((queued) => queued.run_id !== followUp.run_id),
+      files: [...session.files, ...followUp.files],
+      resources: [...session.resources, ...followUp.resources],
+      messages: withMessages(
+        { messages: withMessages(session, ...followUp.messages) },
+        agentMessage(
+          MESSAGE_ROLES.agent,
+          MESSAGE_TYPES.error,
+          `Your follow-up sent while I worked (run ${followUp.run_id}) could not start: ${error.message} (${error.code})`,
+        ),
+      ),
+      status: SESSION_STATUS.failed,
+      progress: 0,
+      failure_code: error.code,
+      failure_message: error.message,
+      completed_at: nowSeconds(),
+    },
+  ).catch((conflict: unknown) => {
+    if (conflict instanceof ConflictError) return undefined;
+    throw conflict;
+  });
+}
+
+/**
+ * Starts a follow-up's run on a session that is not working (`queued`: what stays queued after it):
+ * an edit plan makes its draft now (only its scenes spoken again) and the run follows it; a message
+ * in chat mode that approves the plan renders it, any other message plans again (and, in chat mode,
+ * waits for input again; in generate mode, renders).
+ * @throws ConflictError 409 `resource_not_ready` (`param` `session_id`) when the session changed meanwhile
+ */
+async function startFollowUp(
+  session: AgentSession,
+  followUp: FollowUp,
+  queued: FollowUp[] = session.queued,
+): Promise<{ session: AgentSession; videoId: string | null }> {
+  const { choices } = followUp;
   const options: AgentOptions = {
     ...session.options,
-    ...(request.avatar_id !== undefined ? { avatar_id: request.avatar_id } : {}),
-    ...(request.voice_id !== undefined ? { voice_id: request.voice_id } : {}),
-    ...(request.brand_kit_id !== undefined ? { brand_kit_id: request.brand_kit_id } : {}),
+    ...(choices.avatar_id !== undefined ? { avatar_id: choices.avatar_id } : {}),
+    ...(choices.voice_id !== undefined ? { voice_id: choices.voice_id } : {}),
+    ...(choices.brand_kit_id !== undefined ? { brand_kit_id: choices.brand_kit_id } : {}),
   };
-  const updated: AgentSession = {
-    ...session,
+  const updated: Partial<AgentSession> = {
     options,
-    files: [...session.files, ...files],
-    resources: [...session.resources, ...resources],
+    queued,
+    files: [...session.files, ...followUp.files],
+    resources: [...session.resources, ...followUp.resources],
   };
-  const messages = withMessages(session, ...userMessages(request.message, resources));
-  if (request.edit_plan !== undefined) {
-    const snapshotId = checkEditPlan(request.edit_plan, {
+  const messages = withMessages(session, ...followUp.messages);
+  if (choices.edit_plan !== undefined) {
+    const snapshotId = checkEditPlan(choices.edit_plan, {
       drafts: session.drafts,
       sceneIds: () => undefined,
     });
@@ -301,12 +427,12 @@ export async function sendFollowUp(session: AgentSession, request: FollowUpReque
         { param: 'edit_plan[0].scene_snapshot_video_id' },
       );
     }
-    checkEditPlan(request.edit_plan, {
+    checkEditPlan(choices.edit_plan, {
       drafts: session.drafts,
       sceneIds: () => snapshot.render.scenes.map((scene) => scene.id),
     });
-    const { scenes, edited } = applyEditPlan(snapshotId, snapshot.render.scenes, request.edit_plan);
-    const run = newRun(RUN_KINDS.edit);
+    const { scenes, edited } = applyEditPlan(snapshotId, snapshot.render.scenes, choices.edit_plan);
+    const run = newRun(RUN_KINDS.edit, followUp.run_id);
     // Claim the session first (a concurrent follow-up gets 409), then admit the draft.
     const claimed = await startRun(session, run, {
       ...updated,
@@ -349,7 +475,8 @@ export async function sendFollowUp(session: AgentSession, request: FollowUpReque
       metadata: { title: draft.title, edited_scenes: edited, snapshot_video_id: snapshotId },
       created_at: nowSeconds(),
     };
-    const generating = await startRun(claimed, run, {
+    // Follow-ups may queue meanwhile: this write is conditional on the run only.
+    const generating = await updateRun(claimed, run.run_id, {
       status: SESSION_STATUS.generating,
       progress: 20,
       drafts: [...claimed.drafts, draft.video_id],
@@ -364,10 +491,12 @@ export async function sendFollowUp(session: AgentSession, request: FollowUpReque
         ),
       ),
     });
+    // Stopped meanwhile: the draft renders on its own, and no run follows it.
+    if (!generating) return { session: claimed, videoId: draft.video_id };
     await startJob(videoAgentJob, videoAgentJob.refOf(generating));
     return { session: generating, videoId: draft.video_id };
   }
-  const message = request.message ?? '';
+  const message = choices.message ?? '';
   const kind: RunKind =
     session.mode === AGENT_MODES.chat &&
     session.status === SESSION_STATUS.waitingForInput &&
@@ -376,7 +505,7 @@ export async function sendFollowUp(session: AgentSession, request: FollowUpReque
       ? RUN_KINDS.render
       : RUN_KINDS.plan;
   // In generate mode a new plan is rendered at once: the run is a render of a fresh plan.
-  const started = await startRun(session, newRun(kind), {
+  const started = await startRun(session, newRun(kind, followUp.run_id), {
     ...updated,
     messages,
     status: SESSION_STATUS.thinking,

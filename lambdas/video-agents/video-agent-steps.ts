@@ -4,8 +4,10 @@
  * run makes an older step's writes no-ops.
  */
 import { CATALOG_SOUNDS } from '../catalog/sound-catalog.js';
+import { config } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
+import { type PdfText, PdfUnreadableError, readPdfText } from '../engines/documents/pdf-text.js';
 import { endJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { putMediaObject, readMediaObject } from '../media/media-store.js';
@@ -14,6 +16,7 @@ import { admitPlanDraft } from './agent-drafts.js';
 import { type AgentPlan, describePlan, type PlanningInput } from './agent-plan.js';
 import { writePlan } from './agent-planner.js';
 import {
+  type AgentFile,
   type AgentResource,
   type AgentSession,
   agentMessage,
@@ -29,7 +32,13 @@ import {
   withMessages,
 } from './agent-sessions.js';
 import { styleOf } from './agent-styles.js';
-import { PLAN_NEXT, VIDEO_AGENT_FAILURE, type VideoAgentRef, videoAgentJob } from './video-agent-job.js';
+import {
+  PLAN_NEXT,
+  startNextQueued,
+  VIDEO_AGENT_FAILURE,
+  type VideoAgentRef,
+  videoAgentJob,
+} from './video-agent-job.js';
 
 /** Progress of a run: planned, draft admitted, then the draft's own progress up to 100. */
 const PROGRESS = { thinking: 5, planned: 15, admitted: 20 } as const;
@@ -40,29 +49,64 @@ async function runningSession(ref: VideoAgentRef): Promise<AgentSession | undefi
   return session?.run_state === RUN_STATES.running ? session : undefined;
 }
 
-/** What the planner reads: the prompt, the user's later messages, the text files' words. */
-async function planningInput(session: AgentSession): Promise<PlanningInput> {
+/** A PDF's text within the configured limits, or the run's failure naming the file. */
+async function documentText(file: AgentFile): Promise<PdfText> {
+  const { documentMaxPages, documentMaxCharacters } = config();
+  try {
+    return await readPdfText(await readMediaObject(file.key), {
+      maxPages: documentMaxPages,
+      maxCharacters: documentMaxCharacters,
+    });
+  } catch (error) {
+    if (!(error instanceof PdfUnreadableError)) throw error;
+    throw new JobFailure(
+      VIDEO_AGENT_FAILURE.documentUnreadable,
+      `The PDF document ${fileName(file)} ${error.reason}, so I could not read it. Send a PDF with selectable text, or the text itself (files item {type: "base64", media_type: "text/plain", data}). Nothing was charged.`,
+      { cause: error },
+    );
+  }
+}
+
+/** How a message names a file the user sent: its resource, and the asset it came from. */
+const fileName = (file: AgentFile) =>
+  `(resource ${file.resource_id}${file.asset_id ? `, asset ${file.asset_id}` : ''})`;
+
+/** What was left out of a document the limits cut, as the plan's message says it; null when nothing was. */
+function documentCut(file: AgentFile, read: PdfText): string | null {
+  const cuts = [
+    ...(read.pagesRead < read.pages ? [`read its first ${read.pagesRead} of ${read.pages} pages`] : []),
+    ...(read.charactersCut ? [`kept its first ${read.text.length} characters`] : []),
+  ];
+  return cuts.length > 0 ? `The PDF document ${fileName(file)} is long: I ${cuts.join(' and ')}.` : null;
+}
+
+/** What the planner reads (the prompt, the user's later messages, the text of text files and PDFs), and what was cut. */
+async function planningInput(session: AgentSession): Promise<{ input: PlanningInput; cuts: string[] }> {
   const sources: string[] = [];
+  const cuts: string[] = [];
   for (const file of session.files) {
     if (file.kind === 'text') sources.push((await readMediaObject(file.key)).toString('utf8'));
     if (file.kind === 'document') {
-      throw new JobFailure(
-        VIDEO_AGENT_FAILURE.engineUnavailable,
-        'Reading PDF documents needs a document text extraction engine, which this deployment does not have: send the text instead (files item {type: "base64", media_type: "text/plain", data}). Nothing was charged.',
-      );
+      const read = await documentText(file);
+      sources.push(read.text);
+      const cut = documentCut(file, read);
+      if (cut) cuts.push(cut);
     }
   }
   const userMessages = session.messages
     .filter((message) => message.role === MESSAGE_ROLES.user && message.type === MESSAGE_TYPES.text)
     .map((message) => message.content);
   return {
-    prompt: session.prompt,
-    // The first user message is the prompt itself.
-    messages: userMessages.slice(1),
-    sources,
-    mediaFiles: session.files.filter((file) => file.kind === 'image' || file.kind === 'video').length,
-    presenter: true,
-    styleMood: styleOf(session.options.style_id).music_mood,
+    input: {
+      prompt: session.prompt,
+      // The first user message is the prompt itself.
+      messages: userMessages.slice(1),
+      sources,
+      mediaFiles: session.files.filter((file) => file.kind === 'image' || file.kind === 'video').length,
+      presenter: true,
+      styleMood: styleOf(session.options.style_id).music_mood,
+    },
+    cuts,
   };
 }
 
@@ -100,7 +144,8 @@ async function plan(ref: VideoAgentRef): Promise<{ next: (typeof PLAN_NEXT)[keyo
     progress: PROGRESS.thinking,
   });
   if (!thinking) return { next: PLAN_NEXT.end };
-  const written = await writePlan(await planningInput(thinking));
+  const { input, cuts } = await planningInput(thinking);
+  const written = await writePlan(input);
   const planResource = agentResource(
     RESOURCE_KINDS.plan,
     await storeText(
@@ -123,6 +168,7 @@ async function plan(ref: VideoAgentRef): Promise<{ next: (typeof PLAN_NEXT)[keyo
   );
   const waits = thinking.mode === 'chat' && thinking.run_kind === RUN_KINDS.plan;
   const messages = [
+    ...cuts.map((cut) => agentMessage(MESSAGE_ROLES.agent, MESSAGE_TYPES.text, cut)),
     agentMessage(MESSAGE_ROLES.agent, MESSAGE_TYPES.text, describePlan(written)),
     agentMessage(MESSAGE_ROLES.agent, MESSAGE_TYPES.resource, 'The plan and the script.', [
       planResource.resource_id,
@@ -148,6 +194,8 @@ async function plan(ref: VideoAgentRef): Promise<{ next: (typeof PLAN_NEXT)[keyo
       ? { status: SESSION_STATUS.waitingForInput, progress: 0, run_state: RUN_STATES.ended }
       : { status: SESSION_STATUS.reviewing, progress: PROGRESS.planned }),
   });
+  // Waiting for input ends the run: a follow-up queued meanwhile starts now.
+  if (planned && waits) await startNextQueued(planned);
   return { next: planned && !waits ? PLAN_NEXT.render : PLAN_NEXT.end };
 }
 

@@ -49,7 +49,8 @@ export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   overdubs: jobs,
   realtime: jobs,
   templates: jobs,
-  'video-agents': jobs,
+  // A run that cannot start ends, and its queued follow-ups are handed to the batch worker.
+  'video-agents': [...jobs, sendBatchItems],
   'video-translations': [...jobs, sendBatchItems],
   videos: [...jobs, sendBatchItems],
   // Text to speech and voice previews speak with the deployment's engine.
@@ -72,8 +73,11 @@ export const BATCH_ITEM_GRANTS = [
 export const FUNCTION_GRANTS = {
   /** The API's Lambda authorizer: resolves API keys and bearer tokens to workspaces. */
   authorizer: [GRANTS.readCredentials],
-  /** Consumes the batch queue, one message per batch item. */
-  batchWorker: [...BATCH_ITEM_GRANTS, GRANTS.consumeBatchItems],
+  /**
+   * Consumes the batch queue, one message per batch item. Sends to it too: a video agent run it could
+   * not start ends, and hands the session's next queued follow-up back to the queue (`video_agent.next`).
+   */
+  batchWorker: [...BATCH_ITEM_GRANTS, GRANTS.consumeBatchItems, GRANTS.sendBatchItems],
   /** Consumes the webhook queue: records deliveries, signs and sends them. */
   webhookDispatcher: [GRANTS.webhookDeliveryItems, GRANTS.openWebhookSecrets, GRANTS.consumeWebhooks],
   /** The custom resource that publishes the stock catalog media (portraits, voice previews). */

@@ -34,6 +34,12 @@ export const UNREACHED_CALLS: readonly { bundle: string; action: string; reason:
     reason:
       "The request pipeline's rate limiter reads and writes the window of a workspace's limit (rate-limiting.ts); the public OpenAPI document has no principal, so it returns before the limiter.",
   })),
+  {
+    bundle: 'workflows/record-job-failure',
+    action: 'sqs:SendMessage',
+    reason:
+      "Every job's failure step runs this one bundle; only the video agent's ends a run that may have follow-ups queued, which it hands to the batch worker (video-agent-job.ts, `release`: `video_agent.next`), and its failure function has that grant (`failureAccess`). No other job's `release` sends anything.",
+  },
 ];
 
 /**

@@ -90,6 +90,9 @@ export const MEDIA_IMAGE_PACKAGES = [
   '@tensorflow/tfjs-core',
   '@tensorflow/tfjs-converter',
   '@tensorflow/tfjs-backend-wasm',
+  // The PDF reader (lambdas/engines/documents/pdf-text.ts): pdf.js's display layer needs DOMMatrix at
+  // load, which Node.js lacks and pdf.js takes from its optional @napi-rs/canvas (MIT, a native build).
+  'pdfjs-dist',
 ] as const;
 
 /** The executables inside the image (run bits set at build, paths in the environment). */

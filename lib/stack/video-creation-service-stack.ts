@@ -72,7 +72,7 @@ export class VideoCreationServiceStack extends Stack {
         ]),
       ),
     });
-    // The entry points that need ffmpeg, fonts, sharp or the speech engines' packages: one container
+    // The entry points that need ffmpeg, fonts, sharp, pdf.js or the speech engines' packages: one container
     // image, built by `cdk deploy` from a context staged here (see media-image.ts).
     this.mediaImage = new MediaImage(this, 'MediaImage', {
       projectRoot,

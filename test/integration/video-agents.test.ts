@@ -14,7 +14,6 @@ import { probeMedia } from '../../lambdas/engines/composition/index.js';
 import { getVideo } from '../../lambdas/videos/videos.js';
 import type { EventBusEvent } from '../../lib/local/emulators/index.js';
 import { eventCapture } from '../support/event-capture.js';
-import { pdf } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 const capture = eventCapture();
@@ -130,44 +129,6 @@ describe('generate mode', () => {
       status: 'completed',
       url: expect.any(String),
     });
-  });
-});
-
-describe('failures', () => {
-  it('fails a session whose document nobody can read with engine_unavailable, charging nothing, with the event', async () => {
-    const { apiKey } = await api.newWorkspace();
-    const before = await api.call<{ data: { remaining_credits: number } }>('GET', '/v3/users/me', {
-      key: apiKey,
-    });
-    const created = await create(
-      {
-        prompt: 'a 20-second summary of this report',
-        files: [{ type: 'base64', media_type: 'application/pdf', data: pdf().toString('base64') }],
-        callback_id: 'report-1',
-      },
-      { key: apiKey },
-    );
-    const failed = await waitFor(created.session_id, ['completed', 'failed'], apiKey);
-    expect(failed.status).toBe('failed');
-    expect(failed.failure_code).toBe('engine_unavailable');
-    expect(failed.failure_message).toMatch(/document text extraction engine/);
-    expect(failed.video_id).toBeUndefined();
-    expect(failed.messages.at(-1)).toMatchObject({ role: 'agent', type: 'error' });
-    await expect.poll(() => eventsOf(created.session_id).length).toBe(1);
-    const event = eventsOf(created.session_id)[0] as EventBusEvent;
-    expect(event['detail-type']).toBe('video_agent.fail');
-    expect((event.detail as { event_data: Record<string, unknown> }).event_data).toMatchObject({
-      session_id: created.session_id,
-      status: 'failed',
-      callback_id: 'report-1',
-      failure_code: 'engine_unavailable',
-      failure_message: expect.stringMatching(/document text extraction/),
-    });
-    const after = await api.call<{ data: { remaining_credits: number } }>('GET', '/v3/users/me', {
-      key: apiKey,
-    });
-    expect(after.body.data.remaining_credits).toBe(before.body.data.remaining_credits);
-    expect(before.body.data.remaining_credits).toBeGreaterThan(0);
   });
 });
 
@@ -539,7 +500,7 @@ describe('validation, idempotency, scopes, tenants', () => {
     expect(list.body.data).toEqual([]);
   });
 
-  it('names the bad field of a follow-up; a working session answers 409', async () => {
+  it('names the bad field of a follow-up; a working session takes it', async () => {
     const created = await create({ prompt: 'a 10-second explainer about snow', mode: 'chat' });
     await waitFor(created.session_id, ['waiting_for_input']);
     const empty = await api.call('POST', `/v3/video-agents/${created.session_id}`, { body: {} });
@@ -565,11 +526,11 @@ describe('validation, idempotency, scopes, tenants', () => {
       param: 'edit_plan[0].scene_snapshot_video_id',
     });
     await api.call('POST', `/v3/video-agents/${created.session_id}`, { body: { message: 'go' } });
+    // Sent while the session works: queued (test/integration/video-agent-queue.test.ts), not refused.
     const busy = await api.call('POST', `/v3/video-agents/${created.session_id}`, {
       body: { message: 'again' },
     });
-    if (busy.status !== 200)
-      expect(errorOf(busy)).toMatchObject({ code: 'resource_not_ready', param: 'session_id' });
+    expect(busy.status).toBe(200);
     await waitFor(created.session_id, ['completed', 'waiting_for_input', 'failed']);
   });
 

@@ -83,9 +83,9 @@ const videoAgentSend = endpoint(
   { path: sessionIdPath, body: followUpBody },
   async ({ path, body, principal }) => {
     const session = await requireSession(principal.workspaceId, path.session_id);
-    const { session: after, videoId } = await sendFollowUp(session, body);
+    const { session: after, runId, videoId } = await sendFollowUp(session, body);
     return respond.ok({
-      run_id: after.run_id,
+      run_id: runId,
       session_id: after.session_id,
       ...(after.title ? { title: after.title } : {}),
       ...(videoId ? { video_id: videoId } : {}),

@@ -161,10 +161,16 @@ export const sessionListBody = listEnvelope(
 
 export const followUpResultBody = dataEnvelope(
   z.object({
-    run_id: z.string(),
+    run_id: z.string().meta({
+      description:
+        "The follow-up's run: started, or, while the session works, queued to start when the runs before it end.",
+    }),
     session_id: z.string(),
     title: z.string().optional(),
-    video_id: z.string().optional().meta({ description: 'The new draft an edit plan made.' }),
+    video_id: z
+      .string()
+      .optional()
+      .meta({ description: 'The new draft an edit plan made (none while the follow-up is queued).' }),
     status,
   }),
 );
