@@ -62,8 +62,8 @@ describe('the project zip checks', () => {
       fc.property(
         fc.array(segment, { maxLength: 2 }),
         fc.constantFrom('../', '/', 'C:/', '..\\', 'a/../../'),
-        (parts, escape) => {
-          const name = `${escape}${[...parts, 'x.txt'].join('/')}`;
+        (parts, leavingPrefix) => {
+          const name = `${leavingPrefix}${[...parts, 'x.txt'].join('/')}`;
           const zip = zipSync({ 'index.html': bytes('<div></div>'), [name]: bytes('x') });
           expect(() => checkProjectZip(zip, 'index.html', LIMITS)).toThrow(name);
         },
