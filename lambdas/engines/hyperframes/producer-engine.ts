@@ -21,7 +21,7 @@ import { type NetworkRecord, startBlockingProxy, withOfflineNetwork } from './of
 
 /** What a Chromium that cannot start says (the producer passes puppeteer's launch errors on). */
 const LAUNCH_FAILURE =
-  /Failed to launch the browser process|error while loading shared libraries|spawn \S+ (ENOENT|EACCES)|Could not find Chrom/i;
+  /Failed to launch the browser process|Browser was not found|error while loading shared libraries|spawn \S+ (ENOENT|EACCES)|Could not find Chrom/i;
 
 /** The first lines of an error, for a failure message. */
 function firstLines(error: unknown, lines = 3): string {
@@ -35,6 +35,41 @@ function networkBlocked(record: NetworkRecord): JobFailure {
   return new JobFailure(
     HYPERFRAMES_FAILURE.networkBlocked,
     `The composition requested ${named}${more}: renders have no network access. Put the file in the project zip and refer to it by a relative path (GSAP from cdn.jsdelivr.net, cdnjs or unpkg is the only remote script served, from a vendored copy).`,
+  );
+}
+
+/**
+ * Why a render stopped, as the job's failure: a request to the network (whatever error the producer
+ * threw after the abort), the deadline, a Chromium that could not start, else the producer's own
+ * message about the composition.
+ */
+export function renderFailure(
+  error: unknown,
+  state: { record: NetworkRecord; timedOut: boolean; timeoutMs: number },
+): JobFailure {
+  if (error instanceof JobFailure) return error;
+  if (state.record.blocked.length > 0) return networkBlocked(state.record);
+  if (state.timedOut) {
+    return new JobFailure(
+      HYPERFRAMES_FAILURE.timeout,
+      `The render took longer than ${Math.round(state.timeoutMs / 1000)} s (HYPERFRAMES_RENDER_TIMEOUT_MS) and was stopped; a shorter composition, a lower fps or quality "draft" renders faster.`,
+    );
+  }
+  if (LAUNCH_FAILURE.test(firstLines(error, 20))) {
+    return new JobFailure(
+      HYPERFRAMES_FAILURE.engineUnavailable,
+      `Chromium could not start: ${firstLines(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return new JobFailure(
+    HYPERFRAMES_FAILURE.renderFailed,
+    `The composition could not be rendered: ${firstLines(error)}`,
+    {
+      cause: error,
+    },
   );
 }
 
@@ -96,7 +131,8 @@ class ProducerHyperframesEngine implements HyperframesEngine {
           stop.signal,
         ),
       );
-      if (record.blocked.length > 0) throw networkBlocked(record);
+      if (record.blocked.length > 0)
+        throw renderFailure(undefined, { record, timedOut, timeoutMs: request.timeoutMs });
       return {
         totalFrames,
         description: `hyperframes producer (Chromium ${path.basename(chromium.executable)}, BeginFrame capture)${
@@ -104,26 +140,7 @@ class ProducerHyperframesEngine implements HyperframesEngine {
         }`,
       };
     } catch (error) {
-      if (error instanceof JobFailure) throw error;
-      if (record.blocked.length > 0) throw networkBlocked(record);
-      if (timedOut) {
-        throw new JobFailure(
-          HYPERFRAMES_FAILURE.timeout,
-          `The render took longer than ${Math.round(request.timeoutMs / 1000)} s (HYPERFRAMES_RENDER_TIMEOUT_MS) and was stopped; a shorter composition, a lower fps or quality "draft" renders faster.`,
-        );
-      }
-      if (LAUNCH_FAILURE.test(firstLines(error, 20))) {
-        throw new JobFailure(
-          HYPERFRAMES_FAILURE.engineUnavailable,
-          `Chromium could not start: ${firstLines(error)}`,
-          { cause: error },
-        );
-      }
-      throw new JobFailure(
-        HYPERFRAMES_FAILURE.renderFailed,
-        `The composition could not be rendered: ${firstLines(error)}`,
-        { cause: error },
-      );
+      throw renderFailure(error, { record, timedOut, timeoutMs: request.timeoutMs });
     } finally {
       clearTimeout(deadline);
       await proxy.close();

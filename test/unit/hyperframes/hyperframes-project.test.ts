@@ -12,6 +12,7 @@ import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { authoredComposition } from '../../../lambdas/engines/hyperframes/composition-root.js';
 import { vendoredScript } from '../../../lambdas/engines/hyperframes/offline-network.js';
+import { renderFailure } from '../../../lambdas/engines/hyperframes/producer-engine.js';
 import {
   checkProjectZip,
   readProjectEntry,
@@ -143,5 +144,39 @@ describe('the GSAP served for CDN URLs', () => {
       'https://cdn.jsdelivr.net/npm/lottie-web@5/build/player/lottie.min.js',
     ])
       expect(vendoredScript(url), url).toBeUndefined();
+  });
+});
+
+describe('why a render failed', () => {
+  const quiet = { record: { blocked: [], served: [] }, timedOut: false, timeoutMs: 840_000 };
+
+  it('says Chromium could not start, with the reason puppeteer gave (the messages the producer passes on)', () => {
+    for (const message of [
+      'Failed to launch the browser process:  Code: 1\n\nstderr:\n',
+      'Browser was not found at the configured executablePath (/tmp/chromium)',
+      'Failed to launch the browser process! /tmp/chromium: error while loading shared libraries: libnss3.so',
+    ]) {
+      const failure = renderFailure(new Error(message), quiet);
+      expect(failure.failureCode).toBe('engine_unavailable');
+      expect(failure.message).toContain(message.split('\n')[0]?.trim());
+    }
+  });
+
+  it('names the blocked URLs whatever the producer threw after the abort, then the deadline, then the composition', () => {
+    const blocked = renderFailure(new Error('Render cancelled'), {
+      ...quiet,
+      record: { blocked: ['https://example.com/x.png', 'https://fonts.example'], served: [] },
+    });
+    expect(blocked.failureCode).toBe('composition_network_blocked');
+    expect(blocked.message).toContain('https://example.com/x.png, https://fonts.example');
+    expect(renderFailure(new Error('Render cancelled'), { ...quiet, timedOut: true }).failureCode).toBe(
+      'hyperframes_render_timeout',
+    );
+    const script = renderFailure(
+      new Error('[FrameCapture] composition script error: main ReferenceError: gsap'),
+      quiet,
+    );
+    expect(script.failureCode).toBe('composition_render_failed');
+    expect(script.message).toContain('ReferenceError: gsap');
   });
 });
