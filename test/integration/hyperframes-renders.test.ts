@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { probeMedia } from '../../lambdas/engines/composition/probe.js';
 import { eventCapture } from '../support/event-capture.js';
+import { multipartBody } from '../support/sample-media.js';
 import { errorOf, startTestStack, type TestStack } from '../support/test-stack.js';
 
 const capture = eventCapture();
@@ -184,6 +185,46 @@ describe('HyperFrames renders', () => {
       (candidate) => (candidate.detail as { entity_id?: string }).entity_id === render.render_id,
     );
     expect(event?.['detail-type']).toBe('hyperframes_video.success');
+  });
+
+  it('renders a project uploaded as an asset (in a folder, with a relative asset), and its delete leaves the asset', async () => {
+    const { apiKey } = await api.newWorkspace();
+    const zip = Buffer.from(
+      zipSync({
+        'scenes/main.html': encode(composition({ width: 1080, height: 1920, duration: 1 })),
+        'scenes/logo.svg': encode('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      }),
+    );
+    const multipart = multipartBody('file', 'project.zip', 'application/zip', zip);
+    const uploaded = await api.call<{ data: { asset_id: string } }>('POST', '/v3/assets', {
+      rawBody: multipart.body,
+      headers: { 'Content-Type': multipart.contentType },
+      key: apiKey,
+    });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const assetId = uploaded.body.data.asset_id;
+    const created = await create(
+      {
+        project: { type: 'asset_id', asset_id: assetId },
+        composition: './scenes/main.html',
+        aspect_ratio: '9:16',
+        format: 'mov',
+        fps: 6,
+      },
+      { key: apiKey },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const render = await waitFor(created.body.data.render_id, apiKey);
+    expect(render).toMatchObject({
+      status: 'completed',
+      composition: 'scenes/main.html',
+      format: 'mov',
+      total_frames: 6,
+    });
+    const deleted = await api.call('DELETE', `/v3/hyperframes/renders/${render.render_id}`, { key: apiKey });
+    expect(deleted.status).toBe(200);
+    const asset = await api.call('GET', `/v3/assets/${assetId}`, { key: apiKey });
+    expect(asset.status).toBe(200);
   });
 
   it('replays a create with the same Idempotency-Key', async () => {
