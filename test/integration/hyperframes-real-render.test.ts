@@ -3,7 +3,8 @@
  * `@sparticuz/chromium`, the npm ffmpeg. Two renders only (Chromium is slow to start):
  * - a 1920×1080 composition of 1 s at 10 fps whose box turns from red to blue with GSAP loaded from
  *   jsDelivr: the video is measured (length, fps, size) and the box's colour read early and late, which
- *   only changes if GSAP ran, i.e. if the CDN script was served from the vendored package;
+ *   only changes if GSAP ran, i.e. if the CDN script was served from the vendored package; its first
+ *   colour comes from the request's `variables` (green without them);
  * - a composition that loads https://example.com/x.png: it fails naming the URL, charging nothing;
  * - a composition whose script asks the network while the page runs (`fetch`, an image made in script):
  *   Chromium's requests meet the render's blocking proxy, and the failure names them.
@@ -27,12 +28,14 @@ const animatedBox = `<!doctype html>
 <html><head><meta charset="utf-8">
 <script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>
 <style>html,body{margin:0;background:#000}
-#box{position:absolute;left:${BOX.left}px;top:${BOX.top}px;width:${BOX.size}px;height:${BOX.size}px;background:#ff0000}</style>
+#box{position:absolute;left:${BOX.left}px;top:${BOX.top}px;width:${BOX.size}px;height:${BOX.size}px;background:#00ff00}</style>
 </head><body>
 <div id="root" data-composition-id="main" data-start="0" data-duration="1" data-width="1920" data-height="1080">
   <div id="box"></div>
 </div>
 <script>
+  // The request's variables (HyperFrames hands them to the page as window.__hfVariables).
+  document.getElementById('box').style.backgroundColor = (window.__hfVariables || {}).from || '#00ff00';
   const tl = gsap.timeline({ paused: true });
   tl.to('#box', { backgroundColor: '#0000ff', duration: 1, ease: 'none' });
   window.__timelines = window.__timelines || {};
@@ -62,9 +65,13 @@ const zipOf = (html: string) => ({
   data: Buffer.from(zipSync({ 'index.html': new TextEncoder().encode(html) })).toString('base64'),
 });
 
-async function render(html: string, key: string): Promise<Record<string, unknown>> {
+async function render(
+  html: string,
+  key: string,
+  variables: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const created = await api.call<{ data: { render_id: string } }>('POST', '/v3/hyperframes/renders', {
-    body: { project: zipOf(html), fps: 10, quality: 'draft' },
+    body: { project: zipOf(html), fps: 10, quality: 'draft', variables },
     key,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(202);
@@ -121,9 +128,9 @@ afterAll(async () => {
 });
 
 describe('HyperFrames renders with the real renderer', () => {
-  it('renders GSAP loaded from a CDN (served from the vendored package): 1 s, 10 fps, 1920×1080, the box turns from red to blue', async () => {
+  it('renders GSAP loaded from a CDN (served from the vendored package): 1 s, 10 fps, 1920×1080, the box turns from the red of the variables to blue', async () => {
     const started = Date.now();
-    const done = await render(animatedBox, api.apiKey);
+    const done = await render(animatedBox, api.apiKey, { from: '#ff0000' });
     const seconds = (Date.now() - started) / 1000;
     expect(done, JSON.stringify(done)).toMatchObject({
       status: 'completed',

@@ -60,7 +60,10 @@ export const createRenderBody = z.strictObject({
   variables: z
     .record(z.string(), z.unknown(), { error: 'must be an object' })
     .optional()
-    .meta({ description: "Values for the composition's variables (HyperFrames' `getVariables()`)." }),
+    .meta({
+      description:
+        "Values for the composition's variables: the page reads them as `window.__hfVariables` (HyperFrames' `getVariables()`).",
+    }),
   title: userText(shortText(500)).nullable().optional(),
   callback_url: outboundUrlParam.nullable().optional(),
   callback_id: shortText(255).nullable().optional(),

@@ -28,7 +28,7 @@ export interface HyperframesRenderRequest {
   fps: number;
   quality: HyperframesQuality;
   format: HyperframesFormat;
-  /** Handed to the composition (HyperFrames' `getVariables()`). */
+  /** Handed to the page as `window.__hfVariables` (HyperFrames' `getVariables()`). */
   variables: Record<string, unknown>;
   /** HyperFrames' upsampling preset (`landscape-4k`, …); null to render at the authored size. */
   outputPreset: string | null;
