@@ -57,13 +57,10 @@ export const createRenderBody = z.strictObject({
     description:
       '`16:9` (default), `9:16` or `1:1`; must be the shape of the composition as authored (its root `data-width`/`data-height`), else 400.',
   }),
-  variables: z
-    .record(z.string(), z.unknown(), { error: 'must be an object' })
-    .optional()
-    .meta({
-      description:
-        "Values for the composition's variables: the page reads them as `window.__hfVariables` (HyperFrames' `getVariables()`).",
-    }),
+  variables: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional().meta({
+    description:
+      "Values for the composition's variables: the page reads them as `window.__hfVariables` (HyperFrames' `getVariables()`).",
+  }),
   title: userText(shortText(500)).nullable().optional(),
   callback_url: outboundUrlParam.nullable().optional(),
   callback_id: shortText(255).nullable().optional(),
