@@ -37,6 +37,11 @@ export const COMPOSITION_ENGINE_NAMES = ['ffmpeg'] as const;
 /** What `COMPOSITION_ENGINE` may name: a real engine or, in tests, the double. */
 export type CompositionEngineName = (typeof COMPOSITION_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
 
+/** The real HyperFrames engines (`lambdas/engines/hyperframes/`): HyperFrames' own producer with Chromium. */
+export const HYPERFRAMES_ENGINE_NAMES = ['producer'] as const;
+/** What `HYPERFRAMES_ENGINE` may name: a real engine or, in tests, the double. */
+export type HyperframesEngineName = (typeof HYPERFRAMES_ENGINE_NAMES)[number] | typeof TEST_DOUBLE_ENGINE;
+
 /** The real voice analysis engines (`lambdas/voices/voice-analysers.ts`): ffmpeg decoding and YIN pitch. */
 export const VOICE_ANALYSIS_ENGINE_NAMES = ['yin'] as const;
 /** What `VOICE_ANALYSIS_ENGINE` may name: a real engine or, in tests, the double. */
@@ -137,6 +142,25 @@ export interface ServiceConfig {
    * `test-double` (tests only, see `TEST_DOUBLE_ENGINE`). @default 'yin'
    */
   voiceAnalysisEngine: VoiceAnalysisEngineName;
+  /**
+   * The HyperFrames render engine (`HYPERFRAMES_ENGINE`): `producer`, or `test-double` (tests only, see
+   * `TEST_DOUBLE_ENGINE`). @default 'producer'
+   */
+  hyperframesEngine: HyperframesEngineName;
+  /**
+   * HyperFrames renders: the project zip's limits (`HYPERFRAMES_MAX_ZIP_BYTES` @default 50 MiB,
+   * `HYPERFRAMES_MAX_UNPACKED_BYTES` @default 200 MiB, `HYPERFRAMES_MAX_FILES` @default 2000), the longest
+   * render (`HYPERFRAMES_RENDER_TIMEOUT_MS` @default 840000: the step's Lambda stops at 900 s), and the
+   * length reserved for a composition that does not state its own (`HYPERFRAMES_UNSTATED_DURATION_SECONDS`
+   * @default 600).
+   */
+  hyperframes: {
+    maxZipBytes: number;
+    maxUnpackedBytes: number;
+    maxFiles: number;
+    renderTimeoutMs: number;
+    unstatedDurationSeconds: number;
+  };
   /**
    * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
    * speaks with the first one it supports. @default ['neural', 'standard']
@@ -387,6 +411,14 @@ export function config(): ServiceConfig {
     speechEngine: engineFrom('SPEECH_ENGINE', SPEECH_ENGINE_NAMES, 'espeak'),
     compositionEngine: engineFrom('COMPOSITION_ENGINE', COMPOSITION_ENGINE_NAMES, 'ffmpeg'),
     voiceAnalysisEngine: engineFrom('VOICE_ANALYSIS_ENGINE', VOICE_ANALYSIS_ENGINE_NAMES, 'yin'),
+    hyperframesEngine: engineFrom('HYPERFRAMES_ENGINE', HYPERFRAMES_ENGINE_NAMES, 'producer'),
+    hyperframes: {
+      maxZipBytes: numberFrom('HYPERFRAMES_MAX_ZIP_BYTES', 50 * 1024 * 1024),
+      maxUnpackedBytes: numberFrom('HYPERFRAMES_MAX_UNPACKED_BYTES', 200 * 1024 * 1024),
+      maxFiles: numberFrom('HYPERFRAMES_MAX_FILES', 2000),
+      renderTimeoutMs: numberFrom('HYPERFRAMES_RENDER_TIMEOUT_MS', 840_000),
+      unstatedDurationSeconds: numberFrom('HYPERFRAMES_UNSTATED_DURATION_SECONDS', 600),
+    },
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',

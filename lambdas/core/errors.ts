@@ -102,6 +102,13 @@ export class PayloadTooLargeError extends ServiceError {
   }
 }
 
+/** 422 `validation_error`: a well-formed value the API no longer accepts (the legacy HyperFrames resolution presets). */
+export class UnprocessableError extends ServiceError {
+  constructor(message: string, param: string | null) {
+    super(422, 'validation_error', message, { param });
+  }
+}
+
 /** 429 `rate_limit_exceeded` with `Retry-After` and the `X-RateLimit-*` headers. */
 export class RateLimitError extends ServiceError {
   constructor(message: string, headers: Record<string, string>) {

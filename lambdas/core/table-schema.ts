@@ -60,6 +60,8 @@ export const RESOURCE_TYPES = {
   /** A filler-word removal job (filler-removals/filler-removal-records.ts). */
   fillerWordRemoval: 'FILLER_WORD_REMOVAL',
   folder: 'FOLDER',
+  /** A HyperFrames render (`/v3/hyperframes/renders`): hyperframes/hyperframes-records.ts. */
+  hyperframesRender: 'HYPERFRAMES_RENDER',
   /** A lipsync (`/v3/lipsyncs`, and the deprecated `/v3/overdubs` over the same records): lipsyncs/lipsync-records.ts. */
   lipsync: 'LIPSYNC',
   /** An audio voice of the Models API (`/v3/models/audio/voices`), instant or professional. */

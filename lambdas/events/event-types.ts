@@ -3,7 +3,7 @@
  * subscriptions are validated against it, and producers may only emit names from it. The payloads of
  * the types emitted today (`avatar_video.*`, `batch.completed`, `voice_clone.*`, `audio_voice.*`,
  * the avatar look events `photo_avatar_train.*`, `photo_avatar_generation.*`, `photo_avatar_look.*`,
- * `instant_avatar.*`, `filler_word_removal.*`) are
+ * `instant_avatar.*`, `filler_word_removal.*`, `hyperframes_video.*`) are
  * documented in docs/webhooks.md; the others come with their routes.
  */
 export const EVENT_TYPES = {
@@ -35,8 +35,10 @@ export const EVENT_TYPES = {
     'An overdub completed (a lipsync created through the deprecated /v3/overdubs). `event_data`: `overdub_id`, `title`, `status`, `callback_id`, `folder_id`, `url` and `video_url` (pre-signed), `duration`.',
   'overdub.fail':
     'An overdub failed and its credits were returned. `event_data`: `overdub_id`, `title`, `status`, `callback_id`, `folder_id`, `failure_code`, `failure_message`.',
-  'hyperframes_render.success': 'A HyperFrames render completed.',
-  'hyperframes_render.fail': 'A HyperFrames render failed.',
+  'hyperframes_video.success':
+    'A HyperFrames render completed. `event_data`: the render as GET /v3/hyperframes/renders/{render_id} answers it (`render_id`, `status`, `title`, `format`, `fps`, `quality`, `resolution`, `aspect_ratio`, `composition`, `duration`, `video_url` and `thumbnail_url` pre-signed, `callback_id`).',
+  'hyperframes_video.fail':
+    'A HyperFrames render failed and its credits were returned. `event_data`: the render as GET answers it, with `failure_code` (e.g. `composition_network_blocked`, `composition_render_failed`, `engine_unavailable`), `failure_message` and `failure_reason` (the same text).',
   'filler_word_removal.success':
     'A filler-word removal completed. `event_data`: the job as GET /v3/filler-word-removals/{id} answers it (`id`, also `filler_word_removal_id`, `title`, `status`, `num_cuts`, `original_duration`, `output_duration`, `reduction_pct`, `video_url` and `thumbnail_url` pre-signed, `engines`, `callback_id`).',
   'filler_word_removal.fail':

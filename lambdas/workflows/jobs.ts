@@ -8,6 +8,7 @@ import { avatarTrainingJob } from '../avatars/avatar-training-job.js';
 import { backgroundRemovalJob } from '../background-removals/background-removal-job.js';
 import { aiClippingJob } from '../clipping/ai-clipping-job.js';
 import { fillerRemovalJob } from '../filler-removals/filler-removal-job.js';
+import { hyperframesRenderJob } from '../hyperframes/hyperframes-job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { lipsyncJob } from '../lipsyncs/lipsync-job.js';
 import { voiceTrainingJob } from '../model-audio/voice-training-job.js';
@@ -32,4 +33,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   modelVideoJob,
   modelImageJob,
   videoAgentJob,
+  hyperframesRenderJob,
 ];

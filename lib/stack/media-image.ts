@@ -14,6 +14,9 @@
  *   `@img/sharp-linux-arm64` with its libvips). Install scripts stay off (`--ignore-scripts`, as in
  *   the project's `allowScripts`); the image sets the ffmpeg/ffprobe run bits itself and points
  *   `FFMPEG_PATH`/`FFPROBE_PATH` at them.
+ * - HyperFrames (`@hyperframes/producer`, `@sparticuz/chromium`, `gsap`): Chromium is unpacked from its
+ *   package to /tmp on the first render of a container and started with `--single-process`
+ *   (lambdas/engines/hyperframes/chromium-runtime.ts); together about 390 MB, which no zip bundle holds.
  * - `/var/task/models`: the repository's `vendor/models/` (the vendored segmentation model), which
  *   bundled code cannot find relative to its source; `VISION_MODELS_DIR` points at it.
  * - `/var/task/<module>.mjs`: one esbuild bundle per entry module, built like the zip bundles (AWS SDK,
@@ -93,6 +96,12 @@ export const MEDIA_IMAGE_PACKAGES = [
   // The PDF reader (lambdas/engines/documents/pdf-text.ts): pdf.js's display layer needs DOMMatrix at
   // load, which Node.js lacks and pdf.js takes from its optional @napi-rs/canvas (MIT, a native build).
   'pdfjs-dist',
+  // HyperFrames renders (lambdas/engines/hyperframes/): the producer (it bundles its own puppeteer but
+  // loads its runtime files from its package directory), Chromium shipped as brotli archives read from
+  // its package's bin/, and the GSAP served to compositions that load it from a CDN.
+  '@hyperframes/producer',
+  '@sparticuz/chromium',
+  'gsap',
 ] as const;
 
 /** The executables inside the image (run bits set at build, paths in the environment). */
@@ -184,6 +193,7 @@ export function lockfileSubset(
     name: string;
     version: string;
     dependencies?: Record<string, string>;
+    overrides?: Record<string, unknown>;
   };
   const lock = JSON.parse(readFileSync(path.join(projectRoot, 'package-lock.json'), 'utf8')) as Lockfile;
   if (lock.lockfileVersion < 2) throw new Error('package-lock.json must be lockfile version 2 or later');
@@ -237,7 +247,9 @@ export function lockfileSubset(
     } = lock.packages[location] as LockEntry;
     lockfile.packages[location] = reached.get(location) ? { ...entry, optional: true } : entry;
   }
-  return { manifest: { ...root, private: true }, lockfile };
+  // The project's overrides (linkedom for HyperFrames) go too: npm ci checks the lock against them.
+  const overrides = project.overrides ? { overrides: project.overrides } : {};
+  return { manifest: { ...root, private: true, ...overrides }, lockfile };
 }
 
 export interface MediaImageProps {

@@ -139,6 +139,13 @@ describe('the package subset', () => {
       for (const name of worker.packages) expect(MEDIA_IMAGE_PACKAGES).toContain(name);
   });
 
+  it("carries HyperFrames' packages and the project's overrides (npm ci checks the lock against them)", () => {
+    for (const name of ['@hyperframes/producer', '@sparticuz/chromium', 'gsap'])
+      expect(Object.keys(lockfile.packages)).toContain(`node_modules/${name}`);
+    expect(manifest.overrides).toEqual({ linkedom: '0.18.13' });
+    expect(lockfile.packages['node_modules/linkedom']?.version).toBe('0.18.13');
+  });
+
   it('is closed: every dependency of every entry resolves inside the subset, the way npm resolves it', () => {
     const locations = new Set(Object.keys(lockfile.packages));
     const resolves = (from: string, name: string) => {
@@ -167,7 +174,8 @@ describe('the package subset', () => {
     expect(names).toContain('node_modules/@ffmpeg-installer/linux-arm64');
     expect(names).toContain('node_modules/@ffprobe-installer/linux-arm64');
     expect(names).toContain('node_modules/@img/sharp-linux-arm64');
-    for (const absent of ['aws-cdk-lib', '@aws-sdk/client-s3', 'zod', 'esbuild', 'vitest']) {
+    // (zod is there, for chromium-bidi of the producer's puppeteer-core; the handlers bundle their own.)
+    for (const absent of ['aws-cdk-lib', '@aws-sdk/client-s3', 'esbuild', 'vitest']) {
       expect(names).not.toContain(`node_modules/${absent}`);
     }
   });

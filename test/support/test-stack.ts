@@ -63,8 +63,8 @@ export interface TestStack {
 
 export interface TestStackOptions extends LocalStackOptions {
   /**
-   * `doubles`: the speech, composition and voice analysis test doubles. `reference`: the real engines
-   * (eSpeak NG, ffmpeg, YIN), for tests that check the media itself. @default 'doubles'
+   * `doubles`: the speech, composition, voice analysis and HyperFrames test doubles. `reference`: the real engines
+   * (eSpeak NG, ffmpeg, YIN, HyperFrames' producer), for tests that check the media itself. @default 'doubles'
    */
   engines?: 'doubles' | 'reference';
 }
@@ -75,6 +75,7 @@ export const TEST_DOUBLE_ENGINES_ENVIRONMENT = {
   SPEECH_ENGINE: TEST_DOUBLE_ENGINE,
   COMPOSITION_ENGINE: TEST_DOUBLE_ENGINE,
   VOICE_ANALYSIS_ENGINE: TEST_DOUBLE_ENGINE,
+  HYPERFRAMES_ENGINE: TEST_DOUBLE_ENGINE,
 } as const;
 
 export async function startTestStack({

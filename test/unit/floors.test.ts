@@ -47,6 +47,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   'model-images': 4,
   // AI clipping reads the videos this service made (their words), like translations.
   clipping: 4,
+  // HyperFrames renders: a job over the HyperFrames engine, its projects stored as media inputs.
+  hyperframes: 4,
   // The video agent plans videos and makes them (videos/), with the catalog's sounds; the catalog
   // publishes its styles' thumbnails, so the two stand on one floor.
   'video-agents': 4,

@@ -1,5 +1,59 @@
 /** HyperFrames: this area's rows of the route table (lambdas/api/routes.ts). */
+import { createHyperframesRender } from '../../hyperframes/create-hyperframes-render.js';
+import {
+  deleteHyperframesRender,
+  listHyperframesRenders,
+  requireHyperframesRender,
+} from '../../hyperframes/hyperframes-records.js';
+import { hyperframesRenderView } from '../../hyperframes/hyperframes-views.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { respond } from '../pipeline/http.js';
 import { areaRoutes, paidCreate, row } from '../route-rows.js';
+import {
+  createRenderBody,
+  listRendersQuery,
+  renderBody,
+  renderCreatedBody,
+  renderDeletedBody,
+  renderIdPath,
+  renderListBody,
+} from './schemas.js';
+
+const renderList = endpoint(
+  { query: listRendersQuery },
+  async ({ query, principal }) => {
+    const page = await listHyperframesRenders(principal.workspaceId, query);
+    return respond.list(await Promise.all(page.items.map(hyperframesRenderView)), page.nextToken);
+  },
+  { response: renderListBody },
+);
+
+const renderCreate = endpoint(
+  { body: createRenderBody },
+  async ({ body, principal }) => {
+    const record = await createHyperframesRender(principal.workspaceId, body);
+    return respond.accepted({ render_id: record.render_id, status: record.status });
+  },
+  { successStatus: 202, response: renderCreatedBody },
+);
+
+const renderGet = endpoint(
+  { path: renderIdPath },
+  async ({ path, principal }) =>
+    respond.ok(
+      await hyperframesRenderView(await requireHyperframesRender(principal.workspaceId, path.render_id)),
+    ),
+  { response: renderBody },
+);
+
+const renderDelete = endpoint(
+  { path: renderIdPath },
+  async ({ path, principal }) => {
+    await deleteHyperframesRender(principal.workspaceId, path.render_id);
+    return respond.ok({ render_id: path.render_id, deleted: true as const });
+  },
+  { response: renderDeletedBody },
+);
 
 export const AREA_ROUTES = areaRoutes('hyperframes', [
   row(
@@ -9,6 +63,9 @@ export const AREA_ROUTES = areaRoutes('hyperframes', [
     'List renders',
     ['hyperframes:read'],
     'read',
+    {
+      endpoint: renderList,
+    },
   ),
   row(
     'POST',
@@ -17,7 +74,7 @@ export const AREA_ROUTES = areaRoutes('hyperframes', [
     'Render a composition bundle',
     ['hyperframes:write'],
     'heavy',
-    paidCreate,
+    { ...paidCreate, endpoint: renderCreate },
   ),
   row(
     'GET',
@@ -26,6 +83,7 @@ export const AREA_ROUTES = areaRoutes('hyperframes', [
     'Get a render',
     ['hyperframes:read'],
     'status',
+    { endpoint: renderGet },
   ),
   row(
     'DELETE',
@@ -34,5 +92,6 @@ export const AREA_ROUTES = areaRoutes('hyperframes', [
     'Delete a render',
     ['hyperframes:write'],
     'write',
+    { endpoint: renderDelete },
   ),
 ]);

@@ -6,6 +6,7 @@
  * built route from its schemas. `FC_SEED=… FUZZ_RUNS=…` varies and deepens it.
  */
 import fc from 'fast-check';
+import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import { encodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
@@ -354,7 +355,60 @@ describe('video creates never fail with 5xx', () => {
     { weight: 1, arbitrary: anyJson },
     { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
   );
+  const compositionZip = {
+    type: 'base64',
+    media_type: 'application/zip',
+    data: Buffer.from(
+      zipSync({
+        'index.html': new TextEncoder().encode(
+          '<div data-composition-id="main" data-width="1920" data-height="1080" data-duration="1"></div>',
+        ),
+        '../outside.txt': new TextEncoder().encode('x'),
+      }),
+    ).toString('base64'),
+  };
+  const plainZip = {
+    ...compositionZip,
+    data: Buffer.from(
+      zipSync({
+        'index.html': new TextEncoder().encode(
+          '<div data-composition-id="main" data-width="1920" data-height="1080" data-duration="1"></div>',
+        ),
+      }),
+    ).toString('base64'),
+  };
+  const hyperframesBody = fc.oneof(
+    { weight: 2, arbitrary: fc.record({ project: fc.constantFrom(plainZip, compositionZip) }) },
+    {
+      weight: 5,
+      arbitrary: fc.record(
+        {
+          project: fc.oneof(fc.constantFrom(plainZip, compositionZip), anyJson),
+          composition: fc.oneof(
+            fc.constantFrom('index.html', '../index.html', '/index.html', 'a/b.html'),
+            anyString,
+          ),
+          fps: fc.oneof(fc.integer({ min: -5, max: 300 }), anyJson),
+          quality: fc.oneof(fc.constantFrom('draft', 'standard', 'high'), anyString),
+          format: fc.oneof(fc.constantFrom('mp4', 'webm', 'mov'), anyString),
+          resolution: fc.oneof(fc.constantFrom('1080p', '4k', 'landscape', 'square-4k', null), anyString),
+          aspect_ratio: fc.oneof(fc.constantFrom('16:9', '9:16', '1:1'), anyString),
+          variables: anyJson,
+          title: fc.oneof(anyString, hugeString, fc.constant(null)),
+          callback_url: plausibleUrl,
+        },
+        { requiredKeys: [] },
+      ),
+    },
+  );
   const cases = [
+    {
+      label: 'POST /v3/hyperframes/renders',
+      path: '/v3/hyperframes/renders',
+      body: hyperframesBody,
+      passed: 402,
+      example: { project: plainZip },
+    },
     {
       label: 'POST /v3/video-agents',
       path: '/v3/video-agents',

@@ -34,6 +34,8 @@ const EMITTED = [
   'proofread_creation.fail',
   'filler_word_removal.success',
   'filler_word_removal.fail',
+  'hyperframes_video.success',
+  'hyperframes_video.fail',
   'background_removal.success',
   'background_removal.fail',
   'lipsync.success',
