@@ -40,6 +40,12 @@ export const UNREACHED_CALLS: readonly { bundle: string; action: string; reason:
     reason:
       "Every job's failure step runs this one bundle; only the video agent's ends a run that may have follow-ups queued, which it hands to the batch worker (video-agent-job.ts, `release`: `video_agent.next`), and its failure function has that grant (`failureAccess`). No other job's `release` sends anything.",
   },
+  {
+    bundle: 'workflows/admit-job',
+    action: 'sqs:SendMessage',
+    reason:
+      "Every concurrency-limited job's Admit step runs this one bundle, which holds every job definition; Admit only reads records and takes slots, and never ends a job, so no `release` (the video agent's sends `video_agent.next`) runs in it.",
+  },
 ];
 
 /**
