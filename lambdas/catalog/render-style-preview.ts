@@ -51,6 +51,8 @@ function previewFilter(style: AgentStyle, layout: StylePreviewLayout, seconds: n
     pictures: frames.map((_, index) => `card${index}`),
     frames,
     fps: layout.frameRate,
+    width: layout.width,
+    height: layout.height,
     transition: { kind: style.transition.kind, durationMs: style.transition.duration_ms },
     label: 'join',
     output: 'joined',

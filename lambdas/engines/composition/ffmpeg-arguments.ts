@@ -526,6 +526,8 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       pictures: plan.scenes.map((_, index) => `v${index}`),
       frames: plan.scenes.map((scene) => scene.frames),
       fps,
+      width,
+      height,
       ...(plan.transition ? { transition: plan.transition } : {}),
       // The transitions' blends mix 4:2:0 pictures: a transparent scene's alpha would not follow.
       joinable: (boundary) => !transparent[boundary] && !transparent[boundary + 1],

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMonoPcm16 } from '../../../../lambdas/engines/composition/audio-decode.js';
 import {
+  CompositionError,
   type CompositionResult,
   type SceneTransition,
   TRANSITION_KINDS,
@@ -229,5 +230,54 @@ describe('every transition', () => {
     expect(nearestColor(mean(circle, WIDTH / 2 - 10, 20))).not.toBe('red');
     const corner = circle.subarray(0, 3);
     expect(nearestColor({ r: corner[0] ?? 0, g: corner[1] ?? 0, b: corner[2] ?? 0 })).toBe('red');
+  });
+});
+
+describe('three scenes', () => {
+  it('take a transition at each boundary, the pixels’ order made once for both', async () => {
+    const workDir = path.join(scratch.dir, 'three');
+    await mkdir(workDir);
+    const result = await engine.compose({
+      workDir,
+      width: WIDTH,
+      height: HEIGHT,
+      fps: FPS,
+      format: 'mp4',
+      scenes: ['#ff0000', '#0000ff', '#ff0000'].map((color) => ({
+        durationMs: SCENE_MS,
+        background: { type: 'color' as const, color },
+      })),
+      captions: [],
+      burnCaptions: false,
+      transition: { kind: TRANSITION_KINDS.dissolve, durationMs: TRANSITION_MS },
+    });
+    const all = await frames(result);
+    expect(all.length).toBe((3 * SCENE_MS * FPS) / 1000);
+    for (const boundary of [BOUNDARY_FRAME, 2 * BOUNDARY_FRAME]) {
+      const { red, blue } = shares(all[boundary - 1] as Buffer);
+      expect(red, `boundary at frame ${boundary}`).toBeGreaterThan(0.2);
+      expect(blue, `boundary at frame ${boundary}`).toBeGreaterThan(0.2);
+    }
+    expect(isPure(all[BOUNDARY_FRAME + TRANSITION_FRAMES] as Buffer, 'blue')).toBe(true);
+    expect(isPure(all[all.length - 1] as Buffer, 'red')).toBe(true);
+  });
+});
+
+describe('a transition the engine cannot draw', () => {
+  it('fails the composition with invalid_media, naming what it takes', async () => {
+    for (const transition of [
+      { kind: 'spin' as TransitionKind, durationMs: 500 },
+      { kind: TRANSITION_KINDS.fade, durationMs: 6000 },
+      { kind: TRANSITION_KINDS.fade, durationMs: 12.5 },
+    ]) {
+      const error = await render(`bad-${transition.kind}-${transition.durationMs}`, transition).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(CompositionError);
+      expect((error as CompositionError).failureCode).toBe('invalid_media');
+      expect((error as CompositionError).message).toMatch(
+        /transition (kind must be one of cut, fade|durationMs)/,
+      );
+    }
   });
 });
