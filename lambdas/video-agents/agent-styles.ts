@@ -139,7 +139,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#0b1d51', to: '#2e5aac', text: '#f9e79f', accent: '#f4d03f' },
     typography: { family: 'DejaVu Serif', bold: true, uppercase: false },
     burn_captions: true,
-    transition: { kind: 'dissolve', duration_ms: 900 },
+    transition: { kind: 'circleopen', duration_ms: 900 },
     music_mood: 'gentle piano',
     presenter_look: 'amara-keynote',
   }),
