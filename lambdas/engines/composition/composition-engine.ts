@@ -80,7 +80,7 @@ export interface CompositionRequest {
 
 /**
  * The transitions (named as ffmpeg's `xfade` names them, which this ffmpeg build predates; the graph
- * draws them with `blend`, `hstack` and `crop`, ffmpeg-transitions.ts):
+ * draws them with masks, ffmpeg-transitions.ts):
  * - `cut`: none;
  * - `fade`: a cross-dissolve, every pixel mixed from both scenes;
  * - `dissolve`: pixels (2x2 blocks) switch to the next scene one by one, in a random order;

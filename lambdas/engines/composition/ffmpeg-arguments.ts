@@ -529,7 +529,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       width,
       height,
       ...(plan.transition ? { transition: plan.transition } : {}),
-      // The transitions' blends mix 4:2:0 pictures: a transparent scene's alpha would not follow.
+      // The transitions' masks mix 4:2:0 pictures: a transparent scene's alpha would not follow.
       joinable: (boundary) => !transparent[boundary] && !transparent[boundary + 1],
       label: 'j',
       output: 'vjoined',
