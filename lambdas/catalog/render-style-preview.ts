@@ -1,6 +1,6 @@
 /**
  * Renders a video agent style's preview video (`STYLE_PREVIEW`): the style's scene cards (drawn by
- * scene-cards.ts, as an agent's scenes are) one after the other, joined as the style joins scenes,
+ * scene-cards.ts, as an agent's scenes are) one after the other, joined by the style's transition,
  * over the opening of the style's music (synthesized from its recipe, as the sound catalog makes it),
  * faded in and out; encoded by ffmpeg (a child process, like every ffmpeg run here) as H.264 + AAC MP4.
  * Only the catalog publisher loads this module (it needs sharp and the bundled fonts).
@@ -8,12 +8,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sceneFrameCounts } from '../engines/composition/ffmpeg-arguments.js';
 import {
   ensureExecutable,
   ffmpegPath,
   lastLine,
   runProcess,
 } from '../engines/composition/ffmpeg-binaries.js';
+import { joinPictureFilters } from '../engines/composition/ffmpeg-transitions.js';
 import { fileInput } from '../engines/composition/probe.js';
 import type { AgentStyle } from '../video-agents/agent-styles.js';
 import { renderSceneCard } from '../video-agents/scene-cards.js';
@@ -32,14 +34,34 @@ export interface StylePreviewOptions {
 /** The cards' text: the style's name, then what it looks like. */
 export const stylePreviewHeadlines = (style: AgentStyle): string[] => [style.name, style.description];
 
-/** The filter joining the cards (inputs 0…n-1) as the style joins scenes, and fading the music (input n). */
+/**
+ * The filter joining the cards (inputs 0…n-1) as the style joins scenes (the composition engine's
+ * transition filters, on each card's exact frame count) and fading the music (input n).
+ */
 function previewFilter(style: AgentStyle, layout: StylePreviewLayout, seconds: number): string {
-  const cards = layout.cardSeconds.map((_, index) => `[${index}:v]`).join('');
-  // Every style cuts between scenes today (the composition engine has no transitions): a concatenation.
-  const join = { cut: `${cards}concat=n=${layout.cardSeconds.length}:v=1:a=0` }[style.transition];
+  const frames = sceneFrameCounts(
+    layout.cardSeconds.map((cardSeconds) => cardSeconds * 1000),
+    layout.frameRate,
+  );
+  const cards = frames.map(
+    (count, index) =>
+      `[${index}:v]format=yuv420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${count},setpts=round(N/${layout.frameRate}/TB)[card${index}]`,
+  );
+  const join = joinPictureFilters({
+    pictures: frames.map((_, index) => `card${index}`),
+    frames,
+    fps: layout.frameRate,
+    width: layout.width,
+    height: layout.height,
+    transition: { kind: style.transition.kind, durationMs: style.transition.duration_ms },
+    label: 'join',
+    output: 'joined',
+  });
   const fadeOutStart = Math.max(0, seconds - layout.musicFadeOutSeconds);
   return [
-    `${join},format=yuv420p[video]`,
+    ...cards,
+    ...join,
+    '[joined]format=yuv420p[video]',
     `[${layout.cardSeconds.length}:a]atrim=0:${seconds},` +
       `afade=t=in:st=0:d=${layout.musicFadeInSeconds},` +
       `afade=t=out:st=${fadeOutStart}:d=${layout.musicFadeOutSeconds},apad[audio]`,
@@ -68,7 +90,7 @@ export async function renderStylePreview(
         height: layout.height,
         text: headlines[index] ?? '',
         presenter: false,
-        // As consecutive scenes do: each card turns its gradient, so the cut shows.
+        // As consecutive scenes do: each card turns its gradient, so the change shows.
         variant: index,
       });
       await writeFile(card, png);

@@ -4,7 +4,7 @@
  * render job, scenes document, captions and `avatar_video.*` events. A plan becomes a draft's render
  * spec here: per scene a card (scene-cards.ts) or an uploaded clip as the background, the presenter
  * on presenter scenes, the narration in the session's voice; captions on, the style deciding whether
- * they are burned in; speech kept, so that an edit plan's draft reuses every scene it does not edit.
+ * they are burned in and how scenes give way to each other (its transition); speech kept, so that an edit plan's draft reuses every scene it does not edit.
  */
 import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
 import { musicFor } from '../audio/sound-search.js';
@@ -137,6 +137,7 @@ export async function admitPlanDraft(session: AgentSession, plan: AgentPlan): Pr
     pronunciations: [],
     keep_speech: true,
     music: music ? { key: soundKey(music.sound.id), volume: MUSIC_VOLUME, sound_id: music.sound.id } : null,
+    transition: style.transition,
   };
   const render = await brandedSpec(session.workspace_id, spec, brandKit);
   const draft = await refusalAsFailure(() =>

@@ -3,13 +3,15 @@
  * project's own catalogue. A style decides the look of every scene card (a two-colour gradient, the
  * headline's colour, font and weight, an accent bar), how captions are shown (burned in or a sidecar),
  * the music mood searched in the sound catalogue, and the presenter used when the request names none.
- * Fonts are the bundled DejaVu families (engines/composition/bundled-fonts.ts). Scenes are joined with
- * cuts: the composition engine has no transitions, so every style says `cut`.
+ * Fonts are the bundled DejaVu families (engines/composition/bundled-fonts.ts). Each style joins its
+ * scenes with one transition of the composition engine (composition-engine.ts, `TRANSITION_KINDS`),
+ * which its drafts' render spec carries to the engine.
  *
  * Tags are the hosted catalogue's (`cinematic`, `retro-tech`, `iconic-artist`, `pop-culture`,
  * `handmade`, `print`) plus a few plain ones (`minimal`, `corporate`, `playful`).
  */
 import type { BundledFontFamily } from '../engines/composition/bundled-fonts.js';
+import type { TransitionKind } from '../engines/composition/composition-engine.js';
 
 export const STYLE_TAGS = [
   'cinematic',
@@ -41,11 +43,17 @@ export interface AgentStyle {
   typography: { family: BundledFontFamily; bold: boolean; uppercase: boolean };
   /** Burned-in captions (else a sidecar SRT and the captioned copy only). */
   burn_captions: boolean;
-  transition: 'cut';
+  /** How one scene gives way to the next (a scene shorter than twice `duration_ms` cuts). */
+  transition: StyleTransition;
   /** Words searched in the sound catalogue, with the tone's. */
   music_mood: string;
   /** The stock look that presents when the request names no `avatar_id`. */
   presenter_look: string;
+}
+
+export interface StyleTransition {
+  kind: TransitionKind;
+  duration_ms: number;
 }
 
 const style = (definition: AgentStyle) => Object.freeze(definition);
@@ -59,7 +67,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#0f2b46', to: '#1f7a8c', text: '#ffffff', accent: '#ffd166' },
     typography: { family: 'DejaVu Sans', bold: true, uppercase: false },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'fade', duration_ms: 500 },
     music_mood: 'light corporate',
     presenter_look: 'maya-office',
   }),
@@ -71,7 +79,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#050505', to: '#2b2b2b', text: '#f2e6c9', accent: '#b08d57' },
     typography: { family: 'DejaVu Serif', bold: true, uppercase: true },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'fadeblack', duration_ms: 800 },
     music_mood: 'cinematic dramatic',
     presenter_look: 'daniel-business',
   }),
@@ -83,7 +91,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#f4a261', to: '#5e2a84', text: '#fffaf0', accent: '#ffe8a3' },
     typography: { family: 'DejaVu Serif', bold: false, uppercase: false },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'fade', duration_ms: 1000 },
     music_mood: 'cinematic warm',
     presenter_look: 'amara-presenter',
   }),
@@ -95,7 +103,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#001a00', to: '#002b0f', text: '#33ff66', accent: '#33ff66' },
     typography: { family: 'DejaVu Sans Mono', bold: true, uppercase: true },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'wipeleft', duration_ms: 400 },
     music_mood: 'electronic retro synth',
     presenter_look: 'kenji-tech',
   }),
@@ -107,7 +115,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#ff2a6d', to: '#1a1a40', text: '#05d9e8', accent: '#f9c80e' },
     typography: { family: 'DejaVu Sans Condensed', bold: true, uppercase: true },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'slideleft', duration_ms: 500 },
     music_mood: 'synth electronic energetic',
     presenter_look: 'kenji-tech',
   }),
@@ -119,7 +127,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#f7f3e8', to: '#f1e9d2', text: '#111111', accent: '#d62828' },
     typography: { family: 'DejaVu Sans', bold: true, uppercase: true },
     burn_captions: false,
-    transition: 'cut',
+    transition: { kind: 'circleopen', duration_ms: 600 },
     music_mood: 'quirky jazz',
     presenter_look: 'sofia-newsroom',
   }),
@@ -131,7 +139,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#0b1d51', to: '#2e5aac', text: '#f9e79f', accent: '#f4d03f' },
     typography: { family: 'DejaVu Serif', bold: true, uppercase: false },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'circleopen', duration_ms: 900 },
     music_mood: 'gentle piano',
     presenter_look: 'amara-keynote',
   }),
@@ -143,7 +151,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#ffe600', to: '#ff6b00', text: '#111111', accent: '#e10600' },
     typography: { family: 'DejaVu Sans Condensed', bold: true, uppercase: true },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'slideleft', duration_ms: 400 },
     music_mood: 'upbeat fun',
     presenter_look: 'lucas-denim',
   }),
@@ -155,7 +163,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#2f4f3f', to: '#22382d', text: '#f5f5f0', accent: '#f2c14e' },
     typography: { family: 'DejaVu Sans', bold: false, uppercase: false },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'fade', duration_ms: 600 },
     music_mood: 'acoustic light',
     presenter_look: 'amara-lab',
   }),
@@ -167,7 +175,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#d8b98c', to: '#b08a5a', text: '#2b1d0e', accent: '#7a3e1d' },
     typography: { family: 'DejaVu Serif', bold: true, uppercase: false },
     burn_captions: false,
-    transition: 'cut',
+    transition: { kind: 'fade', duration_ms: 700 },
     music_mood: 'acoustic folk',
     presenter_look: 'sofia-friendly',
   }),
@@ -179,7 +187,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#f4f1ea', to: '#e2ddd0', text: '#1a1a1a', accent: '#b3001b' },
     typography: { family: 'DejaVu Serif Condensed', bold: true, uppercase: false },
     burn_captions: false,
-    transition: 'cut',
+    transition: { kind: 'wipeleft', duration_ms: 600 },
     music_mood: 'news serious reflective piano',
     presenter_look: 'sofia-newsroom',
   }),
@@ -191,7 +199,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#0b3d91', to: '#0a2a66', text: '#ffffff', accent: '#9ad1ff' },
     typography: { family: 'DejaVu Sans Mono', bold: false, uppercase: true },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'wipeleft', duration_ms: 500 },
     music_mood: 'technology ambient',
     presenter_look: 'kenji-formal',
   }),
@@ -203,7 +211,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#2d3436', to: '#485460', text: '#ffffff', accent: '#00b894' },
     typography: { family: 'DejaVu Sans', bold: true, uppercase: false },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'fade', duration_ms: 500 },
     music_mood: 'corporate inspiring',
     presenter_look: 'lucas-consultant',
   }),
@@ -215,7 +223,7 @@ export const AGENT_STYLES: readonly AgentStyle[] = [
     palette: { from: '#ff9ff3', to: '#54a0ff', text: '#ffffff', accent: '#feca57' },
     typography: { family: 'DejaVu Sans', bold: true, uppercase: false },
     burn_captions: true,
-    transition: 'cut',
+    transition: { kind: 'fadewhite', duration_ms: 600 },
     music_mood: 'happy playful',
     presenter_look: 'maya-casual',
   }),

@@ -6,6 +6,7 @@
  * scenes: an avatar or image video is one scene, a studio video one per requested scene.
  */
 import type { Resolution } from '../billing/plans.js';
+import type { TransitionKind } from '../engines/composition/composition-engine.js';
 import type { Pronunciation } from '../engines/speech/speech-engine.js';
 import type { AspectRatio, VoiceSettings } from './video-requests.js';
 
@@ -98,6 +99,11 @@ export interface RenderSpec {
   music?: { key: string; volume: number; sound_id: string } | null;
   /** The brand kit the video is made with, as it was at creation (brand-kit-render.ts). @default null */
   brand_kit?: RenderBrandKit | null;
+  /**
+   * How each scene gives way to the next (the composition engine's `SceneTransition`): not a field of
+   * `POST /v3/videos`; a video agent's draft takes its style's. @default null: cuts
+   */
+  transition?: { kind: TransitionKind; duration_ms: number } | null;
 }
 
 /**

@@ -848,6 +848,14 @@ async function compose(
         burnCaptions: video.render.burn_captions || cues.length === 0,
         ...(watermark ? { watermark } : {}),
         ...(music ? { music } : {}),
+        ...(video.render.transition
+          ? {
+              transition: {
+                kind: video.render.transition.kind,
+                durationMs: video.render.transition.duration_ms,
+              },
+            }
+          : {}),
         ...branding,
       });
     } catch (error) {

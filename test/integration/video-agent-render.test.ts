@@ -129,6 +129,8 @@ it('renders "a 45-second explainer about how solar panels work, friendly tone" i
   }
   const ends = [...starts.slice(1), video.duration ?? 0];
   const style = styleOf('clean-explainer');
+  // The style's transition goes to the renderer with the draft (the composition engine's tests measure it).
+  expect(video.render.transition).toEqual(style.transition);
   const frames = [];
   for (const [position, scene] of scenes.entries()) {
     const middle = ((starts[position] ?? 0) + (ends[position] ?? 0)) / 2;

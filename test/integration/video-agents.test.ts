@@ -416,10 +416,25 @@ describe('styles', () => {
 
   it('lists at least 12 styles with rendered thumbnails, filtered by tag, paginated', async () => {
     const all = await api.call<{
-      data: { style_id: string; tags: string[]; thumbnail_url: string; preview_video_url: string }[];
+      data: {
+        style_id: string;
+        tags: string[];
+        thumbnail_url: string;
+        preview_video_url: string;
+        transition: { kind: string; duration_ms: number };
+      }[];
     }>('GET', '/v3/video-agents/styles?limit=100');
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBeGreaterThanOrEqual(12);
+    // Each joins its scenes by a transition of its own, under a second long; the cinematic ones dissolve
+    // or dip to black.
+    for (const style of all.body.data) {
+      expect(style.transition.kind, style.style_id).not.toBe('cut');
+      expect(style.transition.duration_ms, style.style_id).toBeGreaterThanOrEqual(300);
+      expect(style.transition.duration_ms, style.style_id).toBeLessThanOrEqual(1000);
+      if (style.tags.includes('cinematic')) expect(['fade', 'fadeblack']).toContain(style.transition.kind);
+    }
+    expect(new Set(all.body.data.map((style) => style.transition.kind)).size).toBeGreaterThanOrEqual(5);
     for (const tag of ['cinematic', 'retro-tech', 'iconic-artist', 'pop-culture', 'handmade', 'print'])
       expect(
         all.body.data.some((style) => style.tags.includes(tag)),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { mediaInputSchema } from '../../assets/media-inputs.js';
 import { limitParam, outboundUrlParam, tokenParam, userText } from '../../core/validation.js';
+import { TRANSITION_KINDS } from '../../engines/composition/composition-engine.js';
 import { MAX_EDIT_PLAN_ITEMS } from '../../video-agents/agent-edits.js';
 import { AGENT_MODES, SESSION_STATUS } from '../../video-agents/agent-sessions.js';
 import { MAX_AGENT_FILES } from '../../video-agents/video-agent-requests.js';
@@ -202,7 +203,10 @@ export const styleListBody = listEnvelope(
     palette: z.object({ from: z.string(), to: z.string(), text: z.string(), accent: z.string() }),
     typography: z.object({ family: z.string(), bold: z.boolean(), uppercase: z.boolean() }),
     caption_style: z.enum(['burned_in', 'sidecar']),
-    transition: z.literal('cut'),
+    transition: z.object({
+      kind: z.enum(Object.values(TRANSITION_KINDS)),
+      duration_ms: z.number().int(),
+    }),
     music_mood: z.string(),
   }),
 );

@@ -3,7 +3,8 @@
  * (the reference ffmpeg engine from npm; on AWS the same code in a container Lambda). Job code only sees
  * this module and the factory of the engine it configured.
  *
- * A composition is a list of scenes played in order and joined without gaps. Each scene has a background
+ * A composition is a list of scenes played in order and joined without gaps, by cuts or by one transition
+ * (`SceneTransition`). Each scene has a background
  * (a colour, a still image or a video clip), optionally a presenter (a portrait with gentle motion, or
  * looped footage of a person, and, given its sprites, lips that follow the speech and blinks) and optionally narration audio starting at
  * the scene's start. Captions run on the whole video's
@@ -70,6 +71,43 @@ export interface CompositionRequest {
   music?: { path: string; volume: number };
   /** How burned captions look (a brand kit's font and colours). @default see `CaptionStyle` */
   captionStyle?: CaptionStyle;
+  /**
+   * How each scene gives way to the next: centred on their boundary, without moving or shortening
+   * anything (transition-timeline.ts); a boundary whose scenes are too short for it cuts. @default cuts
+   */
+  transition?: SceneTransition;
+}
+
+/**
+ * The transitions (named as ffmpeg's `xfade` names them, which this ffmpeg build predates; the graph
+ * draws them with masks, ffmpeg-transitions.ts):
+ * - `cut`: none;
+ * - `fade`: a cross-dissolve, every pixel mixed from both scenes;
+ * - `dissolve`: pixels (2x2 blocks) switch to the next scene one by one, in a random order;
+ * - `fadeblack` / `fadewhite`: the scene fades to black (white), then the next fades in from it;
+ * - `wipeleft`: an edge moves from right to left, the next scene behind it;
+ * - `slideleft`: the next scene pushes the scene out to the left;
+ * - `circleopen`: the next scene shows through a circle growing from the centre.
+ */
+export const TRANSITION_KINDS = {
+  cut: 'cut',
+  fade: 'fade',
+  dissolve: 'dissolve',
+  fadeblack: 'fadeblack',
+  fadewhite: 'fadewhite',
+  wipeleft: 'wipeleft',
+  slideleft: 'slideleft',
+  circleopen: 'circleopen',
+} as const;
+export type TransitionKind = (typeof TRANSITION_KINDS)[keyof typeof TRANSITION_KINDS];
+
+/** Longest transition a request may ask for. */
+export const MAX_TRANSITION_MS = 5000;
+
+export interface SceneTransition {
+  kind: TransitionKind;
+  /** Whole milliseconds, 0 to `MAX_TRANSITION_MS` (under 2 frames, it cuts). */
+  durationMs: number;
 }
 
 /**
@@ -457,6 +495,13 @@ export function validateCompositionRequest(request: CompositionRequest): { fps: 
   if (request.music !== undefined) {
     checkPath(request.music.path, 'music');
     if (!isNumberIn(request.music.volume, 0, 1)) throw invalid('music volume must be from 0 to 1');
+  }
+  const transition = request.transition;
+  if (transition !== undefined) {
+    if (!Object.values(TRANSITION_KINDS).includes(transition.kind))
+      throw invalid(`transition kind must be one of ${Object.values(TRANSITION_KINDS).join(', ')}`);
+    if (!Number.isInteger(transition.durationMs) || !isNumberIn(transition.durationMs, 0, MAX_TRANSITION_MS))
+      throw invalid(`transition durationMs must be whole milliseconds from 0 to ${MAX_TRANSITION_MS}`);
   }
   const style = request.captionStyle;
   if (style !== undefined) {

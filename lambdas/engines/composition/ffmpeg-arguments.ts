@@ -12,7 +12,8 @@
  *     (`avatar.videoPath`) is read looped, scaled per frame by the same fit and laid still;
  *   narration (+ the clip's sound) → [a_i]: resampled, gained, padded with silence and cut to the
  *     scene's exact sample count, so picture and sound stay in step across joins;
- * then `concat` joins the scenes; `split` feeds the main encode, the captioned encode (libass over a
+ * then the pictures are joined by cuts or a transition (ffmpeg-transitions.ts: centred on each boundary,
+ * the frames unchanged) and the sounds by `concat`, sample-exact as they were made; `split` feeds the main encode, the captioned encode (libass over a
  * copy, only when it differs from the main one), a one-frame JPEG and a palette-optimized GIF.
  *
  * Paths the filters read (captions, fonts) are relative to the working directory the command runs in,
@@ -23,8 +24,10 @@ import type {
   CompositionScene,
   PresenterAnimation,
   PresenterSprite,
+  SceneTransition,
   Watermark,
 } from './composition-engine.js';
+import { joinPictureFilters } from './ffmpeg-transitions.js';
 import { orientationFilters } from './image-orientation.js';
 import {
   blinkFrames,
@@ -89,6 +92,8 @@ export interface CompositionPlan {
   logo?: Watermark;
   /** Background music, looped under the joined scenes' sound. */
   music?: { path: string; volume: number };
+  /** How each scene gives way to the next. @default cuts */
+  transition?: SceneTransition;
   outputs: { video: string; captionedVideo: string; thumbnail: string; gif: string };
   encoding: EncodingSettings;
 }
@@ -510,13 +515,31 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
     }
   });
 
+  // Pictures and sound are joined apart: a transition overlaps two scenes' pictures, while each scene's
+  // sound keeps its exact samples, so the sound of the cut version plays under the transitions.
   const sceneCount = plan.scenes.length;
-  if (sceneCount > 1) {
-    const pairs = plan.scenes.map((_, index) => `[v${index}][a${index}]`).join('');
-    graph.push(`${pairs}concat=n=${sceneCount}:v=1:a=1[vjoined][ajoined]`);
-  } else {
-    graph.push('[v0]null[vjoined]', '[a0]anull[ajoined]');
-  }
+  const transparent = plan.scenes.map(
+    ({ scene }) => scene.background.type === 'color' && scene.background.transparent === true,
+  );
+  graph.push(
+    ...joinPictureFilters({
+      pictures: plan.scenes.map((_, index) => `v${index}`),
+      frames: plan.scenes.map((scene) => scene.frames),
+      fps,
+      width,
+      height,
+      ...(plan.transition ? { transition: plan.transition } : {}),
+      // The transitions' masks mix 4:2:0 pictures: a transparent scene's alpha would not follow.
+      joinable: (boundary) => !transparent[boundary] && !transparent[boundary + 1],
+      label: 'j',
+      output: 'vjoined',
+    }),
+  );
+  graph.push(
+    sceneCount > 1
+      ? `${plan.scenes.map((_, index) => `[a${index}]`).join('')}concat=n=${sceneCount}:v=0:a=1[ajoined]`
+      : '[a0]anull[ajoined]',
+  );
 
   // The marks go over the joined video, before the outputs split: every output carries them, and
   // captions stay on top. The watermark first, then the logo.

@@ -341,6 +341,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       ...(request.watermark ? { watermark: request.watermark } : {}),
       ...(request.logo ? { logo: request.logo } : {}),
       ...(request.music ? { music: request.music } : {}),
+      ...(request.transition ? { transition: request.transition } : {}),
       outputs: {
         video: outputs.videoPath,
         captionedVideo: outputs.captionedVideoPath,

@@ -159,6 +159,23 @@ describe('a style preview video', () => {
     for (const channel of [corner.r, corner.g, corner.b]) expect(channel).toBeLessThan(20);
   });
 
+  it('joins the cards by the style’s transition, a dip to black centred on their boundary', async () => {
+    expect(style.transition.kind).toBe('fadeblack');
+    const firstCardSeconds = STYLE_PREVIEW.cardSeconds[0] ?? 0;
+    const halfTransition = style.transition.duration_ms / 2000;
+    const whole = { left: 0, top: 0, width: STYLE_PREVIEW.width, height: STYLE_PREVIEW.height };
+    const brightest = (frame: Awaited<ReturnType<typeof frameAt>>) =>
+      frame.data.reduce((highest, value) => Math.max(highest, value), 0);
+    // The pale gold headline, before and after the transition; at the boundary, almost black.
+    const before = await frameAt(video, firstCardSeconds - halfTransition - 0.1, scratch.dir);
+    const middle = await frameAt(video, firstCardSeconds, scratch.dir);
+    const after = await frameAt(video, firstCardSeconds + halfTransition + 0.1, scratch.dir);
+    expect(brightest(before)).toBeGreaterThan(150);
+    expect(brightest(after)).toBeGreaterThan(150);
+    expect(brightest(middle)).toBeLessThan(40);
+    expect(meanColor(middle, whole).r).toBeLessThan(meanColor(before, whole).r);
+  });
+
   it('is published once, and again only when outdated', async () => {
     const key = stylePreviewKey(style.style_id);
     expect(store.versions.get(key)).toBe(stylePreviewItem(style)?.version);
