@@ -204,6 +204,19 @@ export interface ServiceConfig {
    * entries per window. @default 20
    */
   rateLimitWindowSteps: number;
+  /**
+   * Realtime avatar streams (lambdas/realtime/): how long a stream may go without new text before it
+   * ends with `end_reason` `idle_timeout` (`REALTIME_IDLE_TIMEOUT_MS`), the hosted API's 30 s. @default 30000
+   */
+  realtimeIdleTimeoutMs: number;
+  /** The longest a realtime stream lives before it ends with `max_duration` (`REALTIME_MAX_DURATION_MS`). @default 3600000 */
+  realtimeMaxDurationMs: number;
+  /** Live realtime streams a workspace may hold at once; one more is a 429 (`REALTIME_MAX_CONCURRENT_STREAMS`). @default 3 */
+  realtimeMaxConcurrentStreams: number;
+  /** Length of one HLS segment of a realtime stream, in ms (`REALTIME_SEGMENT_MS`). @default 1000 */
+  realtimeSegmentMs: number;
+  /** Tallest frame of a realtime stream, in pixels (`REALTIME_MAX_HEIGHT`): the hosted API's 720p. @default 720 */
+  realtimeMaxHeight: number;
 }
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
@@ -388,6 +401,11 @@ export function config(): ServiceConfig {
     rateLimitLeaseFraction: numberFrom('RATE_LIMIT_LEASE_FRACTION', 0.02),
     rateLimitLeaseMs: numberFrom('RATE_LIMIT_LEASE_MS', 5000),
     rateLimitWindowSteps: numberFrom('RATE_LIMIT_WINDOW_STEPS', 20),
+    realtimeIdleTimeoutMs: numberFrom('REALTIME_IDLE_TIMEOUT_MS', 30_000),
+    realtimeMaxDurationMs: numberFrom('REALTIME_MAX_DURATION_MS', 3_600_000),
+    realtimeMaxConcurrentStreams: numberFrom('REALTIME_MAX_CONCURRENT_STREAMS', 3),
+    realtimeSegmentMs: numberFrom('REALTIME_SEGMENT_MS', 1000),
+    realtimeMaxHeight: numberFrom('REALTIME_MAX_HEIGHT', 720),
   };
   for (const [name, seconds] of [
     ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],
