@@ -217,7 +217,17 @@ export interface ServiceConfig {
   realtimeSegmentMs: number;
   /** Tallest frame of a realtime stream, in pixels (`REALTIME_MAX_HEIGHT`): the hosted API's 720p. @default 720 */
   realtimeMaxHeight: number;
+  /**
+   * Where realtime streams run (`REALTIME_WORKER`): `in_process`, the process that created the stream
+   * (the local stack, and the streaming service of docs/architecture.md, "Realtime avatars"), or
+   * `unavailable`: a Lambda function cannot hold a stream for an hour, so a deployment without the
+   * streaming service answers creates with 503 `engine_unavailable`. @default 'unavailable'
+   */
+  realtimeWorker: RealtimeWorker;
 }
+
+export const REALTIME_WORKERS = ['in_process', 'unavailable'] as const;
+export type RealtimeWorker = (typeof REALTIME_WORKERS)[number];
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   '1': true,
@@ -406,6 +416,7 @@ export function config(): ServiceConfig {
     realtimeMaxConcurrentStreams: numberFrom('REALTIME_MAX_CONCURRENT_STREAMS', 3),
     realtimeSegmentMs: numberFrom('REALTIME_SEGMENT_MS', 1000),
     realtimeMaxHeight: numberFrom('REALTIME_MAX_HEIGHT', 720),
+    realtimeWorker: choiceFrom('REALTIME_WORKER', REALTIME_WORKERS, 'unavailable'),
   };
   for (const [name, seconds] of [
     ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],

@@ -156,6 +156,12 @@ function requireStream(workspaceId: string, streamId: string): LiveStream {
  */
 export async function createStream(workspaceId: string, request: CreateStreamRequest): Promise<LiveStream> {
   const settings = config();
+  if (settings.realtimeWorker !== 'in_process') {
+    throw new JobFailure(
+      'engine_unavailable',
+      'Realtime avatar streams need the streaming service, which this deployment does not run (docs/architecture.md, "Realtime avatars").',
+    );
+  }
   const live = [...streams.values()].filter((stream) => stream.workspaceId === workspaceId && isLive(stream));
   if (live.length >= settings.realtimeMaxConcurrentStreams) {
     throw new ServiceError(
