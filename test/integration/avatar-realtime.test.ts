@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOCK_LOOKS } from '../../lambdas/catalog/stock-avatars.js';
+import { engineVoiceOf, findStockVoice } from '../../lambdas/catalog/stock-voices.js';
 import { ffmpegPath, runProcess } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { type MediaInfo, probeMedia } from '../../lambdas/engines/composition/probe.js';
+import { createEspeakEngine } from '../../lambdas/engines/speech/espeak-engine.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 const IDLE_TIMEOUT_MS = 3000;
@@ -424,4 +426,39 @@ describe('the limits and errors of streams', () => {
     expect((await words.done).end_reason).toBe('completed');
     expect(words.words.map(({ word }) => word.word)).toEqual(['Good', 'morning']);
   }, 30_000);
+});
+
+describe('an audio stream', () => {
+  it('shows the look speaking a recording, as loud as the recording where it speaks, then ends', async () => {
+    const voice = findStockVoice(look?.defaultVoiceId ?? '');
+    const engineVoice = voice ? engineVoiceOf(voice, 'espeak') : undefined;
+    if (!engineVoice) throw new Error('no espeak voice for the look');
+    const engine = createEspeakEngine();
+    const recording = await engine.synthesize({
+      text: 'This recording is shown by the avatar.',
+      voiceId: engineVoice,
+    });
+    await engine.close();
+    const stream = await createStream({
+      type: 'audio',
+      audio: {
+        type: 'base64',
+        media_type: 'audio/wav',
+        data: Buffer.from(recording.audio).toString('base64'),
+      },
+    });
+    expect(stream.stream_id).toBeTruthy();
+    const ended = await waitForEnd(stream.stream_id);
+    expect(ended).toMatchObject({ status: 'ended', end_reason: 'completed' });
+    const copy = await mirror(ended);
+    const probe = await probeStream(copy);
+    const segments = (await playlist(ended)).segments.length;
+    expect(segments).toBeGreaterThanOrEqual(Math.ceil(recording.durationMs / SEGMENT_MS));
+    expect(Math.abs(probe.durationSeconds - segments)).toBeLessThan(0.1);
+    const levels = loudness(await streamAudio(copy));
+    const loud = levels.filter((level) => level > Math.max(...levels) * 0.02).length;
+    // About as much speech as the recording has (10 ms windows).
+    expect(loud / 100).toBeGreaterThan((recording.durationMs / 1000) * 0.5);
+    expect(loud / 100).toBeLessThan(recording.durationMs / 1000 + 0.2);
+  }, 60_000);
 });
