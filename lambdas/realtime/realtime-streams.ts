@@ -25,6 +25,7 @@ import {
 import { config } from '../core/config.js';
 import { InvalidParameterError, JobFailure, NotFoundError, ServiceError } from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
+import { onProcessReset } from '../core/process-state.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import { ffmpegPath, runProcess } from '../engines/composition/ffmpeg-binaries.js';
 import { speechEngine } from '../engines/speech/index.js';
@@ -124,6 +125,17 @@ interface LiveStream {
 }
 
 const streams = new Map<string, LiveStream>();
+
+// A process that resets (the local stack starting again) ends its streams, as DELETE does, and forgets
+// them: their media store may be gone.
+onProcessReset(() => {
+  for (const stream of streams.values()) {
+    if (!isLive(stream)) continue;
+    stream.endRequested = END_REASONS.deleted;
+    stream.wakeWorker?.();
+  }
+  streams.clear();
+});
 
 const streamNotFound = (streamId: string) =>
   new NotFoundError(`Stream ${streamId} not found.`, 'not_found', 'stream_id');
@@ -401,6 +413,8 @@ async function runStream(
     const frame = streamFrame(request.backdrop_color ?? DEFAULT_BACKDROP);
     const startedAt = Date.now();
     stream.status = STREAM_STATUS.live;
+    // Idle time counts from when the stream can be watched, not from the create.
+    stream.lastActivityAt = Math.max(stream.lastActivityAt, startedAt);
 
     const publish = async (
       block: Omit<
@@ -579,5 +593,7 @@ async function finish(stream: LiveStream, reason: EndReason): Promise<void> {
     await writePlaylist(stream, true);
   } finally {
     notifyListeners(stream);
+    // An ended stream stays readable (its status, its words) as long as its URLs live, then is forgotten.
+    setTimeout(() => streams.delete(stream.streamId), config().mediaUrlTtlSeconds * 1000).unref();
   }
 }
