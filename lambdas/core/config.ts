@@ -243,7 +243,30 @@ export interface ServiceConfig {
    * the rest is cut, and the agent says so. @default 100000
    */
   documentMaxCharacters: number;
+  /**
+   * Realtime avatar streams (lambdas/realtime/): how long a stream may go without new text before it
+   * ends with `end_reason` `idle_timeout` (`REALTIME_IDLE_TIMEOUT_MS`), the hosted API's 30 s. @default 30000
+   */
+  realtimeIdleTimeoutMs: number;
+  /** The longest a realtime stream lives before it ends with `max_duration` (`REALTIME_MAX_DURATION_MS`). @default 3600000 */
+  realtimeMaxDurationMs: number;
+  /** Live realtime streams a workspace may hold at once; one more is a 429 (`REALTIME_MAX_CONCURRENT_STREAMS`). @default 3 */
+  realtimeMaxConcurrentStreams: number;
+  /** Length of one HLS segment of a realtime stream, in ms (`REALTIME_SEGMENT_MS`). @default 1000 */
+  realtimeSegmentMs: number;
+  /** Tallest frame of a realtime stream, in pixels (`REALTIME_MAX_HEIGHT`): the hosted API's 720p. @default 720 */
+  realtimeMaxHeight: number;
+  /**
+   * Where realtime streams run (`REALTIME_WORKER`): `in_process`, the process that created the stream
+   * (the local stack, and the streaming service of docs/architecture.md, "Realtime avatars"), or
+   * `unavailable`: a Lambda function cannot hold a stream for an hour, so a deployment without the
+   * streaming service answers creates with 503 `engine_unavailable`. @default 'unavailable'
+   */
+  realtimeWorker: RealtimeWorker;
 }
+
+export const REALTIME_WORKERS = ['in_process', 'unavailable'] as const;
+export type RealtimeWorker = (typeof REALTIME_WORKERS)[number];
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   '1': true,
@@ -438,6 +461,12 @@ export function config(): ServiceConfig {
     rateLimitWindowSteps: numberFrom('RATE_LIMIT_WINDOW_STEPS', 20),
     documentMaxPages: numberFrom('DOCUMENT_MAX_PAGES', 50),
     documentMaxCharacters: numberFrom('DOCUMENT_MAX_CHARACTERS', 100_000),
+    realtimeIdleTimeoutMs: numberFrom('REALTIME_IDLE_TIMEOUT_MS', 30_000),
+    realtimeMaxDurationMs: numberFrom('REALTIME_MAX_DURATION_MS', 3_600_000),
+    realtimeMaxConcurrentStreams: numberFrom('REALTIME_MAX_CONCURRENT_STREAMS', 3),
+    realtimeSegmentMs: numberFrom('REALTIME_SEGMENT_MS', 1000),
+    realtimeMaxHeight: numberFrom('REALTIME_MAX_HEIGHT', 720),
+    realtimeWorker: choiceFrom('REALTIME_WORKER', REALTIME_WORKERS, 'unavailable'),
   };
   for (const [name, seconds] of [
     ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],

@@ -82,7 +82,8 @@ function segmentsOf(request: SpeechRequest): SpeechSegment[] {
   }
 }
 
-function voiceError(error: VoiceResolutionError): ServiceError {
+/** The 4xx a request naming a voice that cannot speak gets (`param` `voice_id`). */
+export function voiceError(error: VoiceResolutionError): ServiceError {
   switch (error.failureCode) {
     case VOICE_RESOLUTION_FAILURE.notFound:
       return new NotFoundError(error.message, 'voice_not_found', 'voice_id');

@@ -47,7 +47,8 @@ export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   // Model audio voices train in a workflow; text to speech speaks with the deployment's engine.
   models: [...jobs, synthesizeSpeech],
   overdubs: jobs,
-  realtime: jobs,
+  // A realtime stream speaks its text with the deployment's engine (lambdas/realtime/).
+  realtime: [...jobs, synthesizeSpeech],
   templates: jobs,
   // A run that cannot start ends, and its queued follow-ups are handed to the batch worker.
   'video-agents': [...jobs, sendBatchItems],

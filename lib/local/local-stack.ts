@@ -362,6 +362,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       STACK_KEY_ID: stackKeyArn,
       HMAC_KEY_ID: hmacKeyArn,
       ALLOW_LOOPBACK_URLS: options.allowLoopbackUrls ? 'true' : 'false',
+      // Realtime avatar streams run in this process (lambdas/realtime/realtime-streams.ts).
+      REALTIME_WORKER: 'in_process',
       POWERTOOLS_SERVICE_NAME: 'video-creation-service',
       // Read by the logger when its module loads: entry points set it first (see bin/serve.ts).
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',

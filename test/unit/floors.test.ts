@@ -40,6 +40,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   'filler-removals': 4,
   // Background removals: a job over the segmentation engine.
   'background-removals': 4,
+  // Realtime avatar streams: looks and voices speaking live.
+  realtime: 4,
   // Lipsyncs read the videos this service made (their words), as translations do.
   lipsyncs: 4,
   // Model videos and images: jobs over the generation engine.

@@ -14,7 +14,10 @@ import { responseIncompatibilities } from '../support/response-compatibility.js'
 type ReferenceOperation = { method: string; path: string; response: Record<string, unknown> | null };
 const referenceOperations = Object.values(reference as Record<string, ReferenceOperation>);
 
-/** Routes whose success is not JSON: the OpenAPI document, the doc and consent pages, streamed and binary audio. */
+/**
+ * Routes whose success is not JSON: the OpenAPI document, the doc and consent pages, streamed and binary
+ * audio, a realtime stream's word events.
+ */
 const NOT_JSON: readonly string[] = [
   'OpenApiGet',
   'ErrorDocsGet',
@@ -22,6 +25,7 @@ const NOT_JSON: readonly string[] = [
   'AvatarConsentPageGet',
   'AvatarConsentPageSubmit',
   'ModelAudioTtsStreamCreate',
+  'AvatarRealtimeWordsList',
 ];
 
 const implemented = ROUTES.filter((route) => route.endpoint && !route.removed);

@@ -1,5 +1,54 @@
 /** Avatar realtime: this area's rows of the route table (lambdas/api/routes.ts). */
-import { areaRoutes, paidCreate, row } from '../route-rows.js';
+import {
+  appendText,
+  createStream,
+  endStream,
+  getStream,
+  streamView,
+  streamWordEvents,
+} from '../../realtime/realtime-streams.js';
+import { endpoint } from '../pipeline/endpoint.js';
+import { respond } from '../pipeline/http.js';
+import { areaRoutes, create, row } from '../route-rows.js';
+import { createStreamBody, streamBody, streamIdPath, streamTextBody } from './schemas.js';
+
+const realtimeCreate = endpoint(
+  { body: createStreamBody },
+  async ({ body, principal }) =>
+    respond.ok(await streamView(await createStream(principal.workspaceId, body))),
+  { response: streamBody },
+);
+
+const realtimeGet = endpoint(
+  { path: streamIdPath },
+  async ({ path, principal }) =>
+    respond.ok(await streamView(getStream(principal.workspaceId, path.stream_id))),
+  { response: streamBody },
+);
+
+const realtimeDelete = endpoint(
+  { path: streamIdPath },
+  async ({ path, principal }) =>
+    respond.ok(await streamView(endStream(principal.workspaceId, path.stream_id))),
+  { response: streamBody },
+);
+
+const realtimeText = endpoint(
+  { path: streamIdPath, body: streamTextBody },
+  async ({ path, body, principal }) =>
+    respond.ok(
+      await streamView(appendText(principal.workspaceId, path.stream_id, body.delta, body.final ?? false)),
+    ),
+  { response: streamBody },
+);
+
+const realtimeWords = endpoint({ path: streamIdPath }, async ({ path, principal }) => {
+  // Refuses an unknown stream before the event stream starts, while a status can still be sent.
+  getStream(principal.workspaceId, path.stream_id);
+  return respond.stream('text/event-stream', streamWordEvents(principal.workspaceId, path.stream_id), {
+    'Cache-Control': 'no-cache',
+  });
+});
 
 export const AREA_ROUTES = areaRoutes('realtime', [
   row(
@@ -9,7 +58,8 @@ export const AREA_ROUTES = areaRoutes('realtime', [
     'Start a realtime avatar stream',
     ['realtime:write'],
     'heavy',
-    paidCreate,
+    // The spec prices no realtime streams: they are free (see README, "Realtime avatars").
+    { ...create, endpoint: realtimeCreate },
   ),
   row(
     'GET',
@@ -18,6 +68,7 @@ export const AREA_ROUTES = areaRoutes('realtime', [
     'Get a realtime session',
     ['realtime:read'],
     'status',
+    { endpoint: realtimeGet },
   ),
   row(
     'DELETE',
@@ -26,6 +77,7 @@ export const AREA_ROUTES = areaRoutes('realtime', [
     'End a realtime session',
     ['realtime:write'],
     'write',
+    { endpoint: realtimeDelete },
   ),
   row(
     'POST',
@@ -34,6 +86,7 @@ export const AREA_ROUTES = areaRoutes('realtime', [
     'Send text for the avatar to speak',
     ['realtime:write'],
     'write',
+    { endpoint: realtimeText },
   ),
   row(
     'GET',
@@ -42,5 +95,6 @@ export const AREA_ROUTES = areaRoutes('realtime', [
     'Word timings of a stream',
     ['realtime:read'],
     'read',
+    { endpoint: realtimeWords, responseStreaming: true },
   ),
 ]);

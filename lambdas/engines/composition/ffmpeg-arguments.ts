@@ -155,7 +155,7 @@ function seconds(value: number): string {
  * plus an offset, would land 2 pixels off the face whenever the portrait is left of or above the
  * frame's edge. Snapped once here, every overlay lands exactly where the expression says.
  */
-function evenPixels(expression: string): string {
+export function evenPixels(expression: string): string {
   return `2*floor((${expression})/2)`;
 }
 
@@ -192,7 +192,7 @@ export function portraitFit(
   };
 }
 
-interface AnimationOverlays {
+export interface AnimationOverlays {
   animation: PresenterAnimation;
   portrait: { width: number; height: number };
   fit: PortraitFit;
@@ -218,7 +218,7 @@ interface AnimationOverlays {
  * Each sprite is scaled once (a single frame, repeated by overlay) by the portrait's scale, and
  * placed with the portrait's own motion expressions plus its even offset, so it moves with the face.
  */
-function animationOverlays(options: AnimationOverlays): string[] {
+export function animationOverlays(options: AnimationOverlays): string[] {
   const { animation, frames, fps, label } = options;
   const layers: { sprite: PresenterSprite; ranges: FrameRanges }[] = [];
   const restRanges: FrameRanges = [];

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findStockLook } from '../../../lambdas/catalog/stock-avatars.js';
 import { createEspeakEngine } from '../../../lambdas/engines/speech/espeak-engine.js';
 import { encodeWavPcm16 } from '../../../lambdas/engines/speech/wav.js';
 import { recordEvent } from '../../../lambdas/webhooks/deliveries.js';
@@ -530,6 +531,56 @@ describe('POST /v3/background-removals never fails with 5xx', () => {
     expectReached(seen, 402, 400);
   });
 });
+
+describe('POST /v3/avatar-realtime never fails with 5xx', () => {
+  // Looks that do not exist (a real look would start a stream, which a fuzz run must not pile up):
+  // bodies that pass validation end in 404 `avatar_not_found`.
+  const body = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          type: fc.oneof(fc.constantFrom('tts', 'audio', 'text_stream'), anyString),
+          avatar_id: fc.oneof(wellFormedId, anyString),
+          voice_id: fc.oneof(fc.string({ maxLength: 20 }), anyJson),
+          text: fc.oneof(fc.string({ maxLength: 40 }), hugeString, anyJson),
+          audio: fc.oneof(fc.record({ type: fc.constant('url'), url: plausibleUrl }), anyJson),
+          speed: fc.oneof(fc.double(), anyJson),
+          backdrop_color: fc.oneof(fc.constantFrom('#ffffff', 'red'), anyString),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { weight: 1, arbitrary: jsonBodyFor(bodySchemaOf('AvatarRealtimeCreate')) },
+    { weight: 1, arbitrary: fc.dictionary(fieldName, wildValue, { maxKeys: 6 }) },
+  );
+
+  it('any body', async () => {
+    const seen = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(body as fc.Arbitrary<unknown>, async (payload) => {
+        if (isRealLook(payload)) return;
+        const attempt = {
+          method: 'POST',
+          path: '/v3/avatar-realtime',
+          body: JSON.stringify(payload),
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': fuzzTarget.api.apiKey },
+        };
+        const reply = await send(attempt);
+        expectWellFormed(reply, attempt);
+        seen.add(reply.status);
+      }),
+      { numRuns: NUM_RUNS, examples: [[{ type: 'tts', avatar_id: 'no-such-look', text: 'Hello.' }]] },
+    );
+    expectReached(seen, 404, 400);
+  });
+});
+
+/** Whether a fuzzed body names a stock look (it would start a real stream). */
+function isRealLook(payload: unknown): boolean {
+  const avatarId = (payload as { avatar_id?: unknown } | null)?.avatar_id;
+  return typeof avatarId === 'string' && findStockLook(avatarId) !== undefined;
+}
 
 describe('voice creates never fail with 5xx', () => {
   // A speaker to clone: a short, valid WAV (a tone), so that fuzzing also reaches the clone workflow.

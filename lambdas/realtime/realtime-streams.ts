@@ -1,0 +1,599 @@
+/**
+ * Realtime avatar streams (`/v3/avatar-realtime`): a look speaking text as it arrives, as a live HLS
+ * stream in the media bucket.
+ *
+ * A stream is a worker loop (`runStream`) that owns the stream's timeline. It keeps the stream about
+ * one segment ahead of the wall clock with idle segments (the presenter breathing and blinking,
+ * silent) and, whenever an utterance is waiting, synthesizes it (the speech engine gives the audio,
+ * the word timings and the mouth shapes) and renders it as the next segments (presenter-segments.ts).
+ * Each block's segments are uploaded, then the playlist object is rewritten with them (hls-playlist.ts)
+ * and the words of the block are sent to the stream's word listeners, with their times on the stream's
+ * timeline.
+ *
+ * Where it runs: in the process that created the stream (the local stack's process; deployed, the
+ * streaming service of docs/architecture.md, "Realtime avatars"). The streams of a process are held
+ * in memory here: a stream lives at most `realtimeMaxDurationMs` and dies with its worker.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type MediaInput, resolveMediaInput } from '../assets/media-inputs.js';
+import {
+  type LookPresenterMedia,
+  requireUsableLook,
+  resolveLookPresenter,
+} from '../avatars/look-presenters.js';
+import { config } from '../core/config.js';
+import { InvalidParameterError, JobFailure, NotFoundError, ServiceError } from '../core/errors.js';
+import { newId, nowSeconds } from '../core/ids.js';
+import { onProcessReset } from '../core/process-state.js';
+import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
+import { ffmpegPath, runProcess } from '../engines/composition/ffmpeg-binaries.js';
+import { speechEngine } from '../engines/speech/index.js';
+import { type VisemeCue, visemesFromAudio } from '../engines/speech/visemes.js';
+import { downloadMediaObject, presignMediaDownload, putMediaObject } from '../media/media-store.js';
+import { voiceError } from '../voices/speech.js';
+import {
+  combinedSettings,
+  type ResolvedVoice,
+  resolveVoice,
+  VoiceResolutionError,
+} from '../voices/voice-resolution.js';
+import { livePlaylist, type PlaylistSegment } from './hls-playlist.js';
+import {
+  type PresenterBlock,
+  renderPresenterBlock,
+  type StreamFrame,
+  type StreamPresenter,
+} from './presenter-segments.js';
+import { takeSentences } from './utterances.js';
+
+export const STREAM_TYPES = ['tts', 'audio', 'text_stream'] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];
+
+export const STREAM_STATUS = {
+  /** The presenter and voice are being prepared; no segment yet. */
+  starting: 'starting',
+  live: 'live',
+  ended: 'ended',
+  failed: 'failed',
+} as const;
+export type StreamStatus = (typeof STREAM_STATUS)[keyof typeof STREAM_STATUS];
+
+export const END_REASONS = {
+  /** Everything sent before `final` (or given at creation) was spoken. */
+  completed: 'completed',
+  /** `DELETE /v3/avatar-realtime/{stream_id}`. */
+  deleted: 'deleted',
+  idleTimeout: 'idle_timeout',
+  maxDuration: 'max_duration',
+  /** The stream failed: `error_message` says why. */
+  error: 'error',
+} as const;
+export type EndReason = (typeof END_REASONS)[keyof typeof END_REASONS];
+
+/** A word as it is spoken: seconds on the stream's timeline (the playlist's, from its first segment). */
+export interface StreamWord {
+  word: string;
+  start: number;
+  end: number;
+  /** Which utterance (0, 1, ...) of the stream it belongs to. */
+  utterance: number;
+}
+
+export interface CreateStreamRequest {
+  type: StreamType;
+  avatar_id: string;
+  voice_id?: string | undefined;
+  text?: string | undefined;
+  audio?: MediaInput | undefined;
+  speed?: number | undefined;
+  pitch?: number | undefined;
+  backdrop_color?: string | undefined;
+}
+
+/** Text waiting to be spoken, or a recording (type `audio`) waiting to be shown. */
+type Utterance = { kind: 'text'; text: string } | { kind: 'audio'; objectKey: string };
+
+interface LiveStream {
+  streamId: string;
+  workspaceId: string;
+  type: StreamType;
+  avatarId: string;
+  voiceId: string | null;
+  status: StreamStatus;
+  endReason: EndReason | null;
+  errorMessage: string | null;
+  createdAt: number;
+  endedAt: number | null;
+  /** `final` was received: nothing more will be said. */
+  finalReceived: boolean;
+  /** Text received and not yet a complete sentence. */
+  pendingText: string;
+  queue: Utterance[];
+  utterances: number;
+  segments: PlaylistSegment[];
+  /** Length of the stream's timeline so far, in ms. */
+  producedMs: number;
+  words: StreamWord[];
+  /** Wall time of the last text (or of the creation), for the idle timeout. */
+  lastActivityAt: number;
+  /** Wakes the worker early (new text, DELETE) while it waits. */
+  wakeWorker: (() => void) | undefined;
+  /** Word listeners waiting for the next words or the end. */
+  listeners: Set<() => void>;
+  endRequested: EndReason | null;
+}
+
+const streams = new Map<string, LiveStream>();
+
+// A process that resets (the local stack starting again) ends its streams, as DELETE does, and forgets
+// them: their media store may be gone.
+onProcessReset(() => {
+  for (const stream of streams.values()) {
+    if (!isLive(stream)) continue;
+    stream.endRequested = END_REASONS.deleted;
+    stream.wakeWorker?.();
+  }
+  streams.clear();
+});
+
+const streamNotFound = (streamId: string) =>
+  new NotFoundError(`Stream ${streamId} not found.`, 'not_found', 'stream_id');
+
+export const realtimeMediaKeys = {
+  prefix: (stream: Pick<LiveStream, 'workspaceId' | 'streamId'>) =>
+    `workspaces/${stream.workspaceId}/avatar-realtime/${stream.streamId}/`,
+  playlist: (stream: Pick<LiveStream, 'workspaceId' | 'streamId'>) =>
+    `${realtimeMediaKeys.prefix(stream)}playlist.m3u8`,
+  segment: (stream: Pick<LiveStream, 'workspaceId' | 'streamId'>, index: number) =>
+    `${realtimeMediaKeys.prefix(stream)}segment-${String(index).padStart(5, '0')}.ts`,
+};
+
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+const SEGMENT_TYPE = 'video/mp2t';
+
+const isLive = (stream: LiveStream) =>
+  stream.status === STREAM_STATUS.starting || stream.status === STREAM_STATUS.live;
+
+/** The stream `streamId` of `workspaceId`; another workspace's stream is not found. */
+function requireStream(workspaceId: string, streamId: string): LiveStream {
+  const stream = streams.get(streamId);
+  if (!stream || stream.workspaceId !== workspaceId) throw streamNotFound(streamId);
+  return stream;
+}
+
+/**
+ * Starts a stream: checks the workspace's concurrency, the look and the voice (4xx naming the field),
+ * then leaves the rest to the stream's worker, which runs until the stream ends.
+ */
+export async function createStream(workspaceId: string, request: CreateStreamRequest): Promise<LiveStream> {
+  const settings = config();
+  if (settings.realtimeWorker !== 'in_process') {
+    throw new JobFailure(
+      'engine_unavailable',
+      'Realtime avatar streams need the streaming service, which this deployment does not run (docs/architecture.md, "Realtime avatars").',
+    );
+  }
+  const live = [...streams.values()].filter((stream) => stream.workspaceId === workspaceId && isLive(stream));
+  if (live.length >= settings.realtimeMaxConcurrentStreams) {
+    throw new ServiceError(
+      429,
+      'quota_exceeded',
+      `This workspace already has ${live.length} live realtime streams, the most it may hold at once (${settings.realtimeMaxConcurrentStreams}); end one (DELETE /v3/avatar-realtime/{stream_id}) or wait for one to end.`,
+    );
+  }
+  await requireUsableLook(workspaceId, request.avatar_id, 'avatar_id');
+  const look = await resolveLookPresenter(workspaceId, request.avatar_id);
+  if (!look.usable) throw new InvalidParameterError(look.message, 'avatar_id');
+  let voice: ResolvedVoice | undefined;
+  const voiceId = request.voice_id ?? look.media.defaultVoiceId;
+  if (request.type !== 'audio') {
+    if (!voiceId) throw new InvalidParameterError('Name the voice that speaks the text.', 'voice_id');
+    try {
+      voice = await resolveVoice(workspaceId, voiceId);
+    } catch (error) {
+      if (error instanceof VoiceResolutionError) throw voiceError(error);
+      throw error;
+    }
+  }
+  const firstUtterance: Utterance[] = [];
+  if (request.type === 'tts') {
+    if (!request.text?.trim())
+      throw new InvalidParameterError('A tts stream speaks `text`: give it.', 'text');
+  } else if (request.type === 'audio') {
+    if (!request.audio) throw new InvalidParameterError('An audio stream shows `audio`: give it.', 'audio');
+    const audio = await resolveMediaInput(workspaceId, request.audio, { param: 'audio', accept: ['audio'] });
+    firstUtterance.push({ kind: 'audio', objectKey: audio.objectKey });
+  } else if (request.text !== undefined) {
+    throw new InvalidParameterError(
+      'A text_stream stream takes its text from POST /v3/avatar-realtime/{stream_id}/text; leave `text` out.',
+      'text',
+    );
+  }
+
+  const stream: LiveStream = {
+    streamId: newId(),
+    workspaceId,
+    type: request.type,
+    avatarId: request.avatar_id,
+    voiceId: request.type === 'audio' ? null : voiceId,
+    status: STREAM_STATUS.starting,
+    endReason: null,
+    errorMessage: null,
+    createdAt: nowSeconds(),
+    endedAt: null,
+    // tts and audio streams get everything at creation: they end once it is said.
+    finalReceived: request.type !== 'text_stream',
+    pendingText: '',
+    queue: firstUtterance,
+    utterances: 0,
+    segments: [],
+    producedMs: 0,
+    words: [],
+    lastActivityAt: Date.now(),
+    wakeWorker: undefined,
+    listeners: new Set(),
+    endRequested: null,
+  };
+  if (request.type === 'tts' && request.text) {
+    stream.queue.push(...takeSentences(request.text, true).utterances.map(textUtterance));
+  }
+  streams.set(stream.streamId, stream);
+  void runStream(stream, look.media, voice, request);
+  return stream;
+}
+
+function notifyListeners(stream: LiveStream): void {
+  for (const listener of [...stream.listeners]) listener();
+}
+
+const textUtterance = (text: string): Utterance => ({ kind: 'text', text });
+
+/** Adds text to a `text_stream` stream: complete sentences start being spoken at once. */
+export function appendText(workspaceId: string, streamId: string, delta: string, final: boolean): LiveStream {
+  const stream = requireStream(workspaceId, streamId);
+  if (stream.type !== 'text_stream') {
+    throw new InvalidParameterError(
+      `Stream ${streamId} is a ${stream.type} stream: only text_stream streams take text.`,
+      'stream_id',
+    );
+  }
+  if (stream.finalReceived || !isLive(stream)) {
+    throw new ServiceError(
+      410,
+      'stream_ended',
+      stream.finalReceived
+        ? `Stream ${streamId} already received its final text; start a new stream to say more.`
+        : `Stream ${streamId} has ended (${stream.endReason ?? stream.status}); start a new stream to say more.`,
+    );
+  }
+  const { utterances, rest } = takeSentences(stream.pendingText + delta, final);
+  stream.pendingText = rest;
+  stream.queue.push(...utterances.map(textUtterance));
+  stream.finalReceived = final;
+  stream.lastActivityAt = Date.now();
+  stream.wakeWorker?.();
+  return stream;
+}
+
+/** Ends a stream now (DELETE); an ended stream stays readable. */
+export function endStream(workspaceId: string, streamId: string): LiveStream {
+  const stream = requireStream(workspaceId, streamId);
+  if (isLive(stream)) {
+    stream.endRequested = END_REASONS.deleted;
+    stream.wakeWorker?.();
+  }
+  return stream;
+}
+
+export function getStream(workspaceId: string, streamId: string): LiveStream {
+  return requireStream(workspaceId, streamId);
+}
+
+/** A stream as every route answers it; `hls_url` is presigned afresh. */
+export async function streamView(stream: LiveStream) {
+  return {
+    stream_id: stream.streamId,
+    type: stream.type,
+    status: stream.status,
+    avatar_id: stream.avatarId,
+    voice_id: stream.voiceId,
+    hls_url: await presignMediaDownload(realtimeMediaKeys.playlist(stream), { contentType: PLAYLIST_TYPE }),
+    duration: stream.producedMs / 1000,
+    error_message: stream.errorMessage,
+    end_reason: stream.endReason,
+    created_at: stream.createdAt,
+    ended_at: stream.endedAt,
+  };
+}
+
+/**
+ * The stream's words as Server-Sent Events: every word already spoken, then each block's words as its
+ * segments are published (`event: word`), then `event: end` with the end reason when the stream ends.
+ */
+export async function* streamWordEvents(workspaceId: string, streamId: string): AsyncGenerator<Uint8Array> {
+  const stream = requireStream(workspaceId, streamId);
+  const encoder = new TextEncoder();
+  let sent = 0;
+  for (;;) {
+    while (sent < stream.words.length) {
+      yield encoder.encode(`event: word\ndata: ${JSON.stringify(stream.words[sent])}\n\n`);
+      sent++;
+    }
+    if (!isLive(stream)) break;
+    await new Promise<void>((resolve) => {
+      const listener = () => {
+        stream.listeners.delete(listener);
+        resolve();
+      };
+      stream.listeners.add(listener);
+    });
+  }
+  yield encoder.encode(
+    `event: end\ndata: ${JSON.stringify({ status: stream.status, end_reason: stream.endReason, error_message: stream.errorMessage })}\n\n`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker
+
+/** The backdrop behind the presenter when the request names none. */
+const DEFAULT_BACKDROP = '#e8eaed';
+/** The longest one ffmpeg run of a block may take before the stream fails. */
+const BLOCK_TIMEOUT_MS = 120_000;
+/** Most segments of a recording rendered in one block (type `audio`): its first seconds show early. */
+const AUDIO_BLOCK_SEGMENTS = 3;
+/** Rate a recording's loudness is measured at for its mouth shapes (the lipsync `speed` mode's). */
+const ANALYSIS_RATE = 16_000;
+
+/** 16:9 at the stream's height (`realtimeMaxHeight`, at most 720p), even sides. */
+function streamFrame(backdrop: string): StreamFrame {
+  const height = 2 * Math.floor(Math.min(720, config().realtimeMaxHeight) / 2);
+  return { width: 2 * Math.round((height * 16) / 9 / 2), height, backdrop };
+}
+
+/** The look's portrait and its sprites, cut from its sheet, as files of `workDir`. */
+async function preparePresenter(
+  workDir: string,
+  portraitKey: string,
+  sheet: LookPresenterMedia['spriteSheet'],
+): Promise<StreamPresenter> {
+  // sharp is in the media image, where the streaming worker runs.
+  const { default: sharp } = await import('sharp');
+  const portraitPath = await downloadMediaObject(portraitKey, join(workDir, 'portrait.png'));
+  const sheetPath = await downloadMediaObject(sheet.key, join(workDir, 'sprites.png'));
+  const meta = await sharp(portraitPath).metadata();
+  const sprites: StreamPresenter['sprites'] = { mouths: {} };
+  await Promise.all(
+    sheet.sprites.map(async ({ sprite, box, sheet_top }) => {
+      const imagePath = join(workDir, `sprite-${sprite}.png`);
+      await sharp(sheetPath)
+        .extract({ left: 0, top: sheet_top, width: box.width, height: box.height })
+        .toFile(imagePath);
+      if (sprite === 'blink') sprites.blink = { imagePath, box };
+      else sprites.mouths[sprite as keyof typeof sprites.mouths] = { imagePath, box };
+    }),
+  );
+  return {
+    portraitPath,
+    portraitSize: { width: meta.width ?? 1, height: meta.height ?? 1 },
+    sprites,
+  };
+}
+
+async function runStream(
+  stream: LiveStream,
+  look: LookPresenterMedia,
+  voice: ResolvedVoice | undefined,
+  request: CreateStreamRequest,
+): Promise<void> {
+  const settings = config();
+  const segmentMs = settings.realtimeSegmentMs;
+  // Waits `ms`, or less when text arrives or the stream is deleted.
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(timer);
+        stream.wakeWorker = undefined;
+        resolve();
+      }
+      stream.wakeWorker = done;
+    });
+  await mkdir(settings.mediaWorkDir, { recursive: true });
+  const workDir = await mkdtemp(join(settings.mediaWorkDir, `realtime-${stream.streamId}-`));
+  let blocks = 0;
+  try {
+    const [presenter] = await Promise.all([
+      preparePresenter(workDir, look.portraitKey, look.spriteSheet),
+      // The speech engine's first synthesis starts its worker and loads the voice: done now, it is
+      // not paid by the first utterance (the time to the first speaking segment).
+      voice ? speechEngine().synthesize({ text: 'Hello.', voiceId: voice.engineVoiceId }) : undefined,
+    ]);
+    const frame = streamFrame(request.backdrop_color ?? DEFAULT_BACKDROP);
+    const startedAt = Date.now();
+    stream.status = STREAM_STATUS.live;
+    // Idle time counts from when the stream can be watched, not from the create.
+    stream.lastActivityAt = Math.max(stream.lastActivityAt, startedAt);
+
+    const publish = async (
+      block: Omit<
+        PresenterBlock,
+        'presenter' | 'frame' | 'startMs' | 'segmentMs' | 'outDir' | 'timeoutMs' | 'blinkSeed'
+      >,
+      words: Omit<StreamWord, 'utterance'>[],
+    ) => {
+      const outDir = join(workDir, `block-${blocks++}`);
+      const files = await renderPresenterBlock({
+        ...block,
+        presenter,
+        frame,
+        startMs: stream.producedMs,
+        segmentMs,
+        outDir,
+        timeoutMs: BLOCK_TIMEOUT_MS,
+        blinkSeed: blocks,
+      });
+      for (const file of files) {
+        const key = realtimeMediaKeys.segment(stream, stream.segments.length);
+        await putMediaObject(stream.workspaceId, key, await readFile(file), SEGMENT_TYPE);
+        stream.segments.push({
+          uri: await presignMediaDownload(key, { contentType: SEGMENT_TYPE }),
+          durationMs: segmentMs,
+        });
+      }
+      const blockStart = stream.producedMs;
+      stream.producedMs += files.length * segmentMs;
+      await writePlaylist(stream, false);
+      await rm(outDir, { recursive: true, force: true });
+      if (words.length > 0) {
+        const utterance = stream.utterances++;
+        for (const word of words) {
+          stream.words.push({
+            word: word.word,
+            start: (blockStart + word.start) / 1000,
+            end: (blockStart + word.end) / 1000,
+            utterance,
+          });
+        }
+        notifyListeners(stream);
+      }
+    };
+
+    const idle = () => publish({ segments: 1, visemes: [] }, []);
+
+    const speak = async (utterance: Utterance) => {
+      if (utterance.kind === 'text') {
+        if (!voice) throw new Error('a text utterance without a voice');
+        const spoken = await speechEngine().synthesize({
+          text: utterance.text,
+          voiceId: voice.engineVoiceId,
+          ...combinedSettings(voice, request),
+        });
+        const audioPath = join(workDir, `utterance-${blocks}.wav`);
+        await writeFile(audioPath, spoken.audio);
+        await publish(
+          {
+            segments: Math.max(1, Math.ceil(spoken.durationMs / segmentMs)),
+            audioPath,
+            visemes: spoken.visemes,
+          },
+          spoken.words.map((word) => ({ word: word.word, start: word.startMs, end: word.endMs })),
+        );
+        return;
+      }
+      await showRecording(utterance.objectKey);
+    };
+
+    // A recording shows in blocks of a few segments, its mouth from its loudness.
+    const showRecording = async (objectKey: string) => {
+      const audioPath = await downloadMediaObject(objectKey, join(workDir, 'recording'));
+      const samples = await decodeMonoPcm16(audioPath, { sampleRate: ANALYSIS_RATE, workDir });
+      const durationMs = Math.round((samples.length * 1000) / ANALYSIS_RATE);
+      const visemes = visemesFromAudio(samples, ANALYSIS_RATE);
+      const blockMs = AUDIO_BLOCK_SEGMENTS * segmentMs;
+      for (let fromMs = 0; fromMs < durationMs && !stream.endRequested; fromMs += blockMs) {
+        const lengthMs = Math.min(blockMs, durationMs - fromMs);
+        const clip = join(workDir, `recording-${fromMs}.wav`);
+        await runProcess(
+          ffmpegPath(),
+          [
+            '-nostdin',
+            '-v',
+            'error',
+            '-y',
+            '-ss',
+            (fromMs / 1000).toFixed(3),
+            '-t',
+            (lengthMs / 1000).toFixed(3),
+            '-i',
+            audioPath,
+            clip,
+          ],
+          { timeoutMs: BLOCK_TIMEOUT_MS },
+        );
+        await publish(
+          {
+            segments: Math.ceil(lengthMs / segmentMs),
+            audioPath: clip,
+            visemes: shiftedCues(visemes, fromMs, lengthMs),
+          },
+          [],
+        );
+      }
+    };
+
+    for (;;) {
+      const now = Date.now();
+      if (stream.endRequested) return await finish(stream, stream.endRequested);
+      if (
+        now - startedAt >= settings.realtimeMaxDurationMs ||
+        stream.producedMs >= settings.realtimeMaxDurationMs
+      ) {
+        return await finish(stream, END_REASONS.maxDuration);
+      }
+      const next = stream.queue.shift();
+      if (next) {
+        await speak(next);
+        // Time spent speaking is not idle time.
+        stream.lastActivityAt = Math.max(stream.lastActivityAt, Date.now());
+        continue;
+      }
+      if (stream.finalReceived) return await finish(stream, END_REASONS.completed);
+      if (now - stream.lastActivityAt >= settings.realtimeIdleTimeoutMs) {
+        return await finish(stream, END_REASONS.idleTimeout);
+      }
+      // Keep one segment ahead of the wall clock, so a player never runs dry between utterances.
+      const aheadMs = stream.producedMs - (now - startedAt);
+      if (aheadMs < segmentMs) {
+        await idle();
+        continue;
+      }
+      await sleep(
+        Math.min(aheadMs - segmentMs + 1, settings.realtimeIdleTimeoutMs - (now - stream.lastActivityAt)),
+      );
+    }
+  } catch (error) {
+    stream.errorMessage =
+      error instanceof JobFailure || error instanceof ServiceError
+        ? error.message
+        : `The stream failed: ${error instanceof Error ? error.message : String(error)}`;
+    await finish(stream, END_REASONS.error).catch(() => undefined);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The cues of `[fromMs, fromMs + lengthMs)`, from 0. */
+function shiftedCues(cues: readonly VisemeCue[], fromMs: number, lengthMs: number): VisemeCue[] {
+  return cues
+    .filter((cue) => cue.endMs > fromMs && cue.startMs < fromMs + lengthMs)
+    .map((cue) => ({
+      ...cue,
+      startMs: Math.max(0, cue.startMs - fromMs),
+      endMs: Math.min(lengthMs, cue.endMs - fromMs),
+    }));
+}
+
+async function writePlaylist(stream: LiveStream, ended: boolean): Promise<void> {
+  const playlist = livePlaylist(stream.segments, config().realtimeSegmentMs, ended);
+  await putMediaObject(
+    stream.workspaceId,
+    realtimeMediaKeys.playlist(stream),
+    new TextEncoder().encode(playlist),
+    PLAYLIST_TYPE,
+  );
+}
+
+async function finish(stream: LiveStream, reason: EndReason): Promise<void> {
+  stream.status = reason === END_REASONS.error ? STREAM_STATUS.failed : STREAM_STATUS.ended;
+  stream.endReason = reason;
+  stream.endedAt = nowSeconds();
+  try {
+    await writePlaylist(stream, true);
+  } finally {
+    notifyListeners(stream);
+    // An ended stream stays readable (its status, its words) as long as its URLs live, then is forgotten.
+    setTimeout(() => streams.delete(stream.streamId), config().mediaUrlTtlSeconds * 1000).unref();
+  }
+}
