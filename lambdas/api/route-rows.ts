@@ -13,7 +13,7 @@ import type {
 } from './pipeline/route-types.js';
 
 interface RowOptions {
-  /** How the route is served. @default undefined (not built yet: 501 `not_implemented`) */
+  /** How the route is served; every current route has one (a removed route has none). */
   endpoint?: Endpoint;
   /** Accepts `Idempotency-Key`. @default false */
   idempotent?: boolean;

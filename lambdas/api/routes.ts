@@ -1,6 +1,6 @@
 /**
  * THE route table. Every method and path of the contract, once, each row with the endpoint that
- * serves it (request schemas and the function that answers) or none yet (501 `not_implemented`).
+ * serves it (request schemas and the function that answers); a removed route (410) has none.
  * The rows are written per area, in `lambdas/api/<area>/routes.ts`; this file only joins them.
  *
  * Everything reads this table: the CDK stack makes one Lambda function per row, the local server

@@ -123,15 +123,6 @@ export class QuotaExceededError extends ServiceError {
   }
 }
 
-/** 501 for routes of the contract whose handler does not exist yet. */
-export class NotImplementedError extends ServiceError {
-  constructor(operation: string) {
-    super(501, 'not_implemented', `${operation} is part of the API contract but is not implemented yet.`);
-  }
-  // A 501 is a statement about this server, not a leak: let clients read which operation it is.
-  override readonly expose = true;
-}
-
 /** Why work that cannot succeed failed, as a job records it: its `failure_code` and what the user reads. */
 export interface JobFailureDetails {
   code: string;

@@ -29,23 +29,21 @@ export async function renderOpenApi(): Promise<string> {
 }
 
 export function renderCoverageTable(): string {
-  const implemented = ROUTES.filter((route) => route.endpoint).length;
+  const removed = ROUTES.filter((route) => route.removed).length;
   const lines = [
     COVERAGE_START,
-    `${implemented} of ${ROUTES.length} routes implemented; the others answer \`501 not_implemented\` (removed routes answer \`410 gone\`).`,
+    `All ${ROUTES.length} routes of the contract: ${ROUTES.length - removed} served, ${removed} removed (they answer \`410 gone\`).`,
     '',
     '| Method | Path | Status | Scopes | Rate class | Idempotency-Key |',
     '|---|---|---|---|---|---|',
     ...ROUTES.map((route) => {
       const status = route.removed
         ? 'removed (410)'
-        : route.endpoint
-          ? route.deprecated
-            ? 'implemented (deprecated)'
-            : route.extension
-              ? 'implemented (extension)'
-              : 'implemented'
-          : 'not implemented (501)';
+        : route.deprecated
+          ? 'implemented (deprecated)'
+          : route.extension
+            ? 'implemented (extension)'
+            : 'implemented';
       const scopes =
         route.scopes.length > 0
           ? route.scopes.map((scope) => `\`${scope}\``).join(' + ')

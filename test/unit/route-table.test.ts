@@ -21,6 +21,15 @@ describe('the route table', () => {
     expect(missing).toEqual([]);
   });
 
+  it('serves every current route: only a removed route has no endpoint', () => {
+    expect(
+      ROUTES.filter((route) => !route.endpoint && !route.removed).map((route) => route.operationId),
+    ).toEqual([]);
+    expect(
+      ROUTES.filter((route) => route.removed && route.endpoint).map((route) => route.operationId),
+    ).toEqual([]);
+  });
+
   it('gives every write route a write scope and every route a rate class', () => {
     for (const route of ROUTES) {
       if (route.auth === 'none' || route.removed) continue;

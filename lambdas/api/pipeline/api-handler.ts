@@ -9,10 +9,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../../core/config.js';
-import { NotImplementedError } from '../../core/errors.js';
 import { countRequest, logger, REQUEST_OUTCOMES, tracingMiddleware } from '../../core/observability.js';
 import { deprecationHeaders } from './deprecation.js';
-import { type Endpoint, endpoint } from './endpoint.js';
+import type { Endpoint } from './endpoint.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.js';
 import { authenticationMiddleware, authorizationMiddleware } from './middleware/authorization.js';
@@ -93,21 +92,16 @@ async function toProxyResult(
   };
 }
 
-/** Answers 501 `not_implemented` after the same pipeline as a real route (authentication, scopes, rate limit). */
-function notImplemented(operationId: string): Endpoint {
-  return endpoint({}, async () => {
-    throw new NotImplementedError(operationId);
-  });
-}
-
 /**
- * The Lambda handler of a row of the route table: its endpoint (or the 501 of a route not built
- * yet) inside the pipeline. A row marked `responseStreaming` gets the runtime's streaming signature
- * and sends a `respond.stream` body as it is produced; the 501 of such a row answers whole.
+ * The Lambda handler of a row of the route table: its endpoint inside the pipeline. A row marked
+ * `responseStreaming` gets the runtime's streaming signature and sends a `respond.stream` body as it
+ * is produced.
  */
 export function lambdaHandlerFor(route: RouteDefinition): ApiLambdaHandler | StreamingLambdaHandler {
   if (route.removed) throw new Error(`${route.operationId} was removed: API Gateway answers it, no function`);
-  const served = route.endpoint ?? notImplemented(route.operationId);
+  const served = route.endpoint;
+  if (!served)
+    throw new Error(`${route.operationId} has no endpoint: every current route of the table is served`);
   if (streamsResponse(route)) {
     return streamifyProxyHandler(pipeline(route, served, true), (error) =>
       logger.error('The response stream failed after it started', { error: error as Error }),
