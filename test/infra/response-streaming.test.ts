@@ -1,5 +1,5 @@
 /**
- * The streamed route deploys as API Gateway response streaming: its method's Lambda proxy integration
+ * The streamed routes deploy as API Gateway response streaming: its method's Lambda proxy integration
  * has `ResponseTransferMode: STREAM`, invokes the function through `InvokeWithResponseStream`
  * (`response-streaming-invocations`), and both the integration and the function outlast the 29 s a
  * buffered route gets. Every other route stays buffered.
@@ -17,8 +17,11 @@ const service = buildService({ validateTemplates: false });
 const STREAMED = ROUTES.filter(streamsResponse);
 
 describe('response streaming in the stack', () => {
-  it('has routes that stream', () => {
-    expect(STREAMED.map((route) => route.operationId)).toEqual(['ModelAudioTtsStreamCreate']);
+  it('has routes that stream: streamed speech, and the word events of a realtime avatar stream', () => {
+    expect(STREAMED.map((route) => route.operationId).sort()).toEqual([
+      'AvatarRealtimeWordsList',
+      'ModelAudioTtsStreamCreate',
+    ]);
   });
 
   it('gives exactly the streamed routes a STREAM integration and longer timeouts', () => {
