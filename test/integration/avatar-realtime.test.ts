@@ -366,6 +366,28 @@ describe('the limits and errors of streams', () => {
     }
   }, 30_000);
 
+  it('replays a create with the same Idempotency-Key: one stream, holding one of the three', async () => {
+    const workspace = await api.newWorkspace();
+    const request = {
+      key: workspace.apiKey,
+      headers: { 'Idempotency-Key': 'realtime-create-1' },
+      body: { type: 'text_stream', avatar_id: look?.id },
+    };
+    const first = await api.call<{ data: Stream }>('POST', '/v3/avatar-realtime', request);
+    const again = await api.call<{ data: Stream }>('POST', '/v3/avatar-realtime', request);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.data.stream_id).toBe(first.body.data.stream_id);
+    // The replay started no second stream: two more fit under the limit of three.
+    const others = [
+      await createStream({ type: 'text_stream' }, workspace.apiKey),
+      await createStream({ type: 'text_stream' }, workspace.apiKey),
+    ];
+    for (const stream of [first.body.data, ...others]) {
+      await api.call('DELETE', `/v3/avatar-realtime/${stream.stream_id}`, { key: workspace.apiKey });
+    }
+  }, 30_000);
+
   it("answers 404 for another workspace's stream on every route", async () => {
     const stream = await createStream({ type: 'text_stream' });
     const other = await api.newWorkspace();
