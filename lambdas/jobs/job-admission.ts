@@ -10,9 +10,9 @@
  * - `JOB_QUEUE#<job>#<execution name>`: a job waiting (execution names start with the job's
  *   time-ordered id, so key order is creation order);
  * - `JOB_SLOT#<job>#<execution name>`: the slot a job holds (with its ref), so taking and giving it
- *   back each happen once however often a step runs. A job type whose run can end without the
- *   framework's ending (a step that returns on finding its record deleted) is covered too: a full
- *   count makes the waiting head look at the holders, and the slots of jobs gone or ended go back.
+ *   back each happen once however often a step runs. A run that never reaches the framework's ending
+ *   (its execution timed out or was stopped) would hold its slot for good: so a full count makes the
+ *   waiting head look at the holders, and the slots of jobs gone or ended go back.
  * Taking a slot is one transaction over the three (the head of the queue only, the count under the cap),
  * so concurrent Admits of any number of instances never exceed the cap.
  */
@@ -112,8 +112,8 @@ export async function admitJob<RefSchema extends JobRefSchema, Rec>(
       },
     ]);
     if (refused !== 0) return admitted; // a concurrent run of this step took the slot for this job
-    // Every slot is taken: by running jobs, unless one's holder outlived its job (a run that ended
-    // without reaching the framework's ending). Those slots are taken back, and the head asks again.
+    // Every slot is taken: by running jobs, unless one's holder outlived its job (an execution that
+    // timed out or was stopped before the framework's ending). Those slots go back; the head asks again.
     if (!(await reclaimStaleSlots(job, workspaceId))) return waiting;
   }
 }

@@ -13,7 +13,7 @@ import { config, SPEECH_ENGINE_NAMES } from '../core/config.js';
 import { JobFailure } from '../core/errors.js';
 import { getItem } from '../core/repository.js';
 import { speechEngine } from '../engines/speech/index.js';
-import { finishJob, resumeJob } from '../jobs/job-lifecycle.js';
+import { endJob, finishJob, resumeJob } from '../jobs/job-lifecycle.js';
 import { jobStep } from '../jobs/job-steps.js';
 import { deleteMediaObject, downloadMediaObject } from '../media/media-store.js';
 import { storeVoicePreview } from './designed-voices.js';
@@ -134,10 +134,12 @@ async function buildVoiceClone(ref: CloneRef): Promise<{ status: string }> {
       },
     });
     if (!stored) {
-      // Deleted (or ended) while it was being built: leave nothing behind.
+      // Deleted (or ended) while it was being built: leave nothing behind, and end the run the
+      // framework's way (a deleted job gives back its slot; one that ended has its ending finished).
       if (previewKey && !(await getItem(voiceKey(ref.workspace_id, ref.voice_id), true))) {
         await deleteMediaObject(previewKey);
       }
+      await endJob(voiceCloneJob, ref, undefined);
       return { status: 'deleted' };
     }
     await finishJob(voiceCloneJob, stored);
