@@ -116,10 +116,15 @@ export class RateLimitError extends ServiceError {
   }
 }
 
-/** 429 `quota_exceeded`: a usage quota of the workspace (e.g. the free plan's daily jobs) is used up. */
+/**
+ * 429 `quota_exceeded`: a usage quota of the workspace is used up (the free plan's daily jobs, live
+ * realtime streams). `Retry-After` when the quota's renewal is known.
+ */
 export class QuotaExceededError extends ServiceError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, 'quota_exceeded', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(429, 'quota_exceeded', message, {
+      headers: retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+    });
   }
 }
 

@@ -23,7 +23,13 @@ import {
   resolveLookPresenter,
 } from '../avatars/look-presenters.js';
 import { config } from '../core/config.js';
-import { InvalidParameterError, JobFailure, NotFoundError, ServiceError } from '../core/errors.js';
+import {
+  InvalidParameterError,
+  JobFailure,
+  NotFoundError,
+  QuotaExceededError,
+  ServiceError,
+} from '../core/errors.js';
 import { newId, nowSeconds } from '../core/ids.js';
 import { onProcessReset } from '../core/process-state.js';
 import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
@@ -176,9 +182,7 @@ export async function createStream(workspaceId: string, request: CreateStreamReq
   }
   const live = [...streams.values()].filter((stream) => stream.workspaceId === workspaceId && isLive(stream));
   if (live.length >= settings.realtimeMaxConcurrentStreams) {
-    throw new ServiceError(
-      429,
-      'quota_exceeded',
+    throw new QuotaExceededError(
       `This workspace already has ${live.length} live realtime streams, the most it may hold at once (${settings.realtimeMaxConcurrentStreams}); end one (DELETE /v3/avatar-realtime/{stream_id}) or wait for one to end.`,
     );
   }

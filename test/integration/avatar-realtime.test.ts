@@ -257,6 +257,7 @@ describe('a text_stream stream', () => {
       },
     );
     expect(after.status).toBe(410);
+    expect(after.body.error.code).toBe('stream_ended');
 
     const final = await playlist(ended);
     expect(final.text.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
@@ -324,6 +325,7 @@ describe('the limits and errors of streams', () => {
       { body: { delta: 'Too late. ' } },
     );
     expect(refused.status).toBe(410);
+    expect(refused.body.error).toMatchObject({ code: 'stream_ended' });
     expect(refused.body.error.message).toContain('idle_timeout');
   }, 30_000);
 
