@@ -138,6 +138,8 @@ async function takeSlot<RefSchema extends JobRefSchema, Rec>(
   const workspaceId = workspace.workspace_id;
   const execution = job.executionName(ref);
   const limit = kind === SLOT_KIND.burst ? jobBurstSlots(workspace) : jobConcurrencyCap(workspace, job.name);
+  // The count's condition lets a first slot through when the count does not exist yet.
+  if (limit <= 0) return SLOT_TAKEN.full;
   const topUp = kind === SLOT_KIND.burst ? await burstTopUpOf(job, workspace, ref) : [];
   const refused = await transactWrite([
     {
