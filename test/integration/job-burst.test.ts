@@ -7,7 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getWorkspace, updateWorkspace } from '../../lambdas/accounts/workspaces.js';
-import { BILLING_STATE, type JobBilling, reservationOf } from '../../lambdas/billing/credits.js';
+import {
+  BILLING_STATE,
+  type JobBilling,
+  refundReservation,
+  reservationOf,
+} from '../../lambdas/billing/credits.js';
 import { newId } from '../../lambdas/core/ids.js';
 import { getItem, putItem, type StoredItem } from '../../lambdas/core/repository.js';
 import { keys } from '../../lambdas/core/table-schema.js';
@@ -293,5 +298,29 @@ describe('the Admit step with burst slots', () => {
       credits_burst_reserved: 1,
     });
     expect((await getWorkspace(workspaceId, true))?.remaining_credits).toBe(0);
+  });
+
+  it("refunds the top-up too when it lands between a refund's read and its write", async () => {
+    const { workspaceId } = await api.newWorkspace({ plan: 'enterprise', included_credits: 10 });
+    await updateWorkspace(workspaceId, { job_concurrency: { 'burst-refund': 1 }, job_burst_slots: 1 });
+    const { job, keyOf, create } = fakePaidJobType('burst-refund');
+    type Ref = { workspace_id: string; id: string };
+    const [holder, burst] = [1, 2].map(
+      (offset): Ref => ({ workspace_id: workspaceId, id: newId(Date.now() + offset) }),
+    ) as [Ref, Ref];
+    await create(holder, 2);
+    await create(burst, 2);
+    expect((await admitJob(job, holder)).admitted).toBe(true);
+    // A delete reads the reservation (2, no burst), then the job takes its burst slot (1 more)...
+    const read = reservationOf((await getItem<StoredItem & JobBilling>(keyOf(burst), true)) as JobBilling);
+    expect((await admitJob(job, burst)).admitted).toBe(true);
+    expect((await getWorkspace(workspaceId, true))?.remaining_credits).toBe(9);
+    // ...and its refund, written with what it read, gives back all 3 held.
+    expect(await refundReservation(keyOf(burst), workspaceId, read as JobBilling)).toBe(true);
+    expect(await getItem(keyOf(burst), true)).toMatchObject({
+      billing_state: 'refunded',
+      credits_charged: 0,
+    });
+    expect((await getWorkspace(workspaceId, true))?.remaining_credits).toBe(12);
   });
 });
