@@ -36,7 +36,7 @@ export interface JobBilling {
   /** Whether the job counted against the free trial's video limit. */
   trial_counted: boolean;
   /**
-   * Set when the job was admitted on a burst slot (`topUpForBurst`): its charge is multiplied by this
+   * Set when the job was admitted on a burst slot (`burstTopUp`): its charge is multiplied by this
    * (rounded up to a whole credit). Absent: the contract rate.
    */
   rate_multiplier?: number;
