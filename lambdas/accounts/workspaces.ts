@@ -132,6 +132,11 @@ export interface Workspace {
    * administrator set its own; other types run the plan's (`PLAN_ENTITLEMENTS`).
    */
   job_concurrency?: Record<string, number>;
+  /**
+   * Burst slots per job type above its cap, billed at 1.5× (an Enterprise feature an administrator
+   * enables: `admin workspace update <id> --burst on [--burst-slots <n>]`); absent: no burst.
+   */
+  job_burst_slots?: number;
   /** Absent: the stack's key. */
   encryption?: WorkspaceEncryption;
   created_at: number;
@@ -250,6 +255,7 @@ export type WorkspaceChanges = Partial<
     | 'restrictions'
     | 'daily_job_quota'
     | 'job_concurrency'
+    | 'job_burst_slots'
   >
 >;
 

@@ -5,7 +5,7 @@
  * and its run, finding no record, removes what it had written. Deleting the last look of a group
  * deletes the group (spec, "States and transitions").
  */
-import { BILLING_STATE, refundReservation } from '../billing/credits.js';
+import { BILLING_STATE, refundReservation, reservationOf } from '../billing/credits.js';
 import { findStockAvatarGroup, findStockLook } from '../catalog/stock-avatars.js';
 import { config } from '../core/config.js';
 import { ForbiddenError, InvalidParameterError, NotFoundError } from '../core/errors.js';
@@ -87,14 +87,9 @@ export async function updateGroup(
 /** Removes one look: credits back if it was still training, its record, its media. */
 async function removeLook(look: AvatarLookRecord): Promise<void> {
   const key = avatarLookKey(look.workspace_id, look.look_id);
-  if (look.billing_state === BILLING_STATE.reserved && look.credits_reserved !== undefined) {
-    await refundReservation(key, look.workspace_id, {
-      billing_state: look.billing_state,
-      credits_reserved: look.credits_reserved,
-      credits_charged: look.credits_charged ?? null,
-      credits_balance: look.credits_balance ?? 'remaining_credits',
-      trial_counted: look.trial_counted ?? false,
-    });
+  const reservation = reservationOf(look);
+  if (reservation?.billing_state === BILLING_STATE.reserved) {
+    await refundReservation(key, look.workspace_id, reservation);
   }
   // The record first: a crash leaves unreferenced objects at worst, never a look without media.
   await deleteExistingItem(key);

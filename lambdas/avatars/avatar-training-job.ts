@@ -10,6 +10,7 @@
  * `photo_avatar_generation.*`, look packs `photo_avatar_look.*`, digital twins `instant_avatar.*`.
  */
 import { z } from 'zod';
+import { reservationOf } from '../billing/credits.js';
 import { GRANTS } from '../core/grants.js';
 import type { EventType } from '../events/event-types.js';
 import { defineJob, outcomeByStatus, refundedJobWording } from '../jobs/job-definition.js';
@@ -138,16 +139,7 @@ export const avatarTrainingJob = defineJob({
   },
   billing: {
     key: (look) => avatarLookKey(look.workspace_id, look.look_id),
-    reservation: (look) =>
-      look.billing_state && look.credits_reserved !== undefined
-        ? {
-            billing_state: look.billing_state,
-            credits_reserved: look.credits_reserved,
-            credits_charged: look.credits_charged ?? null,
-            credits_balance: look.credits_balance ?? 'remaining_credits',
-            trial_counted: look.trial_counted ?? false,
-          }
-        : undefined,
+    reservation: (look) => reservationOf(look),
     charge: (look) => look.credits_reserved ?? 0,
   },
   release: dropSource,

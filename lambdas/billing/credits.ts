@@ -10,9 +10,15 @@ import { assertVendorsAllowed, type EngineCapability } from '../accounts/account
 import { getWorkspace, WORKSPACE_STATUS, type Workspace } from '../accounts/workspaces.js';
 import { config } from '../core/config.js';
 import { PaymentRequiredError, QuotaExceededError } from '../core/errors.js';
-import { type ItemKey, type StoredItem, transactWrite } from '../core/repository.js';
+import {
+  getItem,
+  type ItemKey,
+  type StoredItem,
+  type TransactionItem,
+  transactWrite,
+} from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
-import { PLAN_ENTITLEMENTS } from './plans.js';
+import { BURST_RATE_MULTIPLIER, PLAN_ENTITLEMENTS } from './plans.js';
 import { usageLedgerCharge } from './usage-ledger.js';
 
 export const BILLING_STATE = { reserved: 'reserved', settled: 'settled', refunded: 'refunded' } as const;
@@ -29,6 +35,13 @@ export interface JobBilling {
   credits_balance: Balance;
   /** Whether the job counted against the free trial's video limit. */
   trial_counted: boolean;
+  /**
+   * Set when the job was admitted on a burst slot (`burstTopUp`): its charge is multiplied by this
+   * (rounded up to a whole credit). Absent: the contract rate.
+   */
+  rate_multiplier?: number;
+  /** The credits reserved on top of `credits_reserved` for the burst rate, part of what ends with the job. */
+  credits_burst_reserved?: number;
 }
 
 /** The job's item already exists with a reservation (an id collision, or a batch item admitted twice). */
@@ -224,7 +237,52 @@ export async function createJobWithReservation(
 }
 
 /**
- * Ends a reservation: `charged` credits are spent (at most the reservation), the rest goes back.
+ * The writes that top a job's reservation up to the burst rate, for the admission's transaction
+ * (jobs/job-admission.ts): the job item marked with `rate_multiplier` and the extra credits, the
+ * workspace's balance debited by them. The job's write is conditional on a reservation not ended and
+ * not topped up yet, so a retried Admit tops up once; the workspace's on the balance (and the usage
+ * limit) covering the extra, so a workspace that cannot pay it is refused (and its job waits for a
+ * regular slot). The caller reads a refusal from the position of each: `[job, workspace]`.
+ */
+export function burstTopUp(workspace: Workspace, jobKey: ItemKey, billing: JobBilling): TransactionItem[] {
+  const extra = Math.ceil(billing.credits_reserved * BURST_RATE_MULTIPLIER) - billing.credits_reserved;
+  const conditions = ['#status = :active', '#balance >= :extra'];
+  const values: Record<string, unknown> = { ':active': WORKSPACE_STATUS.active, ':extra': extra };
+  if (typeof workspace.usage_limit_credits === 'number') {
+    conditions.push('(attribute_not_exists(used_credits) OR used_credits <= :maxUsed)');
+    values[':maxUsed'] = workspace.usage_limit_credits - extra;
+  }
+  return [
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: jobKey,
+        UpdateExpression: 'SET rate_multiplier = :rate, credits_burst_reserved = :extra',
+        ConditionExpression: 'billing_state = :reserved AND attribute_not_exists(rate_multiplier)',
+        ExpressionAttributeValues: {
+          ':rate': BURST_RATE_MULTIPLIER,
+          ':extra': extra,
+          ':reserved': BILLING_STATE.reserved,
+        },
+      },
+    },
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: keys.workspace(workspace.workspace_id),
+        UpdateExpression: 'ADD #balance :spend, used_credits :extra',
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: { '#status': 'status', '#balance': billing.credits_balance },
+        ExpressionAttributeValues: { ...values, ':spend': -extra },
+      },
+    },
+  ];
+}
+
+/**
+ * Ends a reservation: `charged` credits (at the contract rate; times the burst rate for a job that ran
+ * on a burst slot, rounded up) are spent, at most what is held (a burst top-up included), the rest
+ * goes back.
  * Returns false when the job's billing was already ended (the step ran before). Concurrent
  * transactions on the workspace item (jobs ending together) are retried by `transactWrite`; any other
  * error throws, so the workflow's Retry and Catch see it instead of credits staying reserved unnoticed.
@@ -235,45 +293,80 @@ async function endReservation(
   billing: JobBilling,
   charged: number,
 ): Promise<boolean> {
-  const spent = Math.min(Math.max(0, charged), billing.credits_reserved);
-  const returned = billing.credits_reserved - spent;
+  const held = billing.credits_reserved + (billing.credits_burst_reserved ?? 0);
+  const spent = Math.min(Math.max(0, Math.ceil(charged * (billing.rate_multiplier ?? 1))), held);
+  const returned = held - spent;
   const refunded = spent === 0;
   const returnsTrial = refunded && billing.trial_counted;
   // A charge is counted in the usage ledger by the same transaction (usage-ledger.ts): it can never be
   // counted without being spent, or twice. A refund charges nothing and counts nothing.
-  const ledger = refunded ? [] : [usageLedgerCharge(workspaceId, jobKey, spent, new Date())];
-  // A refusal means the job's billing already ended (the step ran before).
-  return (
-    (await transactWrite([
-      {
-        Update: {
-          TableName: config().tableName,
-          Key: jobKey,
-          UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
-          ConditionExpression: 'billing_state = :reserved',
-          ExpressionAttributeValues: {
-            ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
-            ':spent': spent,
-            ':reserved': BILLING_STATE.reserved,
-          },
+  const ledger = refunded
+    ? []
+    : [usageLedgerCharge(workspaceId, jobKey, spent, new Date(), billing.rate_multiplier !== undefined)];
+  // Conditional on the rate read too: a top-up for a burst slot landing between the caller's read and
+  // this write is then not left held. A refusal means the job's billing already ended (the step ran
+  // before), unless the job is still reserved at another rate: then it ends with what it holds now.
+  const refused = await transactWrite([
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: jobKey,
+        UpdateExpression: 'SET billing_state = :next, credits_charged = :spent',
+        ConditionExpression: `billing_state = :reserved AND ${
+          billing.rate_multiplier === undefined
+            ? 'attribute_not_exists(rate_multiplier)'
+            : 'rate_multiplier = :rate'
+        }`,
+        ExpressionAttributeValues: {
+          ':next': refunded ? BILLING_STATE.refunded : BILLING_STATE.settled,
+          ':spent': spent,
+          ':reserved': BILLING_STATE.reserved,
+          ...(billing.rate_multiplier === undefined ? {} : { ':rate': billing.rate_multiplier }),
         },
       },
-      {
-        Update: {
-          TableName: config().tableName,
-          Key: keys.workspace(workspaceId),
-          UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
-          ExpressionAttributeNames: { '#balance': billing.credits_balance },
-          ExpressionAttributeValues: {
-            ':returned': returned,
-            ':unused': -returned,
-            ...(returnsTrial ? { ':minusOne': -1 } : {}),
-          },
+    },
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: keys.workspace(workspaceId),
+        UpdateExpression: `ADD #balance :returned, used_credits :unused${returnsTrial ? ', trial_videos_used :minusOne' : ''}`,
+        ExpressionAttributeNames: { '#balance': billing.credits_balance },
+        ExpressionAttributeValues: {
+          ':returned': returned,
+          ':unused': -returned,
+          ...(returnsTrial ? { ':minusOne': -1 } : {}),
         },
       },
-      ...ledger,
-    ])) === undefined
-  );
+    },
+    ...ledger,
+  ]);
+  if (refused === undefined) return true;
+  const current = reservationOf((await getItem<StoredItem & Partial<JobBilling>>(jobKey, true)) ?? {});
+  if (
+    current?.billing_state !== BILLING_STATE.reserved ||
+    current.rate_multiplier === billing.rate_multiplier
+  ) {
+    return false;
+  }
+  return endReservation(jobKey, workspaceId, current, charged);
+}
+
+/** The reservation a job's record holds (`JobBilling`), or undefined for a record that never held one. */
+export function reservationOf(record: Partial<JobBilling>): JobBilling | undefined {
+  if (!record.billing_state || record.credits_reserved === undefined) return undefined;
+  return {
+    billing_state: record.billing_state,
+    credits_reserved: record.credits_reserved,
+    credits_charged: record.credits_charged ?? null,
+    credits_balance: record.credits_balance ?? 'remaining_credits',
+    trial_counted: record.trial_counted ?? false,
+    ...(record.rate_multiplier === undefined
+      ? {}
+      : {
+          rate_multiplier: record.rate_multiplier,
+          credits_burst_reserved: record.credits_burst_reserved ?? 0,
+        }),
+  };
 }
 
 /** Completion: charges what the output really cost (never more than reserved), returns the rest. */
@@ -286,7 +379,7 @@ export function settleReservation(
   return endReservation(jobKey, workspaceId, billing, actualCredits);
 }
 
-/** Failure: every reserved credit goes back, and a trial video is given back too. */
+/** Failure: every reserved credit (a burst top-up included) goes back, and a trial video is given back too. */
 export function refundReservation(
   jobKey: ItemKey,
   workspaceId: string,

@@ -22,16 +22,29 @@ export interface PlanEntitlements {
   dailyJobQuota: number | null;
   /** Jobs of one type a workspace runs at once; more wait their turn (jobs/job-admission.ts). */
   jobConcurrency: number;
+  /**
+   * Burst slots per job type a workspace may have enabled above `jobConcurrency` (billed at
+   * `BURST_RATE_MULTIPLIER`), the default when an administrator enables burst; null: the plan has none.
+   */
+  jobBurstSlots: number | null;
 }
 
 export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
-  free: { maxResolution: '720p', trialVideoLimit: 3, watermark: false, dailyJobQuota: 25, jobConcurrency: 1 },
+  free: {
+    maxResolution: '720p',
+    trialVideoLimit: 3,
+    watermark: false,
+    dailyJobQuota: 25,
+    jobConcurrency: 1,
+    jobBurstSlots: null,
+  },
   starter: {
     maxResolution: '1080p',
     trialVideoLimit: null,
     watermark: false,
     dailyJobQuota: null,
     jobConcurrency: 2,
+    jobBurstSlots: null,
   },
   creator: {
     maxResolution: '1080p',
@@ -39,6 +52,7 @@ export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
     watermark: false,
     dailyJobQuota: null,
     jobConcurrency: 3,
+    jobBurstSlots: null,
   },
   pro: {
     maxResolution: '4k',
@@ -46,6 +60,7 @@ export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
     watermark: false,
     dailyJobQuota: null,
     jobConcurrency: 5,
+    jobBurstSlots: null,
   },
   team: {
     maxResolution: '4k',
@@ -53,6 +68,7 @@ export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
     watermark: false,
     dailyJobQuota: null,
     jobConcurrency: 10,
+    jobBurstSlots: null,
   },
   enterprise: {
     maxResolution: '4k',
@@ -60,6 +76,7 @@ export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
     watermark: true,
     dailyJobQuota: null,
     jobConcurrency: 20,
+    jobBurstSlots: 50,
   },
   business_plus: {
     maxResolution: '4k',
@@ -67,12 +84,24 @@ export const PLAN_ENTITLEMENTS: Readonly<Record<Plan, PlanEntitlements>> = {
     watermark: true,
     dailyJobQuota: null,
     jobConcurrency: 20,
+    jobBurstSlots: 50,
   },
 };
 
 /** Jobs of a type (by workflow name) the workspace may run at once: its own cap for the type, else its plan's. */
 export function jobConcurrencyCap(workspace: Workspace, jobName: string): number {
   return workspace.job_concurrency?.[jobName] ?? PLAN_ENTITLEMENTS[workspace.plan].jobConcurrency;
+}
+
+/** What a job run on a burst slot is charged: this times the contract rate, rounded up to a whole credit. */
+export const BURST_RATE_MULTIPLIER = 1.5;
+
+/**
+ * Burst slots per job type above the cap: what an administrator enabled (`--burst on`), while the
+ * workspace's plan has burst (a workspace moved off Enterprise bursts no more); 0 for none.
+ */
+export function jobBurstSlots(workspace: Workspace): number {
+  return PLAN_ENTITLEMENTS[workspace.plan].jobBurstSlots === null ? 0 : (workspace.job_burst_slots ?? 0);
 }
 
 export function resolutionAllowed(plan: Plan, resolution: Resolution): boolean {

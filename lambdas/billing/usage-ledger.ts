@@ -43,7 +43,9 @@ export function utcDay(at: Date): string {
 const ledgerSortKey = (day: string, jobType: string) => `${RESOURCE_TYPES.usage}#${day}#${jobType}`;
 
 /**
- * The ledger's part of a settlement's transaction: `credits` charged today for the job of `jobKey`.
+ * The ledger's part of a settlement's transaction: `credits` charged today for the job of `jobKey`;
+ * for a job that ran on a burst slot (`burst`), counted again under `burst_*` (its charge is at the
+ * burst rate already).
  * Unconditional (an ADD creates the counter on the day's first charge): the settlement's own
  * condition on the job's billing state is what makes the whole transaction happen once.
  */
@@ -52,6 +54,7 @@ export function usageLedgerCharge(
   jobKey: ItemKey,
   credits: number,
   at: Date,
+  burst = false,
 ): TransactionItem {
   const day = utcDay(at);
   const jobType = jobTypeOfKey(jobKey);
@@ -59,8 +62,9 @@ export function usageLedgerCharge(
     Update: {
       TableName: config().tableName,
       Key: { pk: keys.workspacePartition(workspaceId), sk: ledgerSortKey(day, jobType) },
-      UpdateExpression:
-        'SET #day = :day, job_type = :jobType ADD credits_charged :credits, jobs_settled :one',
+      UpdateExpression: `SET #day = :day, job_type = :jobType ADD credits_charged :credits, jobs_settled :one${
+        burst ? ', burst_credits_charged :credits, burst_jobs_settled :one' : ''
+      }`,
       ExpressionAttributeNames: { '#day': 'day' },
       ExpressionAttributeValues: { ':day': day, ':jobType': jobType, ':credits': credits, ':one': 1 },
     },
@@ -73,6 +77,9 @@ export interface DailyUsage {
   job_type: string;
   credits_charged: number;
   jobs_settled: number;
+  /** Of those, what jobs run on burst slots were charged (at the burst rate) and how many settled. */
+  burst_credits_charged: number;
+  burst_jobs_settled: number;
 }
 
 /** The workspace's counters from `fromDay` to `toDay` (`YYYY-MM-DD`, both included), by day then type. */
@@ -85,12 +92,22 @@ export async function readDailyUsage(
     partition: keys.workspacePartition(workspaceId),
     // `#` sorts before every letter and digit: `<toDay>#~` is after every type of the last day.
     sortKey: { from: ledgerSortKey(fromDay, ''), to: ledgerSortKey(toDay, '~') },
-    attributes: ['day', 'job_type', 'credits_charged', 'jobs_settled'],
+    attributes: [
+      'day',
+      'job_type',
+      'credits_charged',
+      'jobs_settled',
+      'burst_credits_charged',
+      'burst_jobs_settled',
+    ],
   });
   return items.map((item) => ({
     day: item.day,
     job_type: item.job_type,
     credits_charged: Number(item.credits_charged),
     jobs_settled: Number(item.jobs_settled),
+    // Absent on a counter no burst job has settled under.
+    burst_credits_charged: Number(item.burst_credits_charged ?? 0),
+    burst_jobs_settled: Number(item.burst_jobs_settled ?? 0),
   }));
 }

@@ -8,7 +8,7 @@ import { InvalidParameterError } from '../core/errors.js';
 import { queryItems } from '../core/repository.js';
 import { keys } from '../core/table-schema.js';
 import { BILLING_STATE } from './credits.js';
-import { jobConcurrencyCap } from './plans.js';
+import { jobBurstSlots, jobConcurrencyCap } from './plans.js';
 import { PAID_JOB_TYPES, type PaidJobType, readDailyUsage, utcDay } from './usage-ledger.js';
 
 export const USAGE_GRANULARITIES = ['day', 'week', 'month'] as const;
@@ -62,6 +62,9 @@ function periodStart(day: string, granularity: UsageGranularity): string {
 export interface UsageCount {
   credits_charged: number;
   jobs_settled: number;
+  /** The part of the above that jobs run on burst slots make (charged at the burst rate). */
+  burst_credits_charged: number;
+  burst_jobs_settled: number;
 }
 
 /** Counts, in all and per job type. */
@@ -75,14 +78,24 @@ export interface UsagePeriod extends UsageTally {
   to: string;
 }
 
-const emptyCount = (): UsageCount => ({ credits_charged: 0, jobs_settled: 0 });
+const emptyCount = (): UsageCount => ({
+  credits_charged: 0,
+  jobs_settled: 0,
+  burst_credits_charged: 0,
+  burst_jobs_settled: 0,
+});
 
-function addTo(target: UsageTally, jobType: string, count: UsageCount): void {
+function addCount(target: UsageCount, count: UsageCount): void {
   target.credits_charged += count.credits_charged;
   target.jobs_settled += count.jobs_settled;
+  target.burst_credits_charged += count.burst_credits_charged;
+  target.burst_jobs_settled += count.burst_jobs_settled;
+}
+
+function addTo(target: UsageTally, jobType: string, count: UsageCount): void {
+  addCount(target, count);
   const byType = target.by_job_type[jobType] ?? emptyCount();
-  byType.credits_charged += count.credits_charged;
-  byType.jobs_settled += count.jobs_settled;
+  addCount(byType, count);
   target.by_job_type[jobType] = byType;
 }
 
@@ -145,11 +158,15 @@ const WORKFLOW_OF_JOB_TYPE: Readonly<Record<PaidJobType, string>> = {
 export interface JobsInFlight {
   job_type: PaidJobType;
   running: number;
+  /** Of `running`, those on burst slots (charged at the burst rate). */
+  burst_running: number;
   /** Accepted and not started: waiting for a slot under `concurrency_limit`, or about to start. */
   queued: number;
   /** How many of the type the workspace runs at once (its own cap, else its plan's). */
   concurrency_limit: number;
-  /** Credits reserved by the type's jobs that have not ended. */
+  /** How many more of the type may run on burst slots once `concurrency_limit` are running; 0 without burst. */
+  burst_limit: number;
+  /** Credits reserved by the type's jobs that have not ended (burst top-ups included). */
   credits_reserved: number;
 }
 
@@ -162,7 +179,13 @@ export async function jobsInFlight(workspace: Workspace): Promise<JobsInFlight[]
   const workspaceId = workspace.workspace_id;
   return Promise.all(
     Object.entries(PAID_JOB_TYPES).map(async ([jobType, resourceType]) => {
-      const items = await queryItems<{ status?: string; billing_state?: string; credits_reserved?: number }>({
+      const items = await queryItems<{
+        status?: string;
+        billing_state?: string;
+        credits_reserved?: number;
+        credits_burst_reserved?: number;
+        rate_multiplier?: number;
+      }>({
         partition: keys.workspacePartition(workspaceId),
         sortKey: { prefix: `${resourceType}#` },
         filter: {
@@ -175,18 +198,32 @@ export async function jobsInFlight(workspace: Workspace): Promise<JobsInFlight[]
             ':reserved': BILLING_STATE.reserved,
           },
         },
-        attributes: ['status', 'billing_state', 'credits_reserved'],
+        attributes: [
+          'status',
+          'billing_state',
+          'credits_reserved',
+          'credits_burst_reserved',
+          'rate_multiplier',
+        ],
       });
       const isRunning = (status: string | undefined) =>
         (RUNNING_STATUSES as readonly (string | undefined)[]).includes(status);
+      const running = items.filter((item) => isRunning(item.status));
       return {
         job_type: jobType as PaidJobType,
-        running: items.filter((item) => isRunning(item.status)).length,
+        running: running.length,
+        // A job is marked with its rate when it takes a burst slot (billing/credits.ts, burstTopUp).
+        burst_running: running.filter((item) => item.rate_multiplier !== undefined).length,
         queued: items.filter((item) => item.status === QUEUED_STATUS).length,
         concurrency_limit: jobConcurrencyCap(workspace, WORKFLOW_OF_JOB_TYPE[jobType as PaidJobType]),
+        burst_limit: jobBurstSlots(workspace),
         credits_reserved: items
           .filter((item) => item.billing_state === BILLING_STATE.reserved)
-          .reduce((sum, item) => sum + Number(item.credits_reserved ?? 0), 0),
+          .reduce(
+            (sum, item) =>
+              sum + Number(item.credits_reserved ?? 0) + Number(item.credits_burst_reserved ?? 0),
+            0,
+          ),
       };
     }),
   );

@@ -15,10 +15,19 @@
  *   waiting head look at the holders, and the slots of jobs gone or ended go back.
  * Taking a slot is one transaction over the three (the head of the queue only, the count under the cap),
  * so concurrent Admits of any number of instances never exceed the cap.
+ *
+ * Enterprise burst: a workspace with burst slots (billing/plans.ts, `jobBurstSlots`) runs up to that
+ * many more of each type once the cap is full, each charged `BURST_RATE_MULTIPLIER` times its rate.
+ * `JOB_SLOTS#<job>` counts them apart (`burst_running`) and the holder says which kind it holds, so a
+ * job gives back the kind it took. The head of the queue takes a burst slot in the same one
+ * transaction, with its reservation topped up to the burst rate (billing/credits.ts, `burstTopUp`): a
+ * workspace that cannot pay the top-up is refused it, and the job waits for a regular slot (never
+ * refused, still first in line).
  */
 import type { z } from 'zod';
-import { getWorkspace } from '../accounts/workspaces.js';
-import { jobConcurrencyCap } from '../billing/plans.js';
+import { getWorkspace, type Workspace } from '../accounts/workspaces.js';
+import { BILLING_STATE, burstTopUp } from '../billing/credits.js';
+import { jobBurstSlots, jobConcurrencyCap } from '../billing/plans.js';
 import { config } from '../core/config.js';
 import {
   deleteExistingItem,
@@ -26,6 +35,7 @@ import {
   putNewItem,
   queryItems,
   type StoredItem,
+  type TransactionItem,
   transactWrite,
 } from '../core/repository.js';
 import { keys, RESOURCE_TYPES } from '../core/table-schema.js';
@@ -92,30 +102,94 @@ export async function admitJob<RefSchema extends JobRefSchema, Rec>(
       await deleteExistingItem({ pk: head.pk, sk: head.sk }); // stale: its job will never ask again
       continue;
     }
-    const refused = await transactWrite([
-      {
-        Update: {
-          TableName: config().tableName,
-          Key: slotsKey(workspaceId, job.name),
-          UpdateExpression: 'ADD running :one',
-          ConditionExpression: 'attribute_not_exists(running) OR running < :cap',
-          ExpressionAttributeValues: { ':one': 1, ':cap': jobConcurrencyCap(workspace, job.name) },
-        },
-      },
-      { Delete: { TableName: config().tableName, Key: entry, ConditionExpression: 'attribute_exists(pk)' } },
-      {
-        Put: {
-          TableName: config().tableName,
-          Item: { ...holderKey(workspaceId, job.name, execution), job: job.name, ref, taken_at: Date.now() },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    ]);
-    if (refused !== 0) return admitted; // a concurrent run of this step took the slot for this job
+    const regular = await takeSlot(job, workspace, ref, SLOT_KIND.regular);
+    if (regular !== SLOT_TAKEN.full) return admitted; // taken now, or by a concurrent run of this step
     // Every slot is taken: by running jobs, unless one's holder outlived its job (an execution that
     // timed out or was stopped before the framework's ending). Those slots go back; the head asks again.
-    if (!(await reclaimStaleSlots(job, workspaceId))) return waiting;
+    if (await reclaimStaleSlots(job, workspaceId)) continue;
+    if (jobBurstSlots(workspace) === 0) return waiting;
+    // Full or unaffordable burst slots: the job waits, still first in line, for either kind of slot.
+    return (await takeSlot(job, workspace, ref, SLOT_KIND.burst)) === SLOT_TAKEN.full ? waiting : admitted;
   }
+}
+
+/** The two kinds of slot: within the cap, or a burst slot above it (charged at the burst rate). */
+const SLOT_KIND = { regular: 'regular', burst: 'burst' } as const;
+type SlotKind = (typeof SLOT_KIND)[keyof typeof SLOT_KIND];
+
+/** What asking for a slot came to: taken (by this call or a concurrent Admit of the same job), or none to have. */
+const SLOT_TAKEN = { yes: 'yes', full: 'full' } as const;
+
+/** The counter of `JOB_SLOTS#<job>` that counts the slots of a kind. */
+const COUNTER: Readonly<Record<SlotKind, string>> = { regular: 'running', burst: 'burst_running' };
+
+/**
+ * Takes a slot of `kind` for the job at the head of its queue, in one transaction: the kind's count
+ * under its limit, the queue entry deleted, the holder written; for a burst slot, the job's reservation
+ * topped up to the burst rate too. Refused as a whole: the count full (or the top-up unaffordable) is
+ * `full`; the entry or the holder gone means a concurrent Admit of the same job took the slot.
+ */
+async function takeSlot<RefSchema extends JobRefSchema, Rec>(
+  job: AnyJob<RefSchema, Rec>,
+  workspace: Workspace,
+  ref: z.infer<RefSchema>,
+  kind: SlotKind,
+): Promise<(typeof SLOT_TAKEN)[keyof typeof SLOT_TAKEN]> {
+  const workspaceId = workspace.workspace_id;
+  const execution = job.executionName(ref);
+  const limit = kind === SLOT_KIND.burst ? jobBurstSlots(workspace) : jobConcurrencyCap(workspace, job.name);
+  // The count's condition lets a first slot through when the count does not exist yet.
+  if (limit <= 0) return SLOT_TAKEN.full;
+  const topUp = kind === SLOT_KIND.burst ? await burstTopUpOf(job, workspace, ref) : [];
+  const refused = await transactWrite([
+    {
+      Update: {
+        TableName: config().tableName,
+        Key: slotsKey(workspaceId, job.name),
+        UpdateExpression: 'ADD #count :one',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        ExpressionAttributeNames: { '#count': COUNTER[kind] },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+      },
+    },
+    {
+      Delete: {
+        TableName: config().tableName,
+        Key: queueKey(workspaceId, job.name, execution),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: config().tableName,
+        Item: {
+          ...holderKey(workspaceId, job.name, execution),
+          job: job.name,
+          ref,
+          kind,
+          taken_at: Date.now(),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...topUp,
+  ]);
+  // Past the holder, a refusal is the top-up's: the job ended meanwhile (its next Admit lets it
+  // through) or the workspace cannot pay the burst rate.
+  return refused === 1 || refused === 2 || refused === undefined ? SLOT_TAKEN.yes : SLOT_TAKEN.full;
+}
+
+/** The top-up to the burst rate of a job still holding its reservation; none for a job without one. */
+async function burstTopUpOf<RefSchema extends JobRefSchema, Rec>(
+  job: AnyJob<RefSchema, Rec>,
+  workspace: Workspace,
+  ref: z.infer<RefSchema>,
+): Promise<TransactionItem[]> {
+  const record = job.billing ? await job.record.get(ref) : undefined;
+  if (!job.billing || record === undefined) return [];
+  const reservation = job.billing.reservation(record);
+  if (reservation?.billing_state !== BILLING_STATE.reserved) return [];
+  return burstTopUp(workspace, job.billing.key(record), reservation);
 }
 
 /** Gives back the slots of the type whose job is gone or ended; whether there was any. */
@@ -144,19 +218,18 @@ export async function releaseJobSlot<RefSchema extends JobRefSchema, Rec>(
 ): Promise<void> {
   if (!job.concurrencyLimited) return;
   const workspaceId = ref.workspace_id;
+  const holder = holderKey(workspaceId, job.name, job.executionName(ref));
+  // Which kind it holds never changes while the holder exists (written once, with the slot).
+  const held = await getItem<StoredItem & { kind?: SlotKind }>(holder, true);
+  if (!held) return;
   await transactWrite([
-    {
-      Delete: {
-        TableName: config().tableName,
-        Key: holderKey(workspaceId, job.name, job.executionName(ref)),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    },
+    { Delete: { TableName: config().tableName, Key: holder, ConditionExpression: 'attribute_exists(pk)' } },
     {
       Update: {
         TableName: config().tableName,
         Key: slotsKey(workspaceId, job.name),
-        UpdateExpression: 'ADD running :minusOne',
+        UpdateExpression: 'ADD #count :minusOne',
+        ExpressionAttributeNames: { '#count': COUNTER[held.kind ?? SLOT_KIND.regular] },
         ExpressionAttributeValues: { ':minusOne': -1 },
       },
     },

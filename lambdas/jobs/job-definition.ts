@@ -11,7 +11,7 @@
  * (`stepsModule`), which only the step functions bundle.
  */
 import type { z } from 'zod';
-import type { JobBilling } from '../billing/credits.js';
+import { type JobBilling, reservationOf } from '../billing/credits.js';
 import type { JobFailureDetails } from '../core/errors.js';
 import type { ItemKey } from '../core/repository.js';
 import type { EventType } from '../events/event-types.js';
@@ -146,16 +146,7 @@ export function chargedOnRecord<Rec extends ReservingRecord>(
 ): JobCharging<Rec> {
   return {
     key,
-    reservation: (record) =>
-      record.billing_state && record.credits_reserved !== undefined
-        ? {
-            billing_state: record.billing_state,
-            credits_reserved: record.credits_reserved,
-            credits_charged: record.credits_charged ?? null,
-            credits_balance: record.credits_balance ?? 'remaining_credits',
-            trial_counted: record.trial_counted ?? false,
-          }
-        : undefined,
+    reservation: reservationOf,
     charge: (record) =>
       Math.min(record.credits_reserved ?? 0, record.credits_due ?? record.credits_reserved ?? 0),
   };

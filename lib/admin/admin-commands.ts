@@ -15,6 +15,7 @@ import {
   getWorkspace,
   listWorkspaces,
   PLANS,
+  type Plan,
   type RateLimitOverrides,
   updateWorkspace,
   WORKSPACE_STATUS,
@@ -22,6 +23,7 @@ import {
   type WorkspaceRestrictions,
 } from '../../lambdas/accounts/workspaces.js';
 import { isValidScope } from '../../lambdas/api/pipeline/scopes.js';
+import { PLAN_ENTITLEMENTS } from '../../lambdas/billing/plans.js';
 import { ServiceError } from '../../lambdas/core/errors.js';
 import {
   clearWorkspaceEncryption,
@@ -45,6 +47,8 @@ Workspaces
                    [--brand-lock on|off]    videos may use the default brand kit only (brand_kit_locked)
                    [--daily-job-quota <n>|none|plan]   paid jobs a UTC day (quota_exceeded beyond)
                    [--job-concurrency <workflow>=<n>|plan]...  jobs of a type run at once (more wait)
+                   [--burst on|off] [--burst-slots <n>]   Enterprise burst: up to n (default 50) more
+                                            jobs per type once the cap is full, charged 1.5×
                    [--phone-verification required|done]  only the account may be read until done
                    [--disable-endpoint <OperationId>]... [--enable-endpoint <OperationId>]...
                    [--block-vendor <vendor>]... [--unblock-vendor <vendor>]...
@@ -101,6 +105,33 @@ const nonNegative = z.coerce.number().nonnegative();
 const wholeCredits = z.coerce.number().int({ error: 'must be a whole number of credits' }).nonnegative();
 const plan = z.enum(PLANS);
 const billingType = z.enum(BILLING_TYPES);
+
+/**
+ * What `--burst on|off` and `--burst-slots <n>` (which implies on) set: the burst slots per job type, or
+ * undefined (off); nothing when neither is given. Only a plan with burst (Enterprise) may turn it on.
+ */
+function burstChange(
+  workspacePlan: Plan,
+  burst: string | undefined,
+  slots: string | undefined,
+): { slots: number | undefined } | undefined {
+  if (burst === undefined && slots === undefined) return undefined;
+  const on = burst === undefined || parse(z.enum(['on', 'off']), burst, 'burst') === 'on';
+  if (!on) {
+    if (slots !== undefined) throw new AdminUsageError('--burst-slots goes with --burst on only.');
+    return { slots: undefined };
+  }
+  const planSlots = PLAN_ENTITLEMENTS[workspacePlan].jobBurstSlots;
+  if (planSlots === null) {
+    throw new AdminUsageError(
+      `--burst: burst concurrency is an Enterprise feature; this workspace's plan is ${workspacePlan} (set --plan enterprise first).`,
+      'plan_upgrade_required',
+    );
+  }
+  return {
+    slots: slots === undefined ? planSlots : parse(z.coerce.number().int().positive(), slots, 'burst-slots'),
+  };
+}
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, option: string): z.output<S> {
   const result = schema.safeParse(value);
@@ -194,6 +225,8 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
       'brand-lock': { type: 'string' },
       'daily-job-quota': { type: 'string' },
       'job-concurrency': { type: 'string', multiple: true },
+      burst: { type: 'string' },
+      'burst-slots': { type: 'string' },
       'phone-verification': { type: 'string' },
       'disable-endpoint': { type: 'string', multiple: true },
       'enable-endpoint': { type: 'string', multiple: true },
@@ -300,6 +333,8 @@ export async function runAdminCommand(argv: string[]): Promise<AdminResult> {
         }
         changes.job_concurrency = caps;
       }
+      const burst = burstChange(changes.plan ?? workspace.plan, values.burst, values['burst-slots']);
+      if (burst) changes.job_burst_slots = burst.slots;
       const restrictions = restrictionChanges(workspace.restrictions ?? {}, values);
       if (restrictions) changes.restrictions = restrictions;
       if (Object.keys(changes).length === 0)

@@ -18,6 +18,8 @@ import { errorOf, startTestStack, type TestStack } from '../support/test-stack.j
 interface Count {
   credits_charged: number;
   jobs_settled: number;
+  burst_credits_charged: number;
+  burst_jobs_settled: number;
 }
 interface Tally extends Count {
   by_job_type: Record<string, Count>;
@@ -45,8 +47,10 @@ interface Usage {
   jobs: {
     job_type: string;
     running: number;
+    burst_running: number;
     queued: number;
     concurrency_limit: number;
+    burst_limit: number;
     credits_reserved: number;
   }[];
 }
@@ -105,7 +109,13 @@ describe('credits and charges', () => {
     });
     expect(usage.usage.periods).toHaveLength(30);
     expect(usage.usage.periods.every((period) => period.credits_charged === 0)).toBe(true);
-    expect(usage.usage.totals).toEqual({ credits_charged: 0, jobs_settled: 0, by_job_type: {} });
+    expect(usage.usage.totals).toEqual({
+      credits_charged: 0,
+      jobs_settled: 0,
+      burst_credits_charged: 0,
+      burst_jobs_settled: 0,
+      by_job_type: {},
+    });
     expect(usage.jobs.map((job) => job.job_type).sort()).toEqual([
       'ai_clipping',
       'avatar_look',
@@ -116,8 +126,9 @@ describe('credits and charges', () => {
       'video_translation',
     ]);
     expect(usage.jobs.every((job) => job.running === 0 && job.queued === 0)).toBe(true);
-    // The test workspaces are on the pro plan: five of each type at once.
+    // The test workspaces are on the pro plan: five of each type at once, no burst.
     expect(new Set(usage.jobs.map((job) => job.concurrency_limit))).toEqual(new Set([5]));
+    expect(usage.jobs.every((job) => job.burst_limit === 0 && job.burst_running === 0)).toBe(true);
   });
 
   it('a completed video: its charge appears under today and `video`, matching the balance; a refunded one adds nothing', async () => {
@@ -144,7 +155,11 @@ describe('credits and charges', () => {
       to: today(),
       credits_charged: spent,
       jobs_settled: 1,
-      by_job_type: { video: { credits_charged: spent, jobs_settled: 1 } },
+      burst_credits_charged: 0,
+      burst_jobs_settled: 0,
+      by_job_type: {
+        video: { credits_charged: spent, jobs_settled: 1, burst_credits_charged: 0, burst_jobs_settled: 0 },
+      },
     });
     expect(usage.usage.totals.credits_charged).toBe(spent);
     expect(usage.credits).toMatchObject({ used: spent, reserved: 0, remaining: 40 - spent });
@@ -214,8 +229,10 @@ describe('jobs in flight', () => {
     expect(byType.lipsync).toEqual({
       job_type: 'lipsync',
       running: 1,
+      burst_running: 0,
       queued: 1,
       concurrency_limit: 5,
+      burst_limit: 0,
       credits_reserved: 5,
     });
     expect(byType.video).toMatchObject({ running: 1, queued: 0, credits_reserved: 4 });

@@ -97,6 +97,15 @@ const usageCount = z.object({
     .int()
     .nonnegative()
     .meta({ description: 'Paid jobs completed (refunded ones are not counted).' }),
+  burst_credits_charged: credits.meta({
+    description:
+      'Of `credits_charged`, what jobs run on Enterprise burst slots were charged (1.5× the rate, rounded up to a whole credit). An extension of this service.',
+  }),
+  burst_jobs_settled: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'Of `jobs_settled`, the jobs run on burst slots. An extension of this service.' }),
 });
 const usageTally = usageCount.extend({
   by_job_type: z.record(z.string(), usageCount).meta({
@@ -150,12 +159,21 @@ export const usageResponse = z.object({
     z.object({
       job_type: z.enum(Object.keys(PAID_JOB_TYPES) as [PaidJobType, ...PaidJobType[]]),
       running: z.number().int().nonnegative(),
+      burst_running: z.number().int().nonnegative().meta({
+        description: 'Of `running`, the jobs on burst slots (charged 1.5×). An extension of this service.',
+      }),
       queued: z.number().int().nonnegative(),
       concurrency_limit: z.number().int().nonnegative().meta({
         description:
           'How many jobs of the type the workspace runs at once (its plan, or its own cap); more wait in `queued`, started in the order they were created.',
       }),
-      credits_reserved: credits,
+      burst_limit: z.number().int().nonnegative().meta({
+        description:
+          'Enterprise burst: how many more may run once `concurrency_limit` are running, each charged 1.5× (rounded up to a whole credit); 0 when burst is off. An extension of this service.',
+      }),
+      credits_reserved: credits.meta({
+        description: 'Credits held by the jobs of the type that have not ended (burst top-ups included).',
+      }),
     }),
   ),
 });
