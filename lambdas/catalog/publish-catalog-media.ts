@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { HeadObjectCommand, ListObjectsV2Command, NotFound } from '@aws-sdk/client-s3';
 import pLimit from 'p-limit';
 import { s3Client } from '../core/aws-clients.js';
-import { config } from '../core/config.js';
+import { config, SPEECH_ENGINE_NAMES, TEST_DOUBLE_ENGINE } from '../core/config.js';
 import type { SpeechEngine } from '../engines/speech/speech-engine.js';
 import { putCatalogObject } from '../media/media-store.js';
 import type { AgentStyle } from '../video-agents/agent-styles.js';
@@ -450,13 +450,20 @@ export async function publishCatalogMedia(
       // Uploads (12,574 of them for the icons of a new deployment) are not held up by the drawing.
       await pLimit(concurrency).map(uncached, (item) => publish(item, true));
       // The styles' previews stay cached when this publication leaves them out: the local stack
-      // publishes them on first use, through this cache.
-      await pruneCache(
-        cache,
-        options.stylePreviews === false
+      // publishes them on first use, through this cache. So do the voice previews of the other speech
+      // engines: processes sharing the cache may run other engines (the test suite runs the test double
+      // and eSpeak side by side), and pruning each other's previews made every switch regenerate them.
+      const otherEngines = [...SPEECH_ENGINE_NAMES, TEST_DOUBLE_ENGINE].filter((name) => name !== engine);
+      await pruneCache(cache, [
+        ...(options.stylePreviews === false
           ? catalogMediaItems(engine, { ...options, stylePreviews: true })
-          : items,
-      );
+          : items),
+        ...otherEngines.flatMap((other) =>
+          catalogMediaItems(other, { icons: false, stylePreviews: false }).filter(
+            (item) => item.kind === 'voice-preview',
+          ),
+        ),
+      ]);
     });
   }
 

@@ -46,7 +46,46 @@ export const SOUND_GENERATOR_VERSION = 2;
  */
 export function soundVersionInputs(sound: CatalogSound): unknown[] {
   const recipes = sound.type === 'music' ? MUSIC_RECIPES : SOUND_EFFECT_RECIPES;
-  return [SOUND_GENERATOR_VERSION, sound.type, sound.recipe, String(recipes[sound.recipe])];
+  return [SOUND_GENERATOR_VERSION, sound.type, sound.recipe, canonicalSource(String(recipes[sound.recipe]))];
+}
+
+/** Vite's SSR transform reaches an import's binding through its module object: `(0,__vite_ssr_import_3__.tone)`. */
+const VITE_SSR_IMPORT = /\(0,\s*__vite_ssr_import_\d+__\.([\w$]+)\)|__vite_ssr_import_\d+__\.([\w$]+)/g;
+const SOURCE_TOKEN =
+  /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[\w$]+|=>|\s+|./g;
+
+/**
+ * A function's source text as its tokens, the same whichever transformer loaded the module: the test
+ * suite (Vite's SSR transform), `tsx` on each Node.js version (esbuild, whitespace minified for that
+ * version) and a Lambda bundle print a recipe differently. Versions from the raw text differed between
+ * them, and the processes that share the generated-media cache (a suite's files and its smoke test's
+ * service, on three Node.js versions) each found the others' sounds outdated: they regenerated all of
+ * them (seconds of CPU per sound) and pruned the others'. Comments, whitespace, semicolons, the
+ * parentheses of a lone arrow parameter and a number's spelling (`.5`, `0.5`) are left out; Vite's
+ * import bindings read as their names.
+ */
+export function canonicalSource(source: string): string {
+  const tokens = (
+    source.replace(VITE_SSR_IMPORT, (_, called, bound) => called ?? bound).match(SOURCE_TOKEN) ?? []
+  )
+    .filter((token) => token !== ';' && !/^\s+$/.test(token) && !/^\/[/*]/.test(token))
+    .map((token) => (/^[\d.]/.test(token) && token !== '.' ? String(Number(token)) : token));
+  const canonical: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    // `(note) =>` and `note=>`.
+    const [open, name, close, arrow] = tokens.slice(index, index + 4);
+    if (
+      open === '(' &&
+      name !== undefined &&
+      /^[A-Za-z_$][\w$]*$/.test(name) &&
+      close === ')' &&
+      arrow === '=>'
+    ) {
+      canonical.push(name);
+      index += 2;
+    } else canonical.push(tokens[index] as string);
+  }
+  return canonical.join(' ');
 }
 
 /** S3 key of a sound (media bucket). */

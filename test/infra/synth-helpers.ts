@@ -73,6 +73,19 @@ export function templateJson(stack: Stack): TemplateJson {
   return template;
 }
 
+/**
+ * The root stack's synthesis messages at a level, as `path: message` (nested stacks' annotations are
+ * part of the root stack's artifact). From the app's synthesized assembly: `Annotations.fromStack`
+ * forces a new synthesis of the whole app for each call, seconds each.
+ */
+export function synthesisMessages(service: SynthesizedService, level: 'error' | 'warning'): string[] {
+  return service.app
+    .synth()
+    .getStackArtifact(service.stack.artifactId)
+    .messages.filter((message) => message.level === level)
+    .map((message) => `${message.id}: ${String(message.entry.data)}`);
+}
+
 export function resourcesOfType(template: TemplateJson, type: string): [string, CfnResourceJson][] {
   return Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rankSounds, searchWords } from '../../../lambdas/audio/sound-search.js';
 import { renderSoundSamples } from '../../../lambdas/catalog/render-sound.js';
-import { CATALOG_SOUNDS, soundKey, soundVersionInputs } from '../../../lambdas/catalog/sound-catalog.js';
+import {
+  CATALOG_SOUNDS,
+  canonicalSource,
+  soundKey,
+  soundVersionInputs,
+} from '../../../lambdas/catalog/sound-catalog.js';
 import { durationOf, loudestPeakSeconds } from '../../../lambdas/catalog/synth.js';
 
 describe('the sound catalog', () => {
@@ -40,6 +45,21 @@ describe('the sound catalog', () => {
     if (!first || !second) throw new Error('empty catalog');
     expect(JSON.stringify(soundVersionInputs(first))).not.toBe(JSON.stringify(soundVersionInputs(second)));
     expect(String(soundVersionInputs(first).at(-1))).toContain('=>');
+  });
+
+  it('versions a recipe by its tokens, the same whichever transformer printed it', () => {
+    // Vite's SSR transform (the test suite) and tsx's esbuild (the service, the smoke test) print it so.
+    const vite = `(bars) => {
+		// Two bars of a tone.
+		const audio = (0,__vite_ssr_import_1__.stereo)(bars * 0.5);
+		[1, 2].forEach((bar) => __vite_ssr_import_1__.tone(audio, { start: bar * 0.25, amplitude: -0.1 }));
+		return audio;
+	}`;
+    const esbuild =
+      'bars=>{const audio=stereo(bars*.5);[1,2].forEach(bar=>tone(audio,{start:bar*.25,amplitude:-.1}));return audio}';
+    expect(canonicalSource(vite)).toBe(canonicalSource(esbuild));
+    expect(canonicalSource(esbuild)).not.toBe(canonicalSource(esbuild.replace('.25', '.26')));
+    expect(canonicalSource(esbuild)).not.toBe(canonicalSource(esbuild.replace('tone', 'pluck')));
   });
 });
 

@@ -186,7 +186,7 @@ describe('a style preview video', () => {
 });
 
 describe('the local publication, which leaves the previews to first use', () => {
-  it('keeps their cached renders while pruning outdated files', async () => {
+  it("keeps their cached renders, and the other speech engines' voice previews, while pruning outdated files", async () => {
     const scratch = await scratchDir('style-preview-cache');
     try {
       const engine = createTestDoubleSpeechEngine();
@@ -195,6 +195,12 @@ describe('the local publication, which leaves the previews to first use', () => 
       if (!preview) throw new Error('no preview');
       await writeFile(path.join(scratch.dir, `${preview.version}.mp4`), 'a cached render');
       await writeFile(path.join(scratch.dir, 'aaaaaaaaaaaaaaaaaaaaaaaa.mp4'), 'an outdated render');
+      // eSpeak's previews (another process on the same cache, the suite's reference engine) stay.
+      const espeakPreview = catalogMediaItems('espeak', { icons: false, stylePreviews: false }).find(
+        (item) => item.kind === 'voice-preview',
+      );
+      if (!espeakPreview) throw new Error('no eSpeak voice preview');
+      await writeFile(path.join(scratch.dir, `${espeakPreview.version}.wav`), 'an eSpeak preview');
       // Everything is in the store but one style thumbnail: drawing it runs the generation and the prune.
       const { store, versions } = memoryStore();
       const items = catalogMediaItems(engine.name, { icons: false, stylePreviews: false });
@@ -210,6 +216,7 @@ describe('the local publication, which leaves the previews to first use', () => 
       expect(result.generated).toBe(1);
       const files = await readdir(scratch.dir);
       expect(files).toContain(`${preview.version}.mp4`);
+      expect(files).toContain(`${espeakPreview.version}.wav`);
       expect(files).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaa.mp4');
     } finally {
       await scratch.remove();
