@@ -23,11 +23,13 @@ import {
   withFilePaths,
 } from '../engines/composition/index.js';
 import { downloadMediaObject, putMediaObject, readMediaObject } from '../media/media-store.js';
-import { composing, putVideoOutputs } from './render-outputs.js';
+import { composing, publishTextOutputs, putVideoOutputs } from './render-outputs.js';
 import type { ComposePlan, ComposeResult, RenderChunk, VideoRef } from './video-render-job.js';
 import { type VideoRecord, videoMediaKeys } from './videos.js';
 
-const composeWork = {
+export const composeWork = {
+  /** A work file of Compose's for the join (the SRT, the transcript). */
+  kept: (ref: VideoRef) => (name: string) => videoMediaKeys.work(ref, `compose/${name}`),
   request: (ref: VideoRef) => videoMediaKeys.work(ref, 'compose/request.json'),
   file: (ref: VideoRef, index: number, path: string) =>
     videoMediaKeys.work(ref, `compose/files/${index}-${basename(path)}`),
@@ -69,27 +71,19 @@ export async function planChunkedRender(
   chunks: readonly FrameChunk[],
   text: { subtitle_key: string | null; transcript_key: string | null },
 ): Promise<ComposePlan> {
-  const files = compositionFiles(request);
-  const stored = files.map((path, index) => ({
+  const files = compositionFiles(request).map((path, index) => ({
+    path,
     key: composeWork.file(ref, index, path),
     name: `${index}-${basename(path)}`,
   }));
   await Promise.all(
-    files.map(async (path, index) =>
-      putMediaObject(
-        ref.workspace_id,
-        (stored[index] as { key: string }).key,
-        await readFile(path),
-        'application/octet-stream',
-      ),
+    files.map(async ({ path, key }) =>
+      putMediaObject(ref.workspace_id, key, await readFile(path), 'application/octet-stream'),
     ),
   );
   const composition: StoredComposition = {
-    files: stored,
-    request: withFilePaths(
-      request,
-      new Map(files.map((path, index) => [path, (stored[index] as { key: string }).key])),
-    ),
+    files: files.map(({ key, name }) => ({ key, name })),
+    request: withFilePaths(request, new Map(files.map(({ path, key }) => [path, key]))),
   };
   const compositionKey = composeWork.request(ref);
   await putMediaObject(
@@ -199,9 +193,6 @@ export async function joinChunks(
         soundPath,
       }),
     );
-    return putVideoOutputs(video, 'mp4', result, {
-      subtitle_key: spec.subtitle_key,
-      transcript_key: spec.transcript_key,
-    });
+    return putVideoOutputs(video, 'mp4', result, await publishTextOutputs(video, spec));
   });
 }

@@ -11,7 +11,7 @@ import {
   type CompositionResult,
   formatSrt,
 } from '../engines/composition/index.js';
-import { putMediaObject } from '../media/media-store.js';
+import { copyMediaObject, putMediaObject } from '../media/media-store.js';
 import type { ComposeResult, VideoRef } from './video-render-job.js';
 import { type TranscriptWord, VIDEO_CONTENT_TYPES, type VideoRecord, videoMediaKeys } from './videos.js';
 
@@ -21,20 +21,54 @@ async function putOutput(ref: VideoRef, path: string, name: string, contentType:
   return key;
 }
 
-/** The SRT of the captions and the transcript of the spoken words, stored (null where there are none). */
+const TEXT_OUTPUTS = {
+  subtitle_key: { name: 'captions.srt', contentType: 'application/x-subrip' },
+  transcript_key: { name: 'transcript.json', contentType: 'application/json' },
+} as const;
+type TextOutputs = Record<keyof typeof TEXT_OUTPUTS, string | null>;
+
+/**
+ * The SRT of the captions and the transcript of the spoken words, stored (null where there are none):
+ * as outputs, or (`keyOf`) where a chunked render keeps them until its join publishes them.
+ */
 export async function putTextOutputs(
   ref: VideoRef,
   workDir: string,
   cues: readonly CaptionCue[],
   transcript: readonly TranscriptWord[],
-): Promise<{ subtitle_key: string | null; transcript_key: string | null }> {
-  const srtPath = join(workDir, 'captions.srt');
-  const transcriptPath = join(workDir, 'transcript.json');
-  if (cues.length > 0) await writeFile(srtPath, formatSrt([...cues]));
-  if (transcript.length > 0) await writeFile(transcriptPath, JSON.stringify(transcript));
+  keyOf: (name: string) => string = (name) => videoMediaKeys.output(ref, name),
+): Promise<TextOutputs> {
+  const put = async (field: keyof TextOutputs, content: string) => {
+    const { name, contentType } = TEXT_OUTPUTS[field];
+    const path = join(workDir, name);
+    await writeFile(path, content);
+    const key = keyOf(name);
+    await putMediaObject(ref.workspace_id, key, await readFile(path), contentType);
+    return key;
+  };
   const [subtitleKey, transcriptKey] = await Promise.all([
-    cues.length > 0 ? putOutput(ref, srtPath, 'captions.srt', 'application/x-subrip') : null,
-    transcript.length > 0 ? putOutput(ref, transcriptPath, 'transcript.json', 'application/json') : null,
+    cues.length > 0 ? put('subtitle_key', formatSrt([...cues])) : null,
+    transcript.length > 0 ? put('transcript_key', JSON.stringify(transcript)) : null,
+  ]);
+  return { subtitle_key: subtitleKey, transcript_key: transcriptKey };
+}
+
+/**
+ * Text outputs a chunked render's Compose kept as work files, copied to the outputs: a video that
+ * fails before its join leaves none behind (work files go when it ends).
+ */
+export async function publishTextOutputs(ref: VideoRef, kept: TextOutputs): Promise<TextOutputs> {
+  const publish = async (field: keyof TextOutputs) => {
+    const from = kept[field];
+    if (!from) return null;
+    const { name, contentType } = TEXT_OUTPUTS[field];
+    const key = videoMediaKeys.output(ref, name);
+    await copyMediaObject(ref.workspace_id, from, key, contentType);
+    return key;
+  };
+  const [subtitleKey, transcriptKey] = await Promise.all([
+    publish('subtitle_key'),
+    publish('transcript_key'),
   ]);
   return { subtitle_key: subtitleKey, transcript_key: transcriptKey };
 }
@@ -44,7 +78,7 @@ export async function putVideoOutputs(
   ref: VideoRef,
   format: VideoRecord['output_format'],
   result: CompositionResult,
-  text: { subtitle_key: string | null; transcript_key: string | null },
+  text: TextOutputs,
 ): Promise<NonNullable<ComposeResult>> {
   const hasCaptions = text.subtitle_key !== null;
   const [mainKey, captionedKey, thumbnailKey, gifKey] = await Promise.all([

@@ -61,7 +61,7 @@ import {
   VoiceResolutionError,
 } from '../voices/voice-resolution.js';
 import { brandKitComposition } from './brand-kit-composition.js';
-import { chunksOf, composeChunk, joinChunks, planChunkedRender } from './chunked-render.js';
+import { chunksOf, composeChunk, composeWork, joinChunks, planChunkedRender } from './chunked-render.js';
 import { composing, putTextOutputs, putVideoOutputs } from './render-outputs.js';
 import { frameSize, type RenderScene } from './render-spec.js';
 import {
@@ -868,7 +868,7 @@ async function compose(ref: VideoRef, prepared: PreparedScene[], speech: SpeechR
     };
     const chunks = chunksOf(request, engine.chunked);
     if (engine.chunked && chunks.length > 0) {
-      const text = await putTextOutputs(ref, workDir, cues, transcript);
+      const text = await putTextOutputs(ref, workDir, cues, transcript, composeWork.kept(ref));
       const plan = await planChunkedRender(ref, request, engine.chunked, chunks, text);
       await updateProcessing(video, { progress: 50, engines });
       return plan;

@@ -128,7 +128,7 @@ export const composePlan = z.object({
       width: z.number().int(),
       height: z.number().int(),
       fps: z.number().int(),
-      /** The SRT and transcript, stored by Compose (null where there are no words). */
+      /** The SRT and transcript as Compose kept them (work files; null where there are no words). */
       subtitle_key: z.string().nullable(),
       transcript_key: z.string().nullable(),
     })
