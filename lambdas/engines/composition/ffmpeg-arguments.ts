@@ -234,10 +234,10 @@ export interface AnimationOverlays {
    */
   pasteRest?: boolean;
   /**
-   * The scene's frames a chunk needs (first, last): sprites are pasted on those only, the other
-   * frames pass through unblended (they are cut away). @default all
+   * The scene frame of the first frame the overlays see (a chunk starts its scenes where it needs
+   * them: `n` counts from there). @default 0
    */
-  window?: readonly [number, number];
+  firstFrame?: number;
 }
 
 /**
@@ -286,26 +286,11 @@ export function animationOverlays(options: AnimationOverlays): string[] {
     );
     const next = layer === layers.length - 1 ? options.to : `${label}l${layer}`;
     graph.push(
-      `[${current}][${spriteLabel}]overlay=x='${options.position.x}+${place.offsetX}':y='${options.position.y}+${place.offsetY}':eval=frame:format=yuv420:enable='${windowed(framesExpression(ranges), options.window)}'[${next}]`,
+      `[${current}][${spriteLabel}]overlay=x='${options.position.x}+${place.offsetX}':y='${options.position.y}+${place.offsetY}':eval=frame:format=yuv420:enable='${framesExpression(ranges, options.firstFrame)}'[${next}]`,
     );
     current = next;
   });
   return graph;
-}
-
-/**
- * A timeline expression limited to a chunk's window of the scene's frames (`n` counts every frame of the
- * scene in both renders: a chunk lets the frames before its window flow through, unblended).
- */
-function windowed(expression: string, window: readonly [number, number] | undefined): string {
-  if (!window) return expression;
-  const within = `between(n,${window[0]},${window[1]})`;
-  return expression ? `(${expression})*${within}` : within;
-}
-
-/** The `enable` option of an overlay limited to a chunk's window, or nothing. */
-function windowOption(window: readonly [number, number] | undefined): string {
-  return window ? `:enable='${windowed('', window)}'` : '';
 }
 
 /**
@@ -372,30 +357,30 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
   const part = plan.part ?? { kind: 'whole' };
   const pictures = part.kind !== 'sound';
   const sound = part.kind !== 'pictures';
-  // A chunk needs of each scene the frames it shows in the chunk, and those a transition at either
-  // end of the chunk borrows (a scene's first or last frame, held): its window, with a transition's
-  // length to spare on both sides.
+  // A chunk renders each scene from the first frame it needs: the frames it shows in the chunk, and
+  // those a transition at the chunk's start borrows (a transition's length to spare). The frames
+  // before stand in as copies of that first frame (references, no work): they are cut away. Frames
+  // after the chunk are never asked for (ffmpeg stops when the chunk's trim ends).
   const spare = transitionFrameCount(plan.transition, fps);
   const sceneStarts = plan.scenes.map((_, index) =>
     plan.scenes.slice(0, index).reduce((sum, scene) => sum + scene.frames, 0),
   );
-  const windowOf = (index: number): readonly [number, number] | undefined => {
-    if (part.kind !== 'pictures') return undefined;
-    const start = sceneStarts[index] as number;
+  const firstFrameOf = (index: number): number => {
+    if (part.kind !== 'pictures') return 0;
     const frames = (plan.scenes[index] as PlannedScene).frames;
-    return [
-      Math.max(0, part.startFrame - start - spare),
-      Math.min(frames - 1, part.endFrame - 1 - start + spare),
-    ];
+    return Math.min(frames - 1, Math.max(0, part.startFrame - (sceneStarts[index] as number) - spare));
   };
 
   plan.scenes.forEach((planned, index) => {
     const { scene, frames, background, backgroundAudio } = planned;
-    const window = windowOf(index);
+    const firstFrame = firstFrameOf(index);
+    // Timestamps kept: the motion expressions read the scene's own times.
+    const skip = firstFrame > 0 ? `,trim=start_frame=${firstFrame}` : '';
+    const picture = firstFrame > 0 ? `vw${index}` : `v${index}`;
     const durationSeconds = frames / fps;
     const samples = Math.round((frames * AUDIO_SAMPLE_RATE) / fps);
     const bg = scene.background;
-    const bgLabel = scene.avatar ? `bg${index}` : `v${index}`;
+    const bgLabel = scene.avatar ? `bg${index}` : picture;
     const audioSources: string[] = [];
 
     if (!pictures) {
@@ -404,7 +389,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       // A transparent background keeps its colour under alpha 0: outputs without alpha show that.
       const [alpha, pixelFormat] = bg.transparent ? ['@0', 'yuva420p'] : ['', 'yuv420p'];
       graph.push(
-        `color=c=0x${bg.color.slice(1)}${alpha}:s=${width}x${height}:r=${fps},format=${pixelFormat},trim=end_frame=${frames}[${bgLabel}]`,
+        `color=c=0x${bg.color.slice(1)}${alpha}:s=${width}x${height}:r=${fps},format=${pixelFormat},trim=end_frame=${frames}${skip}[${bgLabel}]`,
       );
     } else if (bg.type === 'image') {
       const input = addInput(bg.path);
@@ -416,7 +401,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
           'format=yuv420p',
           // Every frame is a reference to the one scaled picture: no per-frame work.
           `loop=loop=${frames - 1}:size=1:start=0`,
-          `setpts=N/${fps}/TB[${bgLabel}]`,
+          `setpts=N/${fps}/TB${skip}[${bgLabel}]`,
         ].join(','),
       );
     }
@@ -448,7 +433,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
             'format=yuv420p',
             'tpad=stop_mode=clone:stop=-1',
             `trim=end_frame=${frames}`,
-            `setpts=N/${fps}/TB[${bgLabel}]`,
+            `setpts=N/${fps}/TB${skip}[${bgLabel}]`,
           ].join(','),
         );
       if (sound && backgroundAudio) {
@@ -485,10 +470,8 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
         ].join(','),
       );
       const animation = scene.avatar.animation;
-      const footageLabel = animation ? `vp${index}` : `v${index}`;
-      graph.push(
-        `[${bgLabel}][av${index}]overlay=x=${x}:y=${y}:format=yuv420${windowOption(window)}[${footageLabel}]`,
-      );
+      const footageLabel = animation ? `vp${index}` : picture;
+      graph.push(`[${bgLabel}][av${index}]overlay=x=${x}:y=${y}:format=yuv420[${footageLabel}]`);
       if (animation) {
         graph.push(
           ...animationOverlays({
@@ -499,11 +482,11 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
             fps,
             position: track ? { x: `${x}+${track.x}`, y: `${y}+${track.y}` } : { x, y },
             from: footageLabel,
-            to: `v${index}`,
+            to: picture,
             label: `s${index}`,
             inputOf: addSharedInput,
             pasteRest: true,
-            ...(window ? { window } : {}),
+            firstFrame,
           }),
         );
       }
@@ -539,10 +522,10 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
         ].join(','),
       );
       const animation = scene.avatar.animation;
-      const portraitLabel = animation ? `vp${index}` : `v${index}`;
+      const portraitLabel = animation ? `vp${index}` : picture;
       // The single portrait frame is repeated by overlay (eof_action=repeat) for the whole scene.
       graph.push(
-        `[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420${windowOption(window)}[${portraitLabel}]`,
+        `[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420[${portraitLabel}]`,
       );
       if (animation) {
         graph.push(
@@ -554,15 +537,17 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
             fps,
             position: { x, y },
             from: portraitLabel,
-            to: `v${index}`,
+            to: picture,
             label: `s${index}`,
             inputOf: addSharedInput,
-            ...(window ? { window } : {}),
+            firstFrame,
           }),
         );
       }
     }
 
+    if (firstFrame > 0)
+      graph.push(`[${picture}]tpad=start=${firstFrame}:start_mode=clone,setpts=N/${fps}/TB[v${index}]`);
     if (!sound) return;
     if (scene.narration && scene.narration.volume > 0) {
       const input = addInput(scene.narration.path, ['-t', seconds(durationSeconds)]);
