@@ -440,6 +440,10 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
         const tempo = fitToScene ? atempoChain(clipSeconds / durationSeconds) : [];
         audioSources.push([`[${input}:a:0]asetpts=PTS-STARTPTS`, ...tempo, `volume=${bg.volume}`].join(','));
       }
+      // A part decodes the clip's other stream too, unused: a looped input's next round is offset by
+      // the longest stream decoded, so the picture and the sound of each round stay the single pass's.
+      if (!sound && backgroundAudio) graph.push(`[${input}:a:0]anullsink`);
+      if (!pictures) graph.push(`[${input}:v:0]nullsink`);
     }
 
     if (!pictures) {

@@ -1,8 +1,8 @@
 /**
  * A video rendered in chunks (the sound once, the pictures of each 2 s chunk on its own, joined by the
  * concat demuxer without re-encoding) against the same video rendered in one pass: a stock presenter
- * (swaying, blinking, lips on eSpeak NG's visemes) speaks in two scenes joined by a fade, with burned
- * captions and a watermark. Encoded losslessly (x264 CRF 0), every decoded frame must be the single
+ * (swaying, blinking, lips on eSpeak NG's visemes) speaks in two scenes joined by a fade (the second
+ * over a looped clip with its own sound), with burned captions and a watermark. Encoded losslessly (x264 CRF 0), every decoded frame must be the single
  * pass's, bit for bit; at the default CRF, the joined picture is measured against the single pass (PSNR).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -28,7 +28,7 @@ import {
 } from '../../../../lambdas/engines/composition/ffmpeg-composition-engine.js';
 import { probeMedia } from '../../../../lambdas/engines/composition/probe.js';
 import { createEspeakEngine } from '../../../../lambdas/engines/speech/espeak-engine.js';
-import { scratchDir, solidPng } from './media-fixtures.js';
+import { redThenBlueClip, scratchDir, solidPng } from './media-fixtures.js';
 
 const FPS = 25;
 const CHUNK_SECONDS = 2;
@@ -56,6 +56,7 @@ beforeAll(async () => {
   }
   const { blink, ...mouths } = sprites;
   watermarkPath = await solidPng(path.join(scratch.dir, 'mark.png'), 24, 24, '#ffcc00');
+  const clipPath = await redThenBlueClip(path.join(scratch.dir, 'clip.mp4'), 2);
   const speaker = createEspeakEngine();
   const lines = [
     'Hello there. My name is Maya, and this video is rendered in pieces.',
@@ -77,7 +78,10 @@ beforeAll(async () => {
       };
       scenes.push({
         durationMs: speech.durationMs,
-        background: { type: 'color', color: index === 0 ? '#2a4d6e' : '#6e2a4d' },
+        background:
+          index === 0
+            ? { type: 'color', color: '#2a4d6e' }
+            : { type: 'video', path: clipPath, mode: 'loop', volume: 0.3 },
         avatar: { imagePath: portraitPath, fit: 'contain', animation },
         narration: { path: speechPath, volume: 1 },
       });
