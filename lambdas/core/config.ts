@@ -5,7 +5,7 @@
  * `AWS_ENDPOINT_URL_<SERVICE>` variables.
  */
 
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { onProcessReset } from './process-state.js';
 
 /**
@@ -161,6 +161,16 @@ export interface ServiceConfig {
     renderTimeoutMs: number;
     unstatedDurationSeconds: number;
   };
+  /**
+   * Chunked renders (`POST /v3/videos`, docs/architecture.md "Chunked video renders"): the length of a
+   * chunk of the timeline in seconds, rounded down to whole GOPs (`VIDEO_RENDER_CHUNK_SECONDS`
+   * @default 10; a video no longer than one chunk renders in one pass), and how many chunks the
+   * workflow's Map state renders at once (`RENDER_CHUNK_CONCURRENCY` @default the cores of this
+   * machine, which is what the local stack runs them on; the CDK stack sets its `renderChunkConcurrency`
+   * option, 16 by default, since each chunk is a Lambda invocation of its own).
+   */
+  videoRenderChunkSeconds: number;
+  renderChunkConcurrency: number;
   /**
    * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
    * speaks with the first one it supports. @default ['neural', 'standard']
@@ -442,6 +452,11 @@ export function config(): ServiceConfig {
       renderTimeoutMs: numberFrom('HYPERFRAMES_RENDER_TIMEOUT_MS', 840_000),
       unstatedDurationSeconds: numberFrom('HYPERFRAMES_UNSTATED_DURATION_SECONDS', 600),
     },
+    videoRenderChunkSeconds: numberFrom('VIDEO_RENDER_CHUNK_SECONDS', 10),
+    renderChunkConcurrency: Math.max(
+      1,
+      Math.round(numberFrom('RENDER_CHUNK_CONCURRENCY', availableParallelism())),
+    ),
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
     encryptionSetupStateMachineArn: process.env.ENCRYPTION_SETUP_STATE_MACHINE_ARN ?? '',

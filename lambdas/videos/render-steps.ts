@@ -21,11 +21,12 @@ import { decodeMonoPcm16 } from '../engines/composition/audio-decode.js';
 import { ProcessError } from '../engines/composition/ffmpeg-binaries.js';
 import {
   type CaptionCue,
+  type ChunkedComposition,
   CompositionError,
+  type CompositionRequest,
   type CompositionScene,
   captionCuesFromWords,
   compositionEngine,
-  formatSrt,
   type PresenterAnimation,
   type PresenterSprite,
   probeMedia,
@@ -60,8 +61,11 @@ import {
   VoiceResolutionError,
 } from '../voices/voice-resolution.js';
 import { brandKitComposition } from './brand-kit-composition.js';
+import { chunksOf, composeChunk, composeWork, joinChunks, planChunkedRender } from './chunked-render.js';
+import { composing, putTextOutputs, putVideoOutputs } from './render-outputs.js';
 import { frameSize, type RenderScene } from './render-spec.js';
 import {
+  type ComposePlan,
   type ComposeResult,
   type PreparedScene,
   type PrepareResult,
@@ -76,7 +80,6 @@ import {
   markProcessing,
   type TranscriptWord,
   updateProcessing,
-  VIDEO_CONTENT_TYPES,
   VIDEO_FAILURE,
   VIDEO_STATUS,
   type VideoOutputs,
@@ -650,13 +653,14 @@ async function recordingVisemes(path: string, sceneId: string): Promise<VisemeCu
   }
 }
 
-async function compose(
-  ref: VideoRef,
-  prepared: PreparedScene[],
-  speech: SpeechResult,
-): Promise<ComposeResult | null> {
+/** A plan without chunks: the video was rendered in one pass (or ended: null). */
+function renderedInOnePass(composed: ComposeResult): ComposePlan {
+  return { composed, chunks: [], max_concurrency: 1, chunked: null };
+}
+
+async function compose(ref: VideoRef, prepared: PreparedScene[], speech: SpeechResult): Promise<ComposePlan> {
   const video = await liveVideo(ref);
-  if (!video) return null;
+  if (!video) return renderedInOnePass(null);
   await mkdir(config().mediaWorkDir, { recursive: true });
   const workDir = await mkdtemp(join(config().mediaWorkDir, `video-${video.video_id}-`));
   try {
@@ -835,81 +839,44 @@ async function compose(
       ...size,
       ...(mark ? { watermarkPosition: mark.position } : {}),
     });
-    let result: Awaited<ReturnType<typeof engine.compose>>;
-    try {
-      result = await engine.compose({
-        workDir,
-        width: size.width,
-        height: size.height,
-        format: video.output_format,
-        scenes,
-        captions: cues,
-        // Without words there is nothing to caption: one plain encode serves both renders.
-        burnCaptions: video.render.burn_captions || cues.length === 0,
-        ...(watermark ? { watermark } : {}),
-        ...(music ? { music } : {}),
-        ...(video.render.transition
-          ? {
-              transition: {
-                kind: video.render.transition.kind,
-                durationMs: video.render.transition.duration_ms,
-              },
-            }
-          : {}),
-        ...branding,
-      });
-    } catch (error) {
-      if (error instanceof CompositionError) {
-        throw new JobFailure(error.failureCode, `The video could not be composed: ${error.message}`, {
-          cause: error,
-        });
-      }
-      throw error;
+    const request: CompositionRequest = {
+      workDir,
+      width: size.width,
+      height: size.height,
+      format: video.output_format,
+      scenes,
+      captions: cues,
+      // Without words there is nothing to caption: one plain encode serves both renders.
+      burnCaptions: video.render.burn_captions || cues.length === 0,
+      ...(watermark ? { watermark } : {}),
+      ...(music ? { music } : {}),
+      ...(video.render.transition
+        ? {
+            transition: {
+              kind: video.render.transition.kind,
+              durationMs: video.render.transition.duration_ms,
+            },
+          }
+        : {}),
+      ...branding,
+    };
+    const engines = {
+      ...video.engines,
+      composition: engine.name,
+      presenter: recorded.size > 0 ? [...recorded].join(', ') : null,
+      ...(generation ? { generation } : {}),
+    };
+    const chunks = chunksOf(request, engine.chunked);
+    if (engine.chunked && chunks.length > 0) {
+      const text = await putTextOutputs(ref, workDir, cues, transcript, composeWork.kept(ref));
+      const plan = await planChunkedRender(ref, request, engine.chunked, chunks, text);
+      await updateProcessing(video, { progress: 50, engines });
+      return plan;
     }
-    await updateProcessing(video, {
-      progress: 90,
-      engines: {
-        ...video.engines,
-        composition: engine.name,
-        presenter: recorded.size > 0 ? [...recorded].join(', ') : null,
-        ...(generation ? { generation } : {}),
-      },
-    });
-    const put = async (path: string, name: string, contentType: string) => {
-      const key = videoMediaKeys.output(ref, name);
-      await putMediaObject(ref.workspace_id, key, await readFile(path), contentType);
-      return key;
-    };
-    const extension = video.output_format;
-    const hasCaptions = cues.length > 0;
-    const srtPath = join(workDir, 'captions.srt');
-    if (hasCaptions) await writeFile(srtPath, formatSrt(cues));
-    const transcriptPath = join(workDir, 'transcript.json');
-    if (transcript.length > 0) await writeFile(transcriptPath, JSON.stringify(transcript));
-    const [mainKey, captionedKey, subtitleKey, transcriptKey, thumbnailKey, gifKey] = await Promise.all([
-      put(result.videoPath, `video.${extension}`, VIDEO_CONTENT_TYPES[extension]),
-      hasCaptions && result.captionedVideoPath !== result.videoPath
-        ? put(result.captionedVideoPath, `captioned.${extension}`, VIDEO_CONTENT_TYPES[extension])
-        : Promise.resolve(null),
-      hasCaptions ? put(srtPath, 'captions.srt', 'application/x-subrip') : Promise.resolve(null),
-      transcript.length > 0
-        ? put(transcriptPath, 'transcript.json', 'application/json')
-        : Promise.resolve(null),
-      put(result.thumbnailPath, 'thumbnail.jpg', 'image/jpeg'),
-      put(result.gifPath, 'preview.gif', 'image/gif'),
-    ]);
-    return {
-      outputs: {
-        video_key: mainKey,
-        // Burned into the main video already: the captioned render is the same file.
-        captioned_video_key: hasCaptions ? (captionedKey ?? mainKey) : null,
-        subtitle_key: subtitleKey,
-        transcript_key: transcriptKey,
-        thumbnail_key: thumbnailKey,
-        gif_key: gifKey,
-      },
-      duration: Math.round(result.durationSeconds * 1000) / 1000,
-    };
+    const result = await composing(() => engine.compose(request));
+    await updateProcessing(video, { progress: 90, engines });
+    const text = await putTextOutputs(ref, workDir, cues, transcript);
+    return renderedInOnePass(await putVideoOutputs(ref, video.output_format, result, text));
   } catch (error) {
     // Engines name the files they were given; the user knows scenes, not this step's scratch paths.
     if (error instanceof JobFailure) {
@@ -919,6 +886,27 @@ async function compose(
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** The engine's chunked rendering: chunks are only planned by an engine that has one. */
+function chunkedComposition(): ChunkedComposition {
+  const chunked = compositionEngine().chunked;
+  if (!chunked)
+    throw new JobFailure(
+      VIDEO_FAILURE.engineUnavailable,
+      `The ${compositionEngine().name} composition engine cannot render chunks.`,
+    );
+  return chunked;
+}
+
+async function joinChunked(ref: VideoRef, plan: ComposePlan): Promise<ComposeResult> {
+  // Rendered in one pass by Compose (or ended before): nothing to join.
+  if (plan.composed !== undefined || !plan.chunked) return plan.composed ?? null;
+  const video = await liveVideo(ref);
+  if (!video) return null;
+  const composed = await joinChunks(video, { ...plan, chunked: plan.chunked }, chunkedComposition());
+  await updateProcessing(video, { progress: 90 });
+  return composed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -961,6 +949,15 @@ export const SynthesizeSpeech = /* @__PURE__ */ jobStep(videoRenderJob, 'Synthes
 );
 export const Compose = /* @__PURE__ */ jobStep(videoRenderJob, 'Compose', (input) =>
   compose(input, input.prepared, input.speech),
+);
+export const ComposeChunk = /* @__PURE__ */ jobStep(videoRenderJob, 'ComposeChunk', async (input) => {
+  // A video deleted or ended meanwhile needs no more pictures; JoinChunks finds it so too.
+  if (!(await liveVideo(input))) return null;
+  await composeChunk(input, input.composition_key, input.chunk, chunkedComposition());
+  return null;
+});
+export const JoinChunks = /* @__PURE__ */ jobStep(videoRenderJob, 'JoinChunks', (input) =>
+  joinChunked(input, input.plan),
 );
 export const Finalize = /* @__PURE__ */ jobStep(videoRenderJob, 'Finalize', (input) =>
   finalize(input, input.composed),

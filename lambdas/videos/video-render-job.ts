@@ -1,7 +1,7 @@
 /**
  * The video render job (docs/architecture.md, "Jobs"): `state-machines/video-render.asl.json` runs
- * Prepare → SynthesizeSpeech → Compose → Finalize (`render-steps.ts`), and the framework's failure
- * step from any Catch. A video is created `pending` with its credits reserved, ends `completed`
+ * Prepare → SynthesizeSpeech → Compose → (a Map of ComposeChunk) → JoinChunks → Finalize
+ * (`render-steps.ts`), and the framework's failure step from any Catch. A video is created `pending` with its credits reserved, ends `completed`
  * (settled to its real duration, `avatar_video.success`) or `failed` (refunded, `avatar_video.fail`),
  * and counts in its batch.
  */
@@ -100,7 +100,49 @@ export const composeResult = z
   .nullable();
 export type ComposeResult = z.infer<typeof composeResult>;
 
+/** One chunk of a chunked render: the frames `[start_frame, end_frame)` of the joined video. */
+export const renderChunk = z.object({
+  index: z.number().int().min(0),
+  start_frame: z.number().int().min(0),
+  end_frame: z.number().int().min(1),
+});
+export type RenderChunk = z.infer<typeof renderChunk>;
+
+/**
+ * What Compose decided. A video of one chunk is rendered there in one pass (`composed`, null when the
+ * video ended meanwhile) and `chunks` is empty; a longer one is cut into `chunks` that the Map state
+ * renders, `max_concurrency` at once, and JoinChunks joins as `chunked` says.
+ */
+export const composePlan = z.object({
+  composed: composeResult.optional(),
+  chunks: z.array(renderChunk),
+  max_concurrency: z.number().int().min(1),
+  chunked: z
+    .object({
+      /** The composition request, its files as work keys (`work/compose/request.json`). */
+      composition_key: z.string(),
+      /** The whole timeline's sound, rendered once (`work/compose/sound.m4a`). */
+      sound_key: z.string(),
+      /** Whether every chunk also has a captioned picture (captions not burned into the main video). */
+      captioned: z.boolean(),
+      width: z.number().int(),
+      height: z.number().int(),
+      fps: z.number().int(),
+      /** The SRT and transcript as Compose kept them (work files; null where there are no words). */
+      subtitle_key: z.string().nullable(),
+      transcript_key: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ComposePlan = z.infer<typeof composePlan>;
+
 const VIDEO_ITEMS = [GRANTS.jobItems, GRANTS.jobMedia] as const;
+/** What rendering a video's pictures takes: ffmpeg in the media image, and time. */
+const MEDIA_RENDER = {
+  packaging: TASK_PACKAGING.mediaImage,
+  memorySize: 3008,
+  timeoutSeconds: 900,
+} as const;
 
 export const videoRenderJob = defineJob({
   name: 'video-render',
@@ -127,15 +169,23 @@ export const videoRenderJob = defineJob({
       },
     },
     Compose: {
-      description: 'Video render: compose scenes, narration and captions with ffmpeg; store the outputs',
+      description:
+        'Video render: compose scenes, narration and captions with ffmpeg in one pass, or plan the chunks and render the sound',
       input: videoRef.extend({ prepared: z.array(preparedScene), speech: speechResult }),
+      output: composePlan,
+      deployment: { access: [...VIDEO_ITEMS, GRANTS.generateMedia], ...MEDIA_RENDER },
+    },
+    ComposeChunk: {
+      description: "Video render: render one chunk of the video's pictures with ffmpeg",
+      input: videoRef.extend({ composition_key: z.string(), chunk: renderChunk }),
+      output: z.null(),
+      deployment: { access: [...VIDEO_ITEMS], ...MEDIA_RENDER },
+    },
+    JoinChunks: {
+      description: 'Video render: join the chunks and the sound without re-encoding; store the outputs',
+      input: videoRef.extend({ plan: composePlan }),
       output: composeResult,
-      deployment: {
-        access: [...VIDEO_ITEMS, GRANTS.generateMedia],
-        packaging: TASK_PACKAGING.mediaImage,
-        memorySize: 3008,
-        timeoutSeconds: 900,
-      },
+      deployment: { access: [...VIDEO_ITEMS], ...MEDIA_RENDER, memorySize: 1024 },
     },
     Finalize: {
       description: 'Video render: complete, settle credits, publish avatar_video.success',

@@ -159,6 +159,11 @@ export interface ServiceOptions {
   /** Lifetime of presigned direct-upload URLs (`UPLOAD_URL_TTL_SECONDS`), at most 7 days. @default 900 */
   uploadUrlTtlSeconds: number;
   /**
+   * How many chunks of one video render the video workflow's Map state renders at once, each a Lambda
+   * invocation (`RENDER_CHUNK_CONCURRENCY`, docs/architecture.md "Chunked video renders"). @default 16
+   */
+  renderChunkConcurrency: number;
+  /**
    * How many of the API's area stacks CloudFormation creates at once; the others wait in line behind
    * them (see `orderAreaStacks` in service-api.ts). More is faster but nears API Gateway's
    * control-plane quota; the preflight fails above 4. @default 2
@@ -202,6 +207,7 @@ export const CONTEXT_DEFAULTS = {
   maxMultipartUploadBytes: DEPLOYED_MAX_MULTIPART_UPLOAD_BYTES,
   mediaUrlTtlSeconds: 3600,
   uploadUrlTtlSeconds: 900,
+  renderChunkConcurrency: 16,
   apiAreaStacksAtOnce: 2,
   catalogPublicationNonce: '',
   catalogFailureFailsDeploy: false,
@@ -426,6 +432,8 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     // SigV4 presigned URLs live at most 7 days.
     mediaUrlTtlSeconds: read.integer('mediaUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
     uploadUrlTtlSeconds: read.integer('uploadUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
+    // Step Functions runs at most 40 iterations of an inline Map at once.
+    renderChunkConcurrency: read.integer('renderChunkConcurrency', 1, 40),
     apiAreaStacksAtOnce: read.integer('apiAreaStacksAtOnce', 1, 50),
     catalogPublicationNonce: read.string('catalogPublicationNonce'),
     catalogFailureFailsDeploy: read.boolean('catalogFailureFailsDeploy'),

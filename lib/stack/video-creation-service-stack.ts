@@ -267,6 +267,7 @@ export class VideoCreationServiceStack extends Stack {
       MAX_MULTIPART_UPLOAD_BYTES: String(options.maxMultipartUploadBytes),
       MEDIA_URL_TTL_SECONDS: String(options.mediaUrlTtlSeconds),
       UPLOAD_URL_TTL_SECONDS: String(options.uploadUrlTtlSeconds),
+      RENDER_CHUNK_CONCURRENCY: String(options.renderChunkConcurrency),
       SPEECH_ENGINE: options.speechEngine,
       ALLOWED_CORS_ORIGINS: options.allowedCorsOrigins.join(','),
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,

@@ -155,7 +155,10 @@ describe('video render task functions', () => {
       [
         'VideoAdmit',
         'VideoCompose',
+        // Inside the Map state's item processor: substituted like every other task function.
+        'VideoComposeChunk',
         'VideoFinalize',
+        'VideoJoinChunks',
         'VideoPrepare',
         'VideoRecordFailure',
         'VideoSynthesizeSpeech',
@@ -170,17 +173,29 @@ describe('video render task functions', () => {
     }
   });
 
-  it('runs the compose step as the media container image with room to render', () => {
-    const compose = propertiesOf(root.Resources[taskFunctionId(service, 'VideoCompose')]);
-    expect(compose).toMatchObject({
-      PackageType: 'Image',
-      Architectures: ['arm64'],
-      ImageConfig: { Command: ['videos/render-steps.Compose'] },
-      Timeout: 900,
-    });
-    expect(compose.MemorySize).toBeGreaterThanOrEqual(3008);
-    expect((compose.EphemeralStorage as { Size: number }).Size).toBeGreaterThanOrEqual(4096);
-    expect(compose.Runtime).toBeUndefined();
+  it('runs the compose steps (one pass or plan, each chunk, the join) as the media container image with room to render', () => {
+    for (const [step, memory] of [
+      ['Compose', 3008],
+      ['ComposeChunk', 3008],
+      ['JoinChunks', 1024],
+    ] as const) {
+      const compose = propertiesOf(root.Resources[taskFunctionId(service, `Video${step}`)]);
+      expect(compose, step).toMatchObject({
+        PackageType: 'Image',
+        Architectures: ['arm64'],
+        ImageConfig: { Command: [`videos/render-steps.${step}`] },
+        Timeout: 900,
+      });
+      expect(compose.MemorySize, step).toBeGreaterThanOrEqual(memory);
+      expect((compose.EphemeralStorage as { Size: number }).Size, step).toBeGreaterThanOrEqual(4096);
+      expect(compose.Runtime, step).toBeUndefined();
+    }
+    // The Map state renders up to this many chunks of a video at once (the renderChunkConcurrency option).
+    const { Variables } = propertiesOf(root.Resources[taskFunctionId(service, 'VideoCompose')])
+      .Environment as {
+      Variables: Record<string, string>;
+    };
+    expect(Variables.RENDER_CHUNK_CONCURRENCY).toBe('16');
   });
 
   it('takes memory and timeout from the registry (256 MB and 30 s by default), zip unless it says otherwise', () => {

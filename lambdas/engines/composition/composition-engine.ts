@@ -31,6 +31,42 @@ export interface CompositionEngine {
   /** Engine name recorded on jobs, e.g. `ffmpeg`. */
   readonly name: string;
   compose(request: CompositionRequest): Promise<CompositionResult>;
+  /** The same composition rendered in parts, where the engine can (mp4 only). @default none */
+  readonly chunked?: ChunkedComposition;
+}
+
+/**
+ * A composition rendered in parts that may run on different machines: the sound of the whole timeline
+ * once, the pictures of each chunk of frames (each chunk's frames are exactly the single pass's, each
+ * chunk encoded with the single pass's settings from a key frame), then joined without re-encoding.
+ */
+export interface ChunkedComposition {
+  /** Frames of one GOP at `fps`: chunks start on multiples of it. */
+  gopFrames(fps: number): number;
+  /** The whole timeline's sound, encoded as the video's audio (`sound.m4a` in `workDir`). */
+  composeSound(request: CompositionRequest): Promise<{ soundPath: string }>;
+  /**
+   * The pictures of the frames `[startFrame, endFrame)` of the joined video, without sound, into
+   * `workDir` (`video.mp4`, and `video-captioned.mp4` when a separate captioned video is made).
+   */
+  composePictures(
+    request: CompositionRequest,
+    frames: { startFrame: number; endFrame: number },
+  ): Promise<{ videoPath: string; captionedVideoPath: string | null }>;
+  /** The chunks, in order, joined (no re-encode) with the sound, plus the thumbnail and GIF. */
+  joinChunks(join: ChunkJoin): Promise<CompositionResult>;
+}
+
+export interface ChunkJoin {
+  /** Scratch directory (exists, writable): the outputs are written in it, as `compose` names them. */
+  workDir: string;
+  format: 'mp4';
+  width: number;
+  height: number;
+  fps: number;
+  /** Each chunk's picture files, in the video's order. */
+  chunks: { videoPath: string; captionedVideoPath: string | null }[];
+  soundPath: string;
 }
 
 export interface CompositionRequest {

@@ -40,6 +40,7 @@ import {
 } from './presenter-animation.js';
 import type { MediaInfo } from './probe.js';
 import { fileInput } from './probe.js';
+import { transitionFrameCount } from './transition-timeline.js';
 
 export const AUDIO_SAMPLE_RATE = 48_000;
 
@@ -59,7 +60,27 @@ export interface EncodingSettings {
   gifDurationMs: number;
   /** Presenter motion amplitude as a fraction of the frame height; 0 keeps the presenter still. */
   motionAmplitude: number;
+  /**
+   * Seconds between key frames of mp4 (x264: fixed, closed GOPs, no scene-cut key frames), so a render
+   * cut into chunks on multiples of it (`gopFrames`) has its key frames where the single pass has them.
+   */
+  gopSeconds: number;
 }
+
+/** Frames of one GOP of an mp4 at `fps`. */
+export function gopFrames(encoding: Pick<EncodingSettings, 'gopSeconds'>, fps: number): number {
+  return Math.max(1, Math.round(encoding.gopSeconds * fps));
+}
+
+/**
+ * What one ffmpeg run of a plan renders: everything (the single pass), or one part of a chunked render
+ * (chunked-composition.ts): the sound of the whole timeline, or the pictures of the joined frames
+ * `[startFrame, endFrame)`, each frame exactly what the single pass shows there.
+ */
+export type CompositionPart =
+  | { kind: 'whole' }
+  | { kind: 'sound' }
+  | { kind: 'pictures'; startFrame: number; endFrame: number };
 
 export interface PlannedScene {
   scene: CompositionScene;
@@ -96,6 +117,8 @@ export interface CompositionPlan {
   transition?: SceneTransition;
   outputs: { video: string; captionedVideo: string; thumbnail: string; gif: string };
   encoding: EncodingSettings;
+  /** @default whole */
+  part?: CompositionPart;
 }
 
 /** Frames of each scene, cut on the cumulative frame grid (the total never drifts from the sum). */
@@ -210,6 +233,11 @@ export interface AnimationOverlays {
    * whose own mouth moves. Portraits leave it out (`rest` is the portrait's own mouth).
    */
   pasteRest?: boolean;
+  /**
+   * The scene frame of the first frame the overlays see (a chunk starts its scenes where it needs
+   * them: `n` counts from there). @default 0
+   */
+  firstFrame?: number;
 }
 
 /**
@@ -258,7 +286,7 @@ export function animationOverlays(options: AnimationOverlays): string[] {
     );
     const next = layer === layers.length - 1 ? options.to : `${label}l${layer}`;
     graph.push(
-      `[${current}][${spriteLabel}]overlay=x='${options.position.x}+${place.offsetX}':y='${options.position.y}+${place.offsetY}':eval=frame:format=yuv420:enable='${framesExpression(ranges)}'[${next}]`,
+      `[${current}][${spriteLabel}]overlay=x='${options.position.x}+${place.offsetX}':y='${options.position.y}+${place.offsetY}':eval=frame:format=yuv420:enable='${framesExpression(ranges, options.firstFrame)}'[${next}]`,
     );
     current = next;
   });
@@ -326,20 +354,42 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
   const amplitude =
     encoding.motionAmplitude > 0 ? Math.max(2, 2 * Math.round((height * encoding.motionAmplitude) / 2)) : 0;
   const graph: string[] = [];
+  const part = plan.part ?? { kind: 'whole' };
+  const pictures = part.kind !== 'sound';
+  const sound = part.kind !== 'pictures';
+  // A chunk renders each scene from the first frame it needs: the frames it shows in the chunk, and
+  // those a transition at the chunk's start borrows (a transition's length to spare). The frames
+  // before stand in as copies of that first frame (references, no work): they are cut away. Frames
+  // after the chunk are never asked for (ffmpeg stops when the chunk's trim ends).
+  const spare = transitionFrameCount(plan.transition, fps);
+  const sceneStarts = plan.scenes.map((_, index) =>
+    plan.scenes.slice(0, index).reduce((sum, scene) => sum + scene.frames, 0),
+  );
+  const firstFrameOf = (index: number): number => {
+    if (part.kind !== 'pictures') return 0;
+    const frames = (plan.scenes[index] as PlannedScene).frames;
+    return Math.min(frames - 1, Math.max(0, part.startFrame - (sceneStarts[index] as number) - spare));
+  };
 
   plan.scenes.forEach((planned, index) => {
     const { scene, frames, background, backgroundAudio } = planned;
+    const firstFrame = firstFrameOf(index);
+    // Timestamps kept: the motion expressions read the scene's own times.
+    const skip = firstFrame > 0 ? `,trim=start_frame=${firstFrame}` : '';
+    const picture = firstFrame > 0 ? `vw${index}` : `v${index}`;
     const durationSeconds = frames / fps;
     const samples = Math.round((frames * AUDIO_SAMPLE_RATE) / fps);
     const bg = scene.background;
-    const bgLabel = scene.avatar ? `bg${index}` : `v${index}`;
+    const bgLabel = scene.avatar ? `bg${index}` : picture;
     const audioSources: string[] = [];
 
-    if (bg.type === 'color') {
+    if (!pictures) {
+      // The sound alone: only a clip's sound is read.
+    } else if (bg.type === 'color') {
       // A transparent background keeps its colour under alpha 0: outputs without alpha show that.
       const [alpha, pixelFormat] = bg.transparent ? ['@0', 'yuva420p'] : ['', 'yuv420p'];
       graph.push(
-        `color=c=0x${bg.color.slice(1)}${alpha}:s=${width}x${height}:r=${fps},format=${pixelFormat},trim=end_frame=${frames}[${bgLabel}]`,
+        `color=c=0x${bg.color.slice(1)}${alpha}:s=${width}x${height}:r=${fps},format=${pixelFormat},trim=end_frame=${frames}${skip}[${bgLabel}]`,
       );
     } else if (bg.type === 'image') {
       const input = addInput(bg.path);
@@ -351,10 +401,11 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
           'format=yuv420p',
           // Every frame is a reference to the one scaled picture: no per-frame work.
           `loop=loop=${frames - 1}:size=1:start=0`,
-          `setpts=N/${fps}/TB[${bgLabel}]`,
+          `setpts=N/${fps}/TB${skip}[${bgLabel}]`,
         ].join(','),
       );
-    } else {
+    }
+    if (bg.type === 'video' && (pictures || backgroundAudio)) {
       const clipSeconds =
         background?.streams.find((stream) => stream.type === 'video' && !stream.attachedPicture)
           ?.durationSeconds ??
@@ -372,25 +423,32 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
       const retime = fitToScene
         ? `setpts=(PTS-STARTPTS)*${(durationSeconds / clipSeconds).toFixed(6)}`
         : 'setpts=PTS-STARTPTS';
-      graph.push(
-        [
-          `[${input}:v:0]${retime}`,
-          // Frame rate first: frames the output drops are never scaled.
-          `fps=${fps}`,
-          ...fitFilters(bg.fit ?? 'cover', width, height),
-          'format=yuv420p',
-          'tpad=stop_mode=clone:stop=-1',
-          `trim=end_frame=${frames}`,
-          `setpts=N/${fps}/TB[${bgLabel}]`,
-        ].join(','),
-      );
-      if (backgroundAudio) {
+      if (pictures)
+        graph.push(
+          [
+            `[${input}:v:0]${retime}`,
+            // Frame rate first: frames the output drops are never scaled.
+            `fps=${fps}`,
+            ...fitFilters(bg.fit ?? 'cover', width, height),
+            'format=yuv420p',
+            'tpad=stop_mode=clone:stop=-1',
+            `trim=end_frame=${frames}`,
+            `setpts=N/${fps}/TB${skip}[${bgLabel}]`,
+          ].join(','),
+        );
+      if (sound && backgroundAudio) {
         const tempo = fitToScene ? atempoChain(clipSeconds / durationSeconds) : [];
         audioSources.push([`[${input}:a:0]asetpts=PTS-STARTPTS`, ...tempo, `volume=${bg.volume}`].join(','));
       }
+      // A part decodes the clip's other stream too, unused: a looped input's next round is offset by
+      // the longest stream decoded, so the picture and the sound of each round stay the single pass's.
+      if (!sound && backgroundAudio) graph.push(`[${input}:a:0]anullsink`);
+      if (!pictures) graph.push(`[${input}:v:0]nullsink`);
     }
 
-    if (scene.avatar?.videoPath !== undefined) {
+    if (!pictures) {
+      // No presenter in the sound.
+    } else if (scene.avatar?.videoPath !== undefined) {
       // Footage: read looped for the scene, each frame fitted like a portrait, no sway.
       const input = addInput(scene.avatar.videoPath, ['-stream_loop', '-1', '-t', seconds(durationSeconds)]);
       const size = planned.avatarSize;
@@ -416,7 +474,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
         ].join(','),
       );
       const animation = scene.avatar.animation;
-      const footageLabel = animation ? `vp${index}` : `v${index}`;
+      const footageLabel = animation ? `vp${index}` : picture;
       graph.push(`[${bgLabel}][av${index}]overlay=x=${x}:y=${y}:format=yuv420[${footageLabel}]`);
       if (animation) {
         graph.push(
@@ -428,10 +486,11 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
             fps,
             position: track ? { x: `${x}+${track.x}`, y: `${y}+${track.y}` } : { x, y },
             from: footageLabel,
-            to: `v${index}`,
+            to: picture,
             label: `s${index}`,
             inputOf: addSharedInput,
             pasteRest: true,
+            firstFrame,
           }),
         );
       }
@@ -467,7 +526,7 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
         ].join(','),
       );
       const animation = scene.avatar.animation;
-      const portraitLabel = animation ? `vp${index}` : `v${index}`;
+      const portraitLabel = animation ? `vp${index}` : picture;
       // The single portrait frame is repeated by overlay (eof_action=repeat) for the whole scene.
       graph.push(
         `[${bgLabel}][av${index}]overlay=x='${x}':y='${y}':eval=frame:format=yuv420[${portraitLabel}]`,
@@ -482,14 +541,18 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
             fps,
             position: { x, y },
             from: portraitLabel,
-            to: `v${index}`,
+            to: picture,
             label: `s${index}`,
             inputOf: addSharedInput,
+            firstFrame,
           }),
         );
       }
     }
 
+    if (firstFrame > 0)
+      graph.push(`[${picture}]tpad=start=${firstFrame}:start_mode=clone,setpts=N/${fps}/TB[v${index}]`);
+    if (!sound) return;
     if (scene.narration && scene.narration.volume > 0) {
       const input = addInput(scene.narration.path, ['-t', seconds(durationSeconds)]);
       audioSources.push(`[${input}:a:0]asetpts=PTS-STARTPTS,volume=${scene.narration.volume}`);
@@ -518,162 +581,198 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
   // Pictures and sound are joined apart: a transition overlaps two scenes' pictures, while each scene's
   // sound keeps its exact samples, so the sound of the cut version plays under the transitions.
   const sceneCount = plan.scenes.length;
-  const transparent = plan.scenes.map(
-    ({ scene }) => scene.background.type === 'color' && scene.background.transparent === true,
-  );
-  graph.push(
-    ...joinPictureFilters({
-      pictures: plan.scenes.map((_, index) => `v${index}`),
-      frames: plan.scenes.map((scene) => scene.frames),
-      fps,
-      width,
-      height,
-      ...(plan.transition ? { transition: plan.transition } : {}),
-      // The transitions' masks mix 4:2:0 pictures: a transparent scene's alpha would not follow.
-      joinable: (boundary) => !transparent[boundary] && !transparent[boundary + 1],
-      label: 'j',
-      output: 'vjoined',
-    }),
-  );
-  graph.push(
-    sceneCount > 1
-      ? `${plan.scenes.map((_, index) => `[a${index}]`).join('')}concat=n=${sceneCount}:v=0:a=1[ajoined]`
-      : '[a0]anull[ajoined]',
-  );
-
-  // The marks go over the joined video, before the outputs split: every output carries them, and
-  // captions stay on top. The watermark first, then the logo.
-  const marks = [plan.watermark, plan.logo].filter((mark): mark is Watermark => mark !== undefined);
-  let marked = 'vjoined';
-  marks.forEach((mark, index) => {
-    const input = addInput(mark.imagePath);
-    const margin = 2 * Math.round(Math.min(width, height) * 0.015);
-    const shift = (fraction: number, size: number) => {
-      const pixels = Math.round(fraction * size);
-      return pixels >= 0 ? `+${pixels}` : `${pixels}`;
-    };
-    const x = mark.position.endsWith('left') ? `${margin}` : `W-w-${margin}`;
-    const y = mark.position.startsWith('top') ? `${margin}` : `H-h-${margin}`;
-    const label = index === marks.length - 1 ? 'vmarked' : `vmark${index}`;
-    graph.push(
-      [
-        `[${input}:v:0]trim=end_frame=1`,
-        `scale=w='max(2,2*trunc(iw*${mark.scale}/2))':h='max(2,2*trunc(ih*${mark.scale}/2))':flags=lanczos`,
-        'format=rgba',
-        `colorchannelmixer=aa=${mark.opacity}[mark${index}]`,
-      ].join(','),
-      `[${marked}][mark${index}]overlay=x='${x}${shift(mark.offsetX, width)}':y='${y}${shift(mark.offsetY, height)}':format=yuv420[${label}]`,
-    );
-    marked = label;
-  });
-  if (marks.length === 0) graph.push('[vjoined]null[vmarked]');
-
   const totalFrames = plan.scenes.reduce((sum, scene) => sum + scene.frames, 0);
   const burn = plan.captions ? `ass=${plan.captions.assFile}:fontsdir=${plan.captions.fontsDir}` : undefined;
   const separateCaptioned = burn !== undefined && !plan.burnCaptions;
-  if (burn && plan.burnCaptions) {
-    graph.push(`[vmarked]${burn},split=3[vmain][vthumb][vgif]`);
-  } else if (separateCaptioned) {
-    graph.push(`[vmarked]split=4[vmain][vclean][vthumb][vgif]`, `[vclean]${burn}[vcaptioned]`);
-  } else {
-    graph.push('[vmarked]split=3[vmain][vthumb][vgif]');
-  }
-  // Music under the whole video: looped, cut to its length, faded at both ends, mixed under the scenes'
-  // sound (amix's 1/n scaling undone, as for the scenes).
-  let joinedAudio = 'ajoined';
-  if (plan.music && plan.music.volume > 0) {
-    const totalSeconds = totalFrames / fps;
-    const fade = Math.min(1, totalSeconds / 4);
-    const input = addInput(plan.music.path, ['-stream_loop', '-1']);
-    graph.push(
-      `[${input}:a:0]asetpts=PTS-STARTPTS,atrim=duration=${seconds(totalSeconds)},${audioFormat},volume=${plan.music.volume},afade=t=in:d=${fade.toFixed(3)},afade=t=out:st=${Math.max(0, totalSeconds - fade).toFixed(3)}:d=${fade.toFixed(3)}[music]`,
-      `[ajoined][music]amix=inputs=2:duration=first:dropout_transition=0,volume=2,${audioFormat}[amixed]`,
+  if (pictures) {
+    const transparent = plan.scenes.map(
+      ({ scene }) => scene.background.type === 'color' && scene.background.transparent === true,
     );
-    joinedAudio = 'amixed';
-  }
-  graph.push(
-    separateCaptioned ? `[${joinedAudio}]asplit=2[amain][acaptioned]` : `[${joinedAudio}]anull[amain]`,
-  );
+    graph.push(
+      ...joinPictureFilters({
+        pictures: plan.scenes.map((_, index) => `v${index}`),
+        frames: plan.scenes.map((scene) => scene.frames),
+        fps,
+        width,
+        height,
+        ...(plan.transition ? { transition: plan.transition } : {}),
+        // The transitions' masks mix 4:2:0 pictures: a transparent scene's alpha would not follow.
+        joinable: (boundary) => !transparent[boundary] && !transparent[boundary + 1],
+        label: 'j',
+        output: 'vjoined',
+      }),
+    );
+    // A chunk keeps its frames' times on the video's timeline through the marks and captions (the
+    // captions are timed by them), and starts at 0 in its own file.
+    let joined = 'vjoined';
+    if (part.kind === 'pictures') {
+      graph.push(`[vjoined]trim=start_frame=${part.startFrame}:end_frame=${part.endFrame}[vchunk]`);
+      joined = 'vchunk';
+    }
 
-  const thumbFrame = Math.min(totalFrames - 1, Math.round((encoding.thumbnailAtMs * fps) / 1000));
-  const thumbScale = width > encoding.thumbnailMaxWidth ? `scale=${encoding.thumbnailMaxWidth}:-2,` : '';
-  graph.push(
-    `[vthumb]trim=start_frame=${thumbFrame}:end_frame=${thumbFrame + 1},${thumbScale}format=yuvj420p[thumb]`,
-  );
-  const gifFrames = Math.max(1, Math.min(totalFrames, Math.round((encoding.gifDurationMs * fps) / 1000)));
-  const gifWidth = Math.min(width, 2 * Math.round(encoding.gifWidth / 2));
-  graph.push(
-    `[vgif]trim=end_frame=${gifFrames},fps=${Math.min(encoding.gifFps, fps)},scale=${gifWidth}:-2:flags=bilinear,split[gifpalette][gifframes]`,
-    '[gifpalette]palettegen[palette]',
-    '[gifframes][palette]paletteuse=dither=bayer:bayer_scale=3[gif]',
-  );
+    // The marks go over the joined video, before the outputs split: every output carries them, and
+    // captions stay on top. The watermark first, then the logo.
+    const marks = [plan.watermark, plan.logo].filter((mark): mark is Watermark => mark !== undefined);
+    let marked = joined;
+    marks.forEach((mark, index) => {
+      const input = addInput(mark.imagePath);
+      const margin = 2 * Math.round(Math.min(width, height) * 0.015);
+      const shift = (fraction: number, size: number) => {
+        const pixels = Math.round(fraction * size);
+        return pixels >= 0 ? `+${pixels}` : `${pixels}`;
+      };
+      const x = mark.position.endsWith('left') ? `${margin}` : `W-w-${margin}`;
+      const y = mark.position.startsWith('top') ? `${margin}` : `H-h-${margin}`;
+      const label = index === marks.length - 1 ? 'vmarked' : `vmark${index}`;
+      graph.push(
+        [
+          `[${input}:v:0]trim=end_frame=1`,
+          `scale=w='max(2,2*trunc(iw*${mark.scale}/2))':h='max(2,2*trunc(ih*${mark.scale}/2))':flags=lanczos`,
+          'format=rgba',
+          `colorchannelmixer=aa=${mark.opacity}[mark${index}]`,
+        ].join(','),
+        `[${marked}][mark${index}]overlay=x='${x}${shift(mark.offsetX, width)}':y='${y}${shift(mark.offsetY, height)}':format=yuv420[${label}]`,
+      );
+      marked = label;
+    });
+    if (marks.length === 0) graph.push(`[${joined}]null[vmarked]`);
+
+    if (part.kind === 'pictures') {
+      const restart = 'setpts=PTS-STARTPTS';
+      if (burn && plan.burnCaptions) graph.push(`[vmarked]${burn},${restart}[vmain]`);
+      else if (separateCaptioned)
+        graph.push(
+          '[vmarked]split=2[vmainin][vclean]',
+          `[vmainin]${restart}[vmain]`,
+          `[vclean]${burn},${restart}[vcaptioned]`,
+        );
+      else graph.push(`[vmarked]${restart}[vmain]`);
+    } else {
+      if (burn && plan.burnCaptions) {
+        graph.push(`[vmarked]${burn},split=3[vmain][vthumb][vgif]`);
+      } else if (separateCaptioned) {
+        graph.push(`[vmarked]split=4[vmain][vclean][vthumb][vgif]`, `[vclean]${burn}[vcaptioned]`);
+      } else {
+        graph.push('[vmarked]split=3[vmain][vthumb][vgif]');
+      }
+      graph.push(
+        ...previewFilters({ totalFrames, width, fps, encoding, from: { thumb: 'vthumb', gif: 'vgif' } }),
+      );
+    }
+  }
+
+  if (sound) {
+    graph.push(
+      sceneCount > 1
+        ? `${plan.scenes.map((_, index) => `[a${index}]`).join('')}concat=n=${sceneCount}:v=0:a=1[ajoined]`
+        : '[a0]anull[ajoined]',
+    );
+    // Music under the whole video: looped, cut to its length, faded at both ends, mixed under the scenes'
+    // sound (amix's 1/n scaling undone, as for the scenes).
+    let joinedAudio = 'ajoined';
+    if (plan.music && plan.music.volume > 0) {
+      const totalSeconds = totalFrames / fps;
+      const fade = Math.min(1, totalSeconds / 4);
+      const input = addInput(plan.music.path, ['-stream_loop', '-1']);
+      graph.push(
+        `[${input}:a:0]asetpts=PTS-STARTPTS,atrim=duration=${seconds(totalSeconds)},${audioFormat},volume=${plan.music.volume},afade=t=in:d=${fade.toFixed(3)},afade=t=out:st=${Math.max(0, totalSeconds - fade).toFixed(3)}:d=${fade.toFixed(3)}[music]`,
+        `[ajoined][music]amix=inputs=2:duration=first:dropout_transition=0,volume=2,${audioFormat}[amixed]`,
+      );
+      joinedAudio = 'amixed';
+    }
+    graph.push(
+      separateCaptioned && part.kind === 'whole'
+        ? `[${joinedAudio}]asplit=2[amain][acaptioned]`
+        : `[${joinedAudio}]anull[amain]`,
+    );
+  }
 
   const threads = ['-threads', String(encoding.threads)];
   const withAlpha = plan.scenes.some(
     ({ scene }) => scene.background.type === 'color' && scene.background.transparent,
   );
-  const audioBitrate = `${encoding.audioBitrateKbps}k`;
-  const codecs =
+  const gop = String(gopFrames(encoding, fps));
+  const { video: videoCodec, audio: audioCodec } =
     plan.format === 'mp4'
-      ? [
-          '-c:v',
-          'libx264',
-          '-preset',
-          encoding.x264Preset,
-          ...(encoding.x264Tune ? ['-tune', encoding.x264Tune] : []),
-          '-crf',
-          String(encoding.x264Crf),
-          '-pix_fmt',
-          'yuv420p',
-          ...threads,
-          '-c:a',
-          'aac',
-          '-b:a',
-          audioBitrate,
-          '-movflags',
-          '+faststart',
-        ]
-      : [
-          '-c:v',
-          'libvpx-vp9',
-          // The realtime deadline is libvpx's fastest mode; the CRF keeps the quality constant.
-          '-deadline',
-          'realtime',
-          '-cpu-used',
-          String(encoding.vp9CpuUsed),
-          '-row-mt',
-          '1',
-          '-b:v',
-          '0',
-          '-crf',
-          String(encoding.vp9Crf),
-          '-pix_fmt',
-          withAlpha ? 'yuva420p' : 'yuv420p',
-          ...threads,
-          '-c:a',
-          'libopus',
-          '-b:a',
-          audioBitrate,
-        ];
+      ? {
+          video: [
+            '-c:v',
+            'libx264',
+            '-preset',
+            encoding.x264Preset,
+            ...(encoding.x264Tune ? ['-tune', encoding.x264Tune] : []),
+            '-crf',
+            String(encoding.x264Crf),
+            '-pix_fmt',
+            'yuv420p',
+            // Fixed, closed GOPs (x264's default is closed): key frames on the multiples a chunked
+            // render cuts at, whichever way the video is rendered.
+            '-g',
+            gop,
+            '-keyint_min',
+            gop,
+            '-sc_threshold',
+            '0',
+            ...threads,
+          ],
+          audio: ['-c:a', 'aac', '-b:a', `${encoding.audioBitrateKbps}k`],
+        }
+      : {
+          video: [
+            '-c:v',
+            'libvpx-vp9',
+            // The realtime deadline is libvpx's fastest mode; the CRF keeps the quality constant.
+            '-deadline',
+            'realtime',
+            '-cpu-used',
+            String(encoding.vp9CpuUsed),
+            '-row-mt',
+            '1',
+            '-b:v',
+            '0',
+            '-crf',
+            String(encoding.vp9Crf),
+            '-pix_fmt',
+            withAlpha ? 'yuva420p' : 'yuv420p',
+            ...threads,
+          ],
+          audio: ['-c:a', 'libopus', '-b:a', `${encoding.audioBitrateKbps}k`],
+        };
+  const codecs = [
+    ...videoCodec,
+    ...audioCodec,
+    ...(plan.format === 'mp4' ? ['-movflags', '+faststart'] : []),
+  ];
   // Outputs advance at different speeds (the thumbnail ends after one frame); a larger queue keeps
   // ffmpeg 4.1 from failing with "Too many packets buffered".
   const queue = ['-max_muxing_queue_size', '4096'];
-  const outputs = [
-    ...['-map', '[vmain]', '-map', '[amain]', ...codecs, ...queue, fileInput(plan.outputs.video)],
-    ...(separateCaptioned
-      ? [
-          '-map',
-          '[vcaptioned]',
-          '-map',
-          '[acaptioned]',
-          ...codecs,
-          ...queue,
-          fileInput(plan.outputs.captionedVideo),
-        ]
-      : []),
-    ...['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', fileInput(plan.outputs.thumbnail)],
-    ...['-map', '[gif]', '-loop', '0', fileInput(plan.outputs.gif)],
-  ];
+  let outputs: string[];
+  if (part.kind === 'sound') {
+    outputs = ['-map', '[amain]', ...audioCodec, fileInput(plan.outputs.video)];
+  } else if (part.kind === 'pictures') {
+    outputs = [
+      ...['-map', '[vmain]', ...videoCodec, '-an', fileInput(plan.outputs.video)],
+      ...(separateCaptioned
+        ? ['-map', '[vcaptioned]', ...videoCodec, '-an', fileInput(plan.outputs.captionedVideo)]
+        : []),
+    ];
+  } else {
+    outputs = [
+      ...['-map', '[vmain]', '-map', '[amain]', ...codecs, ...queue, fileInput(plan.outputs.video)],
+      ...(separateCaptioned
+        ? [
+            '-map',
+            '[vcaptioned]',
+            '-map',
+            '[acaptioned]',
+            ...codecs,
+            ...queue,
+            fileInput(plan.outputs.captionedVideo),
+          ]
+        : []),
+      ...previewOutputs(plan.outputs),
+    ];
+  }
   return {
     args: [
       '-hide_banner',
@@ -689,4 +788,36 @@ export function ffmpegCompositionArgs(plan: CompositionPlan): { args: string[]; 
     ],
     filterGraph: graph.join(';\n'),
   };
+}
+
+/**
+ * The thumbnail (`[thumb]`: the frame at `thumbnailAtMs`, the last of a shorter video) and the GIF
+ * preview (`[gif]`: the first `gifDurationMs`) of a video of `totalFrames`, from the labels `from`.
+ */
+export function previewFilters(options: {
+  totalFrames: number;
+  width: number;
+  fps: number;
+  encoding: EncodingSettings;
+  from: { thumb: string; gif: string };
+}): string[] {
+  const { totalFrames, width, fps, encoding, from } = options;
+  const thumbFrame = Math.min(totalFrames - 1, Math.round((encoding.thumbnailAtMs * fps) / 1000));
+  const thumbScale = width > encoding.thumbnailMaxWidth ? `scale=${encoding.thumbnailMaxWidth}:-2,` : '';
+  const gifFrames = Math.max(1, Math.min(totalFrames, Math.round((encoding.gifDurationMs * fps) / 1000)));
+  const gifWidth = Math.min(width, 2 * Math.round(encoding.gifWidth / 2));
+  return [
+    `[${from.thumb}]trim=start_frame=${thumbFrame}:end_frame=${thumbFrame + 1},${thumbScale}format=yuvj420p[thumb]`,
+    `[${from.gif}]trim=end_frame=${gifFrames},fps=${Math.min(encoding.gifFps, fps)},scale=${gifWidth}:-2:flags=bilinear,split[gifpalette][gifframes]`,
+    '[gifpalette]palettegen[palette]',
+    '[gifframes][palette]paletteuse=dither=bayer:bayer_scale=3[gif]',
+  ];
+}
+
+/** The output arguments writing `[thumb]` and `[gif]` of `previewFilters`. */
+export function previewOutputs(paths: { thumbnail: string; gif: string }): string[] {
+  return [
+    ...['-map', '[thumb]', '-frames:v', '1', '-q:v', '3', '-update', '1', fileInput(paths.thumbnail)],
+    ...['-map', '[gif]', '-loop', '0', fileInput(paths.gif)],
+  ];
 }

@@ -29,6 +29,8 @@ import pLimit from 'p-limit';
 import { mediaToolsConfig } from '../../core/config.js';
 import { toAss } from './captions.js';
 import {
+  type ChunkedComposition,
+  type ChunkJoin,
   type CompositionEngine,
   CompositionError,
   type CompositionRequest,
@@ -39,15 +41,19 @@ import {
   validateCompositionRequest,
 } from './composition-engine.js';
 import {
+  type CompositionPart,
   type CompositionPlan,
   type EncodingSettings,
   FILTER_GRAPH_FILE,
   ffmpegCompositionArgs,
+  gopFrames,
+  previewFilters,
+  previewOutputs,
   sceneFrameCounts,
 } from './ffmpeg-arguments.js';
 import { compositionFailureOf, ensureExecutable, ffmpegPath, runProcess } from './ffmpeg-binaries.js';
 import { imageOrientation } from './image-orientation.js';
-import { type MediaInfo, probeMedia } from './probe.js';
+import { fileInput, type MediaInfo, probeMedia } from './probe.js';
 
 export const FFMPEG_ENGINE_NAME = 'ffmpeg';
 
@@ -93,6 +99,12 @@ export interface FfmpegCompositionEngineOptions {
   motionAmplitude?: number;
   /** TrueType/OpenType font for burned captions. @default CAPTION_FONT_FILE, else DejaVu Sans from npm */
   captionFontFile?: string;
+  /**
+   * Seconds between mp4 key frames (fixed GOPs; a chunked render cuts on their multiples). 2 s is what
+   * streaming players seek by, and costs about nothing over x264's own placement on these videos.
+   * @default 2
+   */
+  gopSeconds?: number;
 }
 
 /** One ffmpeg run: what `compose` executes, for callers that must run or measure exactly that command. */
@@ -112,7 +124,8 @@ export interface FfmpegCompositionEngine extends CompositionEngine {
    * Validates and probes the request and writes its caption files, then returns the ffmpeg run that
    * `compose` would execute, without running it.
    */
-  prepare(request: CompositionRequest): Promise<FfmpegInvocation>;
+  prepare(request: CompositionRequest, part?: CompositionPart): Promise<FfmpegInvocation>;
+  readonly chunked: ChunkedComposition;
 }
 
 const require = createRequire(import.meta.url);
@@ -160,11 +173,102 @@ class FfmpegEngine implements FfmpegCompositionEngine {
       gifFps: options.gifFps ?? 10,
       gifDurationMs: options.gifDurationMs ?? 3000,
       motionAmplitude: options.motionAmplitude ?? 0.008,
+      gopSeconds: options.gopSeconds ?? 2,
     };
   }
 
   async compose(request: CompositionRequest): Promise<CompositionResult> {
     const invocation = await this.prepare(request);
+    await this.run(invocation);
+    return this.written(invocation.outputs, request);
+  }
+
+  readonly chunked: ChunkedComposition = {
+    gopFrames: (fps) => gopFrames(this.encoding, fps),
+    composeSound: async (request) => {
+      const invocation = await this.prepare(request, { kind: 'sound' });
+      await this.run(invocation);
+      return { soundPath: invocation.outputs.videoPath };
+    },
+    composePictures: async (request, frames) => {
+      const invocation = await this.prepare(request, { kind: 'pictures', ...frames });
+      await this.run(invocation);
+      const { videoPath, captionedVideoPath } = invocation.outputs;
+      return { videoPath, captionedVideoPath: captionedVideoPath === videoPath ? null : captionedVideoPath };
+    },
+    joinChunks: (join) => this.joinChunks(join),
+  };
+
+  /**
+   * The chunks joined by the concat demuxer and muxed with the sound, all streams copied (each chunk
+   * starts on a key frame with the same encoder settings, so the joined stream is one valid H.264
+   * stream); the thumbnail and GIF decoded from the joined video's first seconds.
+   */
+  private async joinChunks(join: ChunkJoin): Promise<CompositionResult> {
+    const workDir = path.resolve(join.workDir);
+    const outputs = compositionOutputPaths(workDir, join.format);
+    const command = ffmpegPath();
+    await ensureExecutable(command);
+    const quiet = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-y'];
+    const concat = async (files: string[], name: string, output: string) => {
+      const list = path.join(workDir, `${name}.txt`);
+      // The concat demuxer's list: one `file` line per chunk, quotes escaped as it reads them.
+      await writeFile(list, files.map((file) => `file '${file.replaceAll("'", "'\\''")}'\n`).join(''));
+      await this.run({
+        command,
+        cwd: workDir,
+        env: process.env,
+        args: [
+          ...quiet,
+          ...['-f', 'concat', '-safe', '0', '-i', fileInput(list), '-i', fileInput(join.soundPath)],
+          ...['-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart'],
+          fileInput(output),
+        ],
+      });
+    };
+    const captioned = join.chunks.every((chunk) => chunk.captionedVideoPath !== null);
+    await concat(
+      join.chunks.map((chunk) => chunk.videoPath),
+      'chunks',
+      outputs.videoPath,
+    );
+    if (captioned)
+      await concat(
+        join.chunks.map((chunk) => chunk.captionedVideoPath as string),
+        'captioned-chunks',
+        outputs.captionedVideoPath,
+      );
+    else outputs.captionedVideoPath = outputs.videoPath;
+    const joined = await probeMedia(outputs.videoPath, { timeoutMs: this.probeTimeoutMs });
+    const totalFrames = Math.round(joined.durationSeconds * join.fps);
+    const filters = previewFilters({
+      totalFrames,
+      width: join.width,
+      fps: join.fps,
+      encoding: this.encoding,
+      from: { thumb: 'vthumb', gif: 'vgif' },
+    });
+    // Only the first seconds are decoded: the thumbnail's frame and the GIF's.
+    const readSeconds = Math.max(this.encoding.thumbnailAtMs, this.encoding.gifDurationMs) / 1000 + 1;
+    await writeFile(
+      path.join(workDir, FILTER_GRAPH_FILE),
+      ['[0:v]split=2[vthumb][vgif]', ...filters].join(';\n'),
+    );
+    await this.run({
+      command,
+      cwd: workDir,
+      env: process.env,
+      args: [
+        ...quiet,
+        ...['-t', String(readSeconds), '-i', fileInput(outputs.videoPath)],
+        ...['-filter_complex_script', FILTER_GRAPH_FILE],
+        ...previewOutputs({ thumbnail: outputs.thumbnailPath, gif: outputs.gifPath }),
+      ],
+    });
+    return this.written(outputs, join);
+  }
+
+  private async run(invocation: Pick<FfmpegInvocation, 'command' | 'args' | 'cwd' | 'env'>): Promise<void> {
     try {
       await runProcess(invocation.command, invocation.args, {
         cwd: invocation.cwd,
@@ -174,10 +278,17 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     } catch (error) {
       throw compositionFailureOf(error);
     }
+  }
+
+  /** The result of a render whose files are `outputs`, checked and probed. */
+  private async written(
+    outputs: FfmpegInvocation['outputs'],
+    request: { width: number; height: number },
+  ): Promise<CompositionResult> {
     let written: MediaInfo;
     try {
-      written = await probeMedia(invocation.outputs.videoPath, { timeoutMs: this.probeTimeoutMs });
-      await Promise.all([stat(invocation.outputs.thumbnailPath), stat(invocation.outputs.gifPath)]);
+      written = await probeMedia(outputs.videoPath, { timeoutMs: this.probeTimeoutMs });
+      await Promise.all([stat(outputs.thumbnailPath), stat(outputs.gifPath)]);
     } catch (error) {
       throw new CompositionError(
         'composition_failed',
@@ -189,14 +300,14 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     }
     const video = written.streams.find((stream) => stream.type === 'video');
     return {
-      ...invocation.outputs,
+      ...outputs,
       durationSeconds: written.durationSeconds,
       width: video?.width ?? request.width,
       height: video?.height ?? request.height,
     };
   }
 
-  async prepare(request: CompositionRequest): Promise<FfmpegInvocation> {
+  async prepare(request: CompositionRequest, part?: CompositionPart): Promise<FfmpegInvocation> {
     const { fps } = validateCompositionRequest(request);
     const workDir = path.resolve(request.workDir);
     try {
@@ -308,6 +419,8 @@ class FfmpegEngine implements FfmpegCompositionEngine {
     });
 
     const outputs = compositionOutputPaths(workDir, request.format);
+    // The sound of a chunked render is the video's audio alone, in the container the join reads.
+    if (part?.kind === 'sound') outputs.videoPath = path.join(workDir, 'sound.m4a');
     // The child inherits this process's environment (PATH, locale, temp dir: not configuration),
     // plus its own fontconfig below.
     const env: NodeJS.ProcessEnv = { ...process.env };
@@ -349,6 +462,7 @@ class FfmpegEngine implements FfmpegCompositionEngine {
         gif: outputs.gifPath,
       },
       encoding: this.encoding,
+      ...(part ? { part } : {}),
     };
     const { args, filterGraph } = ffmpegCompositionArgs(plan);
     await writeFile(path.join(workDir, FILTER_GRAPH_FILE), filterGraph);

@@ -9,6 +9,7 @@ import { createFfmpegCompositionEngine } from './ffmpeg-composition-engine.js';
 import { createTestDoubleCompositionEngine } from './test-double-composition-engine.js';
 
 export * from './captions.js';
+export * from './chunks.js';
 export * from './composition-engine.js';
 export * from './dubbing.js';
 export { ffmpegPath, ffprobePath } from './ffmpeg-binaries.js';

@@ -100,9 +100,13 @@ export function blinkFrames(
   return ranges;
 }
 
-/** An ffmpeg timeline expression true on the ranges' frames (`n`: the frame number in the scene). */
-export function framesExpression(ranges: FrameRanges): string {
-  return ranges.map(([first, last]) => `between(n,${first},${last})`).join('+');
+/**
+ * An ffmpeg timeline expression true on the ranges' frames (`n`: the frame number in the scene, plus
+ * `firstFrame` when the filter sees the scene from that frame on).
+ */
+export function framesExpression(ranges: FrameRanges, firstFrame = 0): string {
+  const frame = firstFrame > 0 ? `n+${firstFrame}` : 'n';
+  return ranges.map(([first, last]) => `between(${frame},${first},${last})`).join('+');
 }
 
 export interface PixelBox {

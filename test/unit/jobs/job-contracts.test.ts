@@ -3,7 +3,9 @@
  * declares (or the framework's failure step), passes exactly the fields the step's input schema names,
  * each from the execution's input or from an earlier step's result of the same shape, and keeps a
  * result exactly when the step declares one. Every failure reaches the failure step with the name of
- * the step that failed. A workflow edited without its definition, or the reverse, fails here.
+ * the step that failed. A Map state's Task states take their fields from its item (`ItemSelector`: the
+ * execution's state and `$$.Map.Item.Value`, an element of `ItemsPath`) and leave failures to the Map,
+ * whose Catch names it. A workflow edited without its definition, or the reverse, fails here.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +33,13 @@ interface AslState {
   Next?: string;
   End?: boolean;
   Catch?: { ErrorEquals: string[]; ResultPath?: string; Next: string }[];
+  ItemsPath?: string;
+  ItemSelector?: Record<string, unknown>;
+  ItemProcessor?: { StartAt: string; States: Record<string, AslState> };
 }
+
+/** A Task state, and the Map state whose items it runs on (none at the top level). */
+type TaskEntry = [name: string, state: AslState, map?: [name: string, state: AslState]];
 
 function workflowOf(job: AnyJobDefinition): { StartAt: string; States: Record<string, AslState> } {
   return JSON.parse(readFileSync(path.join(ROOT, 'state-machines', `${job.name}.asl.json`), 'utf8'));
@@ -54,9 +62,43 @@ function schemaAt(schema: z.ZodType, segments: readonly string[]): z.ZodType | u
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any' });
 
+const MAP_ITEM = '$$.Map.Item.Value';
+
+/** The schema at a `$.a.b` path of a state whose top-level fields are `scope`. */
+function schemaOfPath(path: string, scope: ReadonlyMap<string, z.ZodType>): z.ZodType | undefined {
+  const [root = '', ...rest] = path.replace(/^\$\./, '').split('.');
+  const source = scope.get(root);
+  return source && schemaAt(source, rest);
+}
+
+/** What a Map state's item holds: its `ItemSelector`'s fields, from the state or from an element of `ItemsPath`. */
+function itemScope(map: AslState, scope: ReadonlyMap<string, z.ZodType>): Map<string, z.ZodType> {
+  let items = schemaOfPath(map.ItemsPath ?? '$', scope);
+  while (items instanceof z.ZodNullable || items instanceof z.ZodOptional)
+    items = items.unwrap() as z.ZodType;
+  const element = items instanceof z.ZodArray ? (items.element as z.ZodType) : undefined;
+  const item = new Map<string, z.ZodType>();
+  for (const [key, value] of Object.entries(map.ItemSelector ?? {})) {
+    const path = String(value);
+    const schema = path.startsWith(MAP_ITEM)
+      ? element && schemaAt(element, path.slice(MAP_ITEM.length).split('.').filter(Boolean))
+      : schemaOfPath(path, scope);
+    if (schema) item.set(key.replace(/\.\$$/, ''), schema);
+  }
+  return item;
+}
+
 describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_name, job) => {
   const { StartAt: startAt, States: states } = workflowOf(job);
-  const tasks = Object.entries(states).filter(([, state]) => state.Type === 'Task');
+  const maps = Object.entries(states).filter(([, state]) => state.Type === 'Map');
+  const tasks: TaskEntry[] = [
+    ...Object.entries(states).filter(([, state]) => state.Type === 'Task'),
+    ...maps.flatMap(([mapName, map]) =>
+      Object.entries(map.ItemProcessor?.States ?? {})
+        .filter(([, state]) => state.Type === 'Task')
+        .map(([name, state]): TaskEntry => [name, state, [mapName, map]]),
+    ),
+  ];
   const stepOf = (state: AslState) => {
     const name = TASK_FUNCTION.exec(state.Resource ?? '')?.[1] ?? '';
     expect(name.startsWith(job.taskPrefix), `${state.Resource} belongs to ${job.taskPrefix}`).toBe(true);
@@ -84,7 +126,8 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
   });
 
   it("passes each step exactly its input schema's fields, from where the same shape is", () => {
-    for (const [stateName, state] of tasks) {
+    for (const [stateName, state, map] of tasks) {
+      const scope = map ? itemScope(map[1], resultsByPath) : resultsByPath;
       const step = stepOf(state);
       if (FRAMEWORK_STEPS.includes(step)) continue;
       const input = job.steps[step]?.input as z.ZodObject;
@@ -93,10 +136,9 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
       expect(passed.sort(), stateName).toEqual(Object.keys(input.shape).sort());
       for (const [key, value] of Object.entries(parameters)) {
         expect(key.endsWith('.$'), `${stateName}.${key} is a path`).toBe(true);
-        const [root = '', ...rest] = String(value).replace(/^\$\./, '').split('.');
-        const source = resultsByPath.get(root);
-        expect(source, `${stateName}.${key}: nothing writes $.${root}`).toBeDefined();
-        const given = schemaAt(source as z.ZodType, rest);
+        const [root = ''] = String(value).replace(/^\$\./, '').split('.');
+        expect(scope.get(root), `${stateName}.${key}: nothing writes $.${root}`).toBeDefined();
+        const given = schemaOfPath(String(value), scope);
         const wanted = (input.shape as Record<string, z.ZodType>)[key.replace(/\.\$$/, '')];
         expect(given && jsonSchema(given), `${stateName}.${key} ← ${String(value)}`).toEqual(
           wanted && jsonSchema(wanted),
@@ -152,8 +194,14 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
       'step.$': '$.step',
       'failure.$': '$.failure',
     });
-    for (const [stateName, state] of tasks) {
-      if (stepOf(state) === RECORD_FAILURE_STEP) continue;
+    const catchers: [string, AslState][] = [
+      ...tasks.filter(([, , map]) => !map).map(([name, state]): [string, AslState] => [name, state]),
+      ...maps,
+    ];
+    // Inside a Map, a failure fails the Map: its Catch is the one that names it.
+    for (const [stateName, state, map] of tasks) if (map) expect(state.Catch, stateName).toBeUndefined();
+    for (const [stateName, state] of catchers) {
+      if (state.Type === 'Task' && stepOf(state) === RECORD_FAILURE_STEP) continue;
       const [catcher] = state.Catch ?? [];
       expect(catcher, stateName).toMatchObject({ ErrorEquals: ['States.ALL'], ResultPath: '$.failure' });
       const namer = states[catcher?.Next ?? ''];
