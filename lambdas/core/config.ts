@@ -5,7 +5,7 @@
  * `AWS_ENDPOINT_URL_<SERVICE>` variables.
  */
 
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { onProcessReset } from './process-state.js';
 
 /**
@@ -152,7 +152,10 @@ export interface ServiceConfig {
    * `HYPERFRAMES_MAX_UNPACKED_BYTES` @default 200 MiB, `HYPERFRAMES_MAX_FILES` @default 2000), the longest
    * render (`HYPERFRAMES_RENDER_TIMEOUT_MS` @default 840000: the step's Lambda stops at 900 s), and the
    * length reserved for a composition that does not state its own (`HYPERFRAMES_UNSTATED_DURATION_SECONDS`
-   * @default 600).
+   * @default 600). A render is cut into chunks of `HYPERFRAMES_CHUNK_FRAMES` frames (@default 240: 8 s
+   * at 30 fps, a few minutes of one Lambda at 1080p), at most `HYPERFRAMES_MAX_CHUNKS` (@default 200; a
+   * longer render gets longer chunks), rendered `RENDER_CHUNK_CONCURRENCY` at a time by the workflow's
+   * Map state (@default the machine's cores, for the local stack; the CDK stack sets 16).
    */
   hyperframes: {
     maxZipBytes: number;
@@ -160,6 +163,9 @@ export interface ServiceConfig {
     maxFiles: number;
     renderTimeoutMs: number;
     unstatedDurationSeconds: number;
+    chunkFrames: number;
+    maxChunks: number;
+    chunkConcurrency: number;
   };
   /**
    * Amazon Polly engine types in order of preference (`POLLY_ENGINES`, comma-separated): each voice
@@ -441,6 +447,12 @@ export function config(): ServiceConfig {
       maxFiles: numberFrom('HYPERFRAMES_MAX_FILES', 2000),
       renderTimeoutMs: numberFrom('HYPERFRAMES_RENDER_TIMEOUT_MS', 840_000),
       unstatedDurationSeconds: numberFrom('HYPERFRAMES_UNSTATED_DURATION_SECONDS', 600),
+      chunkFrames: Math.max(1, Math.floor(numberFrom('HYPERFRAMES_CHUNK_FRAMES', 240))),
+      maxChunks: Math.max(1, Math.floor(numberFrom('HYPERFRAMES_MAX_CHUNKS', 200))),
+      chunkConcurrency: Math.max(
+        1,
+        Math.floor(numberFrom('RENDER_CHUNK_CONCURRENCY', availableParallelism())),
+      ),
     },
     pollyEngines: choicesFrom('POLLY_ENGINES', POLLY_ENGINE_TYPES, ['neural', 'standard']),
     region: process.env.AWS_REGION ?? '',
