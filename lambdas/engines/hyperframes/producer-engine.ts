@@ -287,7 +287,9 @@ class ProducerHyperframesEngine implements HyperframesEngine {
       }
       return {
         totalFrames: planned.totalFrames,
-        chunks: buildChunkSlices(planned.totalFrames, chunkCount, effectiveChunkSize),
+        chunks: buildChunkSlices(planned.totalFrames, chunkCount, effectiveChunkSize).map(
+          ({ startFrame, endFrame }) => ({ startFrame, endFrame }),
+        ),
         description: `hyperframes producer ${planned.producerVersion}, ${chunkCount} chunk${chunkCount === 1 ? '' : 's'} of ${effectiveChunkSize} frames (Chromium ${path.basename(chromium.executable)}, BeginFrame capture)${
           record.served.length ? `; served from vendored gsap: ${record.served.join(', ')}` : ''
         }`,
