@@ -31,6 +31,12 @@ import {
   WorkflowTaskFunctions,
 } from './workflow-task-functions.js';
 
+/**
+ * Chunks of one render rendered at once when deployed (`RENDER_CHUNK_CONCURRENCY`): HyperFrames' own
+ * default fan-out (`DEFAULT_MAX_PARALLEL_CHUNKS`), well under an inline Map state's 40 iterations.
+ */
+const DEPLOYED_RENDER_CHUNK_CONCURRENCY = 16;
+
 /** `service` of every log line, trace and metric (Powertools). */
 export const SERVICE_NAME = 'video-creation-service';
 export const METRICS_NAMESPACE = 'VideoCreationService';
@@ -273,6 +279,9 @@ export class VideoCreationServiceStack extends Stack {
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       POWERTOOLS_LOG_LEVEL: options.logLevel,
       POWERTOOLS_TRACE_ENABLED: 'true',
+      // Chunks of one HyperFrames render rendered at once by its workflow's Map state: one Lambda each
+      // (the local stack leaves the default, the machine's cores).
+      RENDER_CHUNK_CONCURRENCY: String(DEPLOYED_RENDER_CHUNK_CONCURRENCY),
     };
     return Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
   }
