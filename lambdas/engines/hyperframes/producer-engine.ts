@@ -7,11 +7,13 @@
  * (`PRODUCER_FORCE_SCREENSHOT=false`: about twice as fast as screenshots, and it works with this
  * Chromium). No network: see offline-network.ts.
  */
-import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JobFailure } from '../../core/errors.js';
 import { ffmpegPath, ffprobePath } from '../composition/ffmpeg-binaries.js';
 import { type ChromiumInstall, chromiumInstall, writeChromiumLauncher } from './chromium-runtime.js';
+import { authoredComposition } from './composition-root.js';
 import {
   HYPERFRAMES_FAILURE,
   type HyperframesEngine,
@@ -124,7 +126,6 @@ async function readOnePassPlan(planDir: string): Promise<OnePassPlan | undefined
 
 /** The files under `directory`, relative and `/`-separated. */
 async function filesUnder(directory: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile())
@@ -154,7 +155,6 @@ function startChunkBrowser(): Promise<ChunkBrowser> {
     const proxy = await startBlockingProxy(shared, (url) => {
       for (const record of active) if (!record.blocked.includes(url)) record.blocked.push(url);
     });
-    const { tmpdir } = await import('node:os');
     const launcherDir = await mkdtemp(path.join(tmpdir(), 'hyperframes-chunk-chromium-'));
     process.env.PRODUCER_HEADLESS_SHELL_PATH = await writeChromiumLauncher(chromium, launcherDir, proxy.port);
     return { active };
@@ -323,7 +323,6 @@ class ProducerHyperframesEngine implements HyperframesEngine {
     );
     const plan: OnePassPlan = { one_pass: settings, files };
     await writeFile(path.join(planDir, PLAN_FILE), JSON.stringify(plan));
-    const { authoredComposition } = await import('./composition-root.js');
     const html = await readFile(path.join(projectDir, request.entryFile), 'utf8');
     // The frame count is the producer's to find while it renders; this is the composition's stated one.
     const stated = Math.max(1, Math.round((authoredComposition(html).durationSeconds ?? 1) * request.fps));
