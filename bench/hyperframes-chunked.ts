@@ -66,7 +66,7 @@ const settings = {
   format: 'mp4',
   variables: {},
   outputPreset: null,
-  timeoutMs: 900_000,
+  timeoutMs: 240_000,
 } as const;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -100,7 +100,7 @@ async function chunked(name: string, chunkFrames = CHUNK_FRAMES): Promise<Chunke
     plan.chunks.map((chunk, index) =>
       limit(async () => {
         const chunkStarted = performance.now();
-        await engine.renderChunk(planDir, index, join(scratch, `${name}-chunk-${index}.mp4`), 900_000);
+        await engine.renderChunk(planDir, index, join(scratch, `${name}-chunk-${index}.mp4`), 240_000);
         return { frames: chunk.endFrame - chunk.startFrame, ms: performance.now() - chunkStarted };
       }),
     ),
@@ -120,8 +120,8 @@ try {
   console.log(
     `${availableParallelism()} cores, load ${loadavg()[0]?.toFixed(1)}; 1920×1080, ${SECONDS} s at ${FPS} fps (${frames} frames), chunks of ${CHUNK_FRAMES} frames, ${CONCURRENCY} at a time`,
   );
-  // A 10-frame chunk first: Chromium unpacked and the producer loaded before anything is timed.
-  await chunked('warm-up', 10);
+  // One chunk of the whole first: Chromium unpacked and the producer loaded before anything is timed.
+  await chunked('warm-up', SECONDS * FPS);
   const single = await onePass('one-pass');
   const split = await chunked('chunked');
   const chunkMs = split.chunks.map((chunk) => chunk.ms);
@@ -147,7 +147,7 @@ try {
   });
   const timeChunk = async (index: number) => {
     const started = performance.now();
-    await engine.renderChunk(planDir, index, join(scratch, `cost-${index}.mp4`), 900_000);
+    await engine.renderChunk(planDir, index, join(scratch, `cost-${index}.mp4`), 240_000);
     const chunk = costPlan.chunks[index] ?? { startFrame: 0, endFrame: 0 };
     return { frames: chunk.endFrame - chunk.startFrame, ms: performance.now() - started };
   };
@@ -163,7 +163,7 @@ try {
     maxChunks: 200,
   });
   const shortStarted = performance.now();
-  await engine.renderChunk(shortPlanDir, 0, join(scratch, 'short.mp4'), 900_000);
+  await engine.renderChunk(shortPlanDir, 0, join(scratch, 'short.mp4'), 240_000);
   const short = { frames: 10, ms: performance.now() - shortStarted };
   const perFrameMs = (alone.ms - short.ms) / (alone.frames - short.frames);
   const fixedMs = short.ms - short.frames * perFrameMs;

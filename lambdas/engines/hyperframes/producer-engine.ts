@@ -147,6 +147,18 @@ interface ChunkBrowser {
 }
 let chunkBrowser: Promise<ChunkBrowser> | undefined;
 
+/**
+ * One chunk at a time per process: two `renderChunkV2` calls at once in one process never finish
+ * (producer 0.8.33; both browsers start, then neither captures). On Lambda a process renders one chunk
+ * anyway; the local stack, which runs every invocation in its one process, renders its chunks in turn.
+ */
+let chunkTurn: Promise<unknown> = Promise.resolve();
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const turn = chunkTurn.then(work, work);
+  chunkTurn = turn.catch(() => undefined);
+  return turn;
+}
+
 function startChunkBrowser(): Promise<ChunkBrowser> {
   chunkBrowser ??= (async () => {
     const chromium = await prepareProducer();
@@ -365,6 +377,15 @@ class ProducerHyperframesEngine implements HyperframesEngine {
       });
       return result.totalFrames;
     }
+    return inTurn(() => this.renderPlannedChunk(planDir, chunkIndex, outputPath, timeoutMs));
+  }
+
+  private async renderPlannedChunk(
+    planDir: string,
+    chunkIndex: number,
+    outputPath: string,
+    timeoutMs: number,
+  ): Promise<number> {
     const browser = await startChunkBrowser();
     const { renderChunkV2 } = await import('@hyperframes/producer/distributed');
     const record: NetworkRecord = { blocked: [], served: [] };
