@@ -127,7 +127,7 @@ try {
   const chunkMs = split.chunks.map((chunk) => chunk.ms);
   console.log(`  one pass: ${s(single)}`);
   console.log(
-    `  chunked: ${s(split.total)} (plan ${s(split.plan)}; ${split.chunks.length} chunks ${chunkMs.map(s).join(', ')}; assemble ${s(split.assemble)})`,
+    `  chunked: ${s(split.total)} (plan ${s(split.plan)}; ${split.chunks.length} chunks, ${CONCURRENCY} at a time as the Map asks, rendered in turn by the one process: done after ${chunkMs.map(s).join(', ')}; assemble ${s(split.assemble)})`,
   );
   console.log(`  ratio chunked / one pass on this machine: ${(split.total / single).toFixed(2)}`);
   console.log(
