@@ -150,7 +150,8 @@ export interface ServiceConfig {
   /**
    * HyperFrames renders: the project zip's limits (`HYPERFRAMES_MAX_ZIP_BYTES` @default 50 MiB,
    * `HYPERFRAMES_MAX_UNPACKED_BYTES` @default 200 MiB, `HYPERFRAMES_MAX_FILES` @default 2000), the longest
-   * render (`HYPERFRAMES_RENDER_TIMEOUT_MS` @default 840000: the step's Lambda stops at 900 s), and the
+   * step of a render, its plan or one chunk (`HYPERFRAMES_RENDER_TIMEOUT_MS` @default 840000: a step's
+   * Lambda stops at 900 s), and the
    * length reserved for a composition that does not state its own (`HYPERFRAMES_UNSTATED_DURATION_SECONDS`
    * @default 600). A render is cut into chunks of `HYPERFRAMES_CHUNK_FRAMES` frames (@default 240: 8 s
    * at 30 fps, a few minutes of one Lambda at 1080p), at most `HYPERFRAMES_MAX_CHUNKS` (@default 200; a

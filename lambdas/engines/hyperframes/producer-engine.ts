@@ -58,7 +58,7 @@ export function renderFailure(
   if (state.timedOut) {
     return new JobFailure(
       HYPERFRAMES_FAILURE.timeout,
-      `The render took longer than ${Math.round(state.timeoutMs / 1000)} s (HYPERFRAMES_RENDER_TIMEOUT_MS) and was stopped; a shorter composition, a lower fps or quality "draft" renders faster.`,
+      `A step of the render (its plan or one chunk) took longer than ${Math.round(state.timeoutMs / 1000)} s (HYPERFRAMES_RENDER_TIMEOUT_MS) and was stopped; a shorter composition, a lower fps or quality "draft" renders faster.`,
     );
   }
   if (LAUNCH_FAILURE.test(firstLines(error, 20))) {
