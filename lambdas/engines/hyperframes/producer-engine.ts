@@ -167,6 +167,8 @@ function startChunkBrowser(): Promise<ChunkBrowser> {
     const proxy = await startBlockingProxy(shared, (url) => {
       for (const record of active) if (!record.blocked.includes(url)) record.blocked.push(url);
     });
+    // Kept for the process's lifetime, never closed: it must not keep the process alive by itself.
+    proxy.unref();
     const launcherDir = await mkdtemp(path.join(tmpdir(), 'hyperframes-chunk-chromium-'));
     process.env.PRODUCER_HEADLESS_SHELL_PATH = await writeChromiumLauncher(chromium, launcherDir, proxy.port);
     return { active };
