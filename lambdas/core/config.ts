@@ -150,9 +150,13 @@ export interface ServiceConfig {
   /**
    * HyperFrames renders: the project zip's limits (`HYPERFRAMES_MAX_ZIP_BYTES` @default 50 MiB,
    * `HYPERFRAMES_MAX_UNPACKED_BYTES` @default 200 MiB, `HYPERFRAMES_MAX_FILES` @default 2000), the longest
-   * render (`HYPERFRAMES_RENDER_TIMEOUT_MS` @default 840000: the step's Lambda stops at 900 s), and the
+   * step of a render, its plan or one chunk (`HYPERFRAMES_RENDER_TIMEOUT_MS` @default 840000: a step's
+   * Lambda stops at 900 s), and the
    * length reserved for a composition that does not state its own (`HYPERFRAMES_UNSTATED_DURATION_SECONDS`
-   * @default 600).
+   * @default 600). A render is cut into chunks of `HYPERFRAMES_CHUNK_FRAMES` frames (@default 240: 8 s
+   * at 30 fps, a few minutes of one Lambda at 1080p), at most `HYPERFRAMES_MAX_CHUNKS` (@default 200; a
+   * longer render gets longer chunks), rendered `renderChunkConcurrency` at a time by the workflow's
+   * Map state.
    */
   hyperframes: {
     maxZipBytes: number;
@@ -160,12 +164,14 @@ export interface ServiceConfig {
     maxFiles: number;
     renderTimeoutMs: number;
     unstatedDurationSeconds: number;
+    chunkFrames: number;
+    maxChunks: number;
   };
   /**
-   * Chunked renders (`POST /v3/videos`, docs/architecture.md "Chunked video renders"): the length of a
+   * Chunked renders (docs/architecture.md "Chunked video renders"): for `POST /v3/videos`, the length of a
    * chunk of the timeline in seconds, rounded down to whole GOPs (`VIDEO_RENDER_CHUNK_SECONDS`
-   * @default 10; a video no longer than one chunk renders in one pass), and how many chunks the
-   * workflow's Map state renders at once (`RENDER_CHUNK_CONCURRENCY` @default the cores of this
+   * @default 10; a video no longer than one chunk renders in one pass); for both it and HyperFrames
+   * renders, how many chunks the workflow's Map state renders at once (`RENDER_CHUNK_CONCURRENCY` @default the cores of this
    * machine, which is what the local stack runs them on; the CDK stack sets its `renderChunkConcurrency`
    * option, 16 by default, since each chunk is a Lambda invocation of its own).
    */
@@ -451,6 +457,8 @@ export function config(): ServiceConfig {
       maxFiles: numberFrom('HYPERFRAMES_MAX_FILES', 2000),
       renderTimeoutMs: numberFrom('HYPERFRAMES_RENDER_TIMEOUT_MS', 840_000),
       unstatedDurationSeconds: numberFrom('HYPERFRAMES_UNSTATED_DURATION_SECONDS', 600),
+      chunkFrames: Math.max(1, Math.floor(numberFrom('HYPERFRAMES_CHUNK_FRAMES', 240))),
+      maxChunks: Math.max(1, Math.floor(numberFrom('HYPERFRAMES_MAX_CHUNKS', 200))),
     },
     videoRenderChunkSeconds: numberFrom('VIDEO_RENDER_CHUNK_SECONDS', 10),
     renderChunkConcurrency: Math.max(

@@ -1,10 +1,11 @@
 /**
- * The HyperFrames render job (docs/architecture.md, "Jobs"): `state-machines/hyperframes-render.asl.json`
- * runs Render (hyperframes-steps.ts, in the media container on AWS: the producer, Chromium and ffmpeg
- * do not fit a zip bundle) and the framework's failure step from its Catch. Created `queued` with its
- * credits reserved (the composition's stated length), `rendering` from Render, `completed` (charged
- * for the minutes rendered) or `failed` (refunded) with the step's reason. Events
- * `hyperframes_video.success` / `.fail`.
+ * The HyperFrames render job (docs/architecture.md, "Jobs" and "HyperFrames renders"):
+ * `state-machines/hyperframes-render.asl.json` runs Plan, RenderChunk once per chunk in a Map state
+ * (`max_concurrency` at a time, from the plan), then Assemble (hyperframes-steps.ts, all in the media
+ * container on AWS: the producer, Chromium and ffmpeg do not fit a zip bundle), and the framework's
+ * failure step from their Catch. Created `queued` with its credits reserved (the composition's stated
+ * length), `rendering` from Plan, `completed` (charged for the minutes rendered) or `failed` (refunded)
+ * with the step's reason. Events `hyperframes_video.success` / `.fail`.
  */
 import { z } from 'zod';
 import { GRANTS } from '../core/grants.js';
@@ -32,6 +33,27 @@ export const hyperframesRenderRef = z.object({
 });
 export type HyperframesRenderRef = z.infer<typeof hyperframesRenderRef>;
 
+/** What the Plan step hands the Map state: the chunks to render, and how many at once. */
+export const hyperframesRenderPlan = z.object({
+  chunk_indexes: z.array(z.number().int().nonnegative()),
+  max_concurrency: z.number().int().positive(),
+});
+export type HyperframesRenderPlan = z.infer<typeof hyperframesRenderPlan>;
+
+/** One iteration of the Map state: the render and the chunk (an item of `chunk_indexes`). */
+export const hyperframesChunkRef = hyperframesRenderRef.extend({
+  chunk_index: z.number().int().nonnegative(),
+});
+export type HyperframesChunkRef = z.infer<typeof hyperframesChunkRef>;
+
+/** Every step renders with Chromium and ffmpeg, in the media image. */
+const RENDER_DEPLOYMENT = {
+  access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents],
+  packaging: TASK_PACKAGING.mediaImage,
+  memorySize: 3008,
+  timeoutSeconds: 900,
+};
+
 export const hyperframesRenderJob = defineJob({
   name: 'hyperframes-render',
   taskPrefix: 'HyperframesRender',
@@ -43,17 +65,26 @@ export const hyperframesRenderJob = defineJob({
   }),
   stepsModule: 'hyperframes/hyperframes-steps',
   steps: {
-    Render: {
+    Plan: {
       description:
-        'HyperFrames render: unpack the project zip, render the composition with the producer in Chromium (no network: CDN scripts of GSAP served from the gsap package), probe the video, store it with a thumbnail',
+        'HyperFrames render, plan: unpack the project zip, compile and probe the composition in Chromium (no network: CDN scripts of GSAP served from the gsap package), mix its audio, cut its frames into chunks, store the plan',
+      input: hyperframesRenderRef,
+      output: hyperframesRenderPlan,
+      deployment: RENDER_DEPLOYMENT,
+    },
+    RenderChunk: {
+      description:
+        "HyperFrames render, one chunk: fetch the plan's files of the chunk, render and encode its frames in Chromium, store the chunk",
+      input: hyperframesChunkRef,
+      output: z.null(),
+      deployment: RENDER_DEPLOYMENT,
+    },
+    Assemble: {
+      description:
+        'HyperFrames render, assemble: join the chunks without re-encoding with the audio laid once, probe the video, store it with a thumbnail',
       input: hyperframesRenderRef,
       output: z.null(),
-      deployment: {
-        access: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.publishEvents],
-        packaging: TASK_PACKAGING.mediaImage,
-        memorySize: 3008,
-        timeoutSeconds: 900,
-      },
+      deployment: RENDER_DEPLOYMENT,
     },
   },
   record: {
@@ -81,9 +112,11 @@ export const hyperframesRenderJob = defineJob({
   billing: chargedOnRecord<HyperframesRenderRecord>((record) =>
     hyperframesRenderKey(record.workspace_id, record.render_id),
   ),
-  // The project zip the request stored is not kept once the render ended (an asset stays).
+  // The project zip the request stored is not kept once the render ended (an asset stays), nor the
+  // plan and chunks of its run.
   release: async (record) => {
     if (record.project.owned) await deleteMediaObject(record.project.key);
+    await deleteMediaPrefix(hyperframesMediaKeys.work(record));
   },
   cleanUpGone: (ref) => deleteMediaPrefix(hyperframesMediaKeys.prefix(ref)),
   failureAccess: [GRANTS.jobMedia],

@@ -7,7 +7,10 @@
  * and `deleted`, a soft delete: the record stays (credits history) but is neither read nor listed, and
  * its media is gone.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobBilling } from '../billing/credits.js';
+import { documents } from '../core/aws-clients.js';
+import { config } from '../core/config.js';
 import { NotFoundError } from '../core/errors.js';
 import { nowSeconds } from '../core/ids.js';
 import { RESOURCE_TYPES } from '../core/table-schema.js';
@@ -80,6 +83,13 @@ export const hyperframesMediaKeys = {
   prefix: (record: RenderIds) => `workspaces/${record.workspace_id}/hyperframes-renders/${record.render_id}/`,
   output: (record: RenderIds, name: string) =>
     `workspaces/${record.workspace_id}/hyperframes-renders/${record.render_id}/${name}`,
+  /** The work files of a chunked render (the plan, the chunks), removed when it is assembled. */
+  work: (record: RenderIds) =>
+    `workspaces/${record.workspace_id}/hyperframes-renders/${record.render_id}/work/`,
+  /** A file of the plan, by its path inside the plan directory. */
+  plan: (record: RenderIds, file: string) => `${hyperframesMediaKeys.work(record)}plan/${file}`,
+  chunk: (record: RenderIds, index: number, format: HyperframesFormat) =>
+    `${hyperframesMediaKeys.work(record)}chunks/${String(index).padStart(5, '0')}.${format}`,
 };
 
 export const hyperframesRenderNotFound = (renderId: string) =>
@@ -131,6 +141,35 @@ export const {
   fail: failHyperframesRender,
   remove: deleteHyperframesRender,
 } = hyperframesRenderRecords;
+
+/**
+ * A chunk rendered: its frames and its share of the progress points added to the record's, atomically
+ * (chunks end in any order, several at once), while the render runs.
+ */
+export async function addRenderedChunk(
+  record: RenderIds,
+  chunk: { frames: number; progressPoints: number },
+): Promise<void> {
+  await documents()
+    .send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: hyperframesRenderKey(record.workspace_id, record.render_id),
+        UpdateExpression: 'ADD frames_rendered :frames, progress :points',
+        ConditionExpression: '#status = :rendering',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':frames': chunk.frames,
+          ':points': chunk.progressPoints,
+          ':rendering': HYPERFRAMES_RENDER_STATUS.rendering,
+        },
+      }),
+    )
+    .catch((error: unknown) => {
+      // A render that ended meanwhile (failed by another chunk, deleted) keeps its record as it is.
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
 
 /** Newest first. */
 export const listHyperframesRenders = (

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import aslValidator from 'asl-validator';
 import { App, Stack } from 'aws-cdk-lib';
@@ -122,6 +123,55 @@ describe('WorkflowStateMachines', () => {
         ]),
       },
     });
+  });
+
+  it("resolves the task placeholders inside a Map state's item processor too (the HyperFrames render's chunks)", () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'workflows-map-'));
+    try {
+      const file = 'hyperframes-render.asl.json';
+      copyFileSync(path.join(PROJECT_ROOT, 'state-machines', file), path.join(directory, file));
+      const names = taskFunctionNames(readFileSync(path.join(directory, file), 'utf8'));
+      expect(names).toContain('HyperframesRenderRenderChunk');
+      const { stack, template } = synthesizeWorkflows(directory, names);
+      const [stateMachine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+      const properties = stateMachine?.Properties as {
+        DefinitionString: string;
+        DefinitionSubstitutions: Record<string, { 'Fn::GetAtt': [string, string] }>;
+      };
+      let deployed = properties.DefinitionString;
+      for (const [key, value] of Object.entries(properties.DefinitionSubstitutions)) {
+        deployed = deployed.replaceAll(
+          `\${${key}}`,
+          `arn:aws:lambda:eu-west-1:123456789012:function:${value['Fn::GetAtt'][0]}`,
+        );
+      }
+      expect(deployed).not.toContain('${');
+      const definition = JSON.parse(deployed) as {
+        States: Record<
+          string,
+          { Type: string; ItemProcessor?: { States: Record<string, { Resource?: string }> } }
+        >;
+      };
+      const chunk = definition.States.RenderChunks?.ItemProcessor?.States.RenderChunk;
+      const renderChunk = stack.node.findChild('HyperframesRenderRenderChunk').node
+        .defaultChild as CfnFunction;
+      expect(chunk?.Resource).toBe(
+        `arn:aws:lambda:eu-west-1:123456789012:function:${stack.getLogicalId(renderChunk)}`,
+      );
+      expect(validateAsl(definition).isValid).toBe(true);
+      template.hasResourceProperties('AWS::IAM::Policy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Action: 'lambda:InvokeFunction',
+              Resource: Match.arrayWith([{ 'Fn::GetAtt': [stack.getLogicalId(renderChunk), 'Arn'] }]),
+            }),
+          ]),
+        },
+      });
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions finding', () => {

@@ -1,13 +1,18 @@
 /**
  * HyperFrames renders over HTTP with the real renderer: HyperFrames' producer in the Chromium of
- * `@sparticuz/chromium`, the npm ffmpeg. Two renders only (Chromium is slow to start):
+ * `@sparticuz/chromium`, the npm ffmpeg, in chunks of 10 frames (`HYPERFRAMES_CHUNK_FRAMES`) for the
+ * frame rates the chunked renderer takes (24, 30, 60), in one pass otherwise. Few renders (Chromium is
+ * slow to start):
+ * - a 320×180 composition of 1 s at 30 fps: three chunks, the GET showing frames rendered grow chunk by
+ *   chunk, the video 1 s of 30 frames with its box moving steadily across the joins;
  * - a 1920×1080 composition of 1 s at 10 fps whose box turns from red to blue with GSAP loaded from
  *   jsDelivr: the video is measured (length, fps, size) and the box's colour read early and late, which
  *   only changes if GSAP ran, i.e. if the CDN script was served from the vendored package; its first
  *   colour comes from the request's `variables` (green without them);
- * - a composition that loads https://example.com/x.png: it fails naming the URL, charging nothing;
+ * - a composition that loads https://example.com/x.png: it fails naming the URL, charging nothing (in
+ *   one pass at 10 fps, and chunked at 30: the Plan step loads the page);
  * - a composition whose script asks the network while the page runs (`fetch`, an image made in script):
- *   Chromium's requests meet the render's blocking proxy, and the failure names them.
+ *   Chromium's requests meet the render's blocking proxy, and the failure names them (chunked).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkspace } from '../../lambdas/accounts/workspaces.js';
 import { ffmpegPath, runProcess } from '../../lambdas/engines/composition/ffmpeg-binaries.js';
 import { probeMedia } from '../../lambdas/engines/composition/probe.js';
+import { leftEdgePerFrame } from '../support/frame-edges.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 let api: TestStack;
@@ -38,6 +44,21 @@ const animatedBox = `<!doctype html>
   document.getElementById('box').style.backgroundColor = (window.__hfVariables || {}).from || '#00ff00';
   const tl = gsap.timeline({ paused: true });
   tl.to('#box', { backgroundColor: '#0000ff', duration: 1, ease: 'none' });
+  window.__timelines = window.__timelines || {};
+  window.__timelines['main'] = tl;
+</script>
+</body></html>`;
+
+/** A white box 8 px further each frame (1 s at 30 fps). */
+const steadyBox = `<!doctype html>
+<html><head><meta charset="utf-8">
+<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>
+<style>html,body{margin:0;background:#000}#box{position:absolute;left:0;top:70px;width:40px;height:40px;background:#ffffff}</style>
+</head><body>
+<div id="root" data-composition-id="main" data-start="0" data-duration="1" data-width="320" data-height="180"><div id="box"></div></div>
+<script>
+  const tl = gsap.timeline({ paused: true });
+  tl.to('#box', { x: 240, duration: 1, ease: 'none' }, 0);
   window.__timelines = window.__timelines || {};
   window.__timelines['main'] = tl;
 </script>
@@ -65,13 +86,18 @@ const zipOf = (html: string) => ({
   data: Buffer.from(zipSync({ 'index.html': new TextEncoder().encode(html) })).toString('base64'),
 });
 
+const CHUNK_FRAMES = 10;
+
+/** The render once it ended; `seen` gets every reading of it while it ran. */
 async function render(
   html: string,
   key: string,
   variables: Record<string, unknown> = {},
+  fps = 10,
+  seen: Record<string, unknown>[] = [],
 ): Promise<Record<string, unknown>> {
   const created = await api.call<{ data: { render_id: string } }>('POST', '/v3/hyperframes/renders', {
-    body: { project: zipOf(html), fps: 10, quality: 'draft', variables },
+    body: { project: zipOf(html), fps, quality: 'draft', variables },
     key,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(202);
@@ -84,6 +110,7 @@ async function render(
     );
     if (result.body.data.status === 'completed' || result.body.data.status === 'failed')
       return result.body.data;
+    seen.push(result.body.data);
     if (Date.now() > deadline) throw new Error('render still running');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -118,7 +145,11 @@ async function pixelPerFrame(video: string, x: number, y: number): Promise<numbe
 }
 
 beforeAll(async () => {
-  api = await startTestStack({ engines: 'reference', stepFunctionsTimeScale: 0.001 });
+  api = await startTestStack({
+    engines: 'reference',
+    stepFunctionsTimeScale: 0.001,
+    environment: { HYPERFRAMES_CHUNK_FRAMES: String(CHUNK_FRAMES) },
+  });
   scratch = await mkdtemp(join(tmpdir(), 'hyperframes-real-'));
 }, 60_000);
 
@@ -159,28 +190,71 @@ describe('HyperFrames renders with the real renderer', () => {
     expect(Math.max(...outside)).toBeLessThan(20);
   }, 150_000);
 
-  it('fails a composition that reaches the network, naming the URL, and charges nothing', async () => {
-    const { workspaceId, apiKey } = await api.newWorkspace();
-    const before = (await getWorkspace(workspaceId, true))?.remaining_credits;
-    const done = await render(remoteImage, apiKey);
-    expect(done).toMatchObject({
-      status: 'failed',
-      failure_code: 'composition_network_blocked',
-      video_url: null,
+  it('renders in chunks: the GET shows the frames grow chunk by chunk, and the video has every frame once, 1 s at 30 fps', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const done = await render(steadyBox, api.apiKey, {}, 30, seen);
+    expect(done, JSON.stringify(done)).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      frames_rendered: 30,
+      total_frames: 30,
     });
-    expect(done.failure_message).toContain('https://example.com/x.png');
-    expect(done.failure_reason).toBe(done.failure_message);
-    const deadline = Date.now() + 5_000;
-    let after = (await getWorkspace(workspaceId, true))?.remaining_credits;
-    while (after !== before && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      after = (await getWorkspace(workspaceId, true))?.remaining_credits;
-    }
-    expect(after).toBe(before);
+    expect(done.duration as number).toBeCloseTo(1, 2);
+    // While it rendered: frames rendered only ever grew, by whole chunks, and the progress with them.
+    const rendering = seen.filter((reading) => reading.status === 'rendering' && reading.total_frames === 30);
+    const frames = rendering.map((reading) => reading.frames_rendered as number);
+    const progress = rendering.map((reading) => reading.progress as number);
+    expect(frames).toEqual([...frames].sort((a, b) => a - b));
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    for (const count of frames) expect(count % CHUNK_FRAMES).toBe(0);
+    expect(frames.length, 'the GET was read while chunks rendered').toBeGreaterThan(0);
+
+    const video = join(scratch, 'steady.mp4');
+    await writeFile(video, Buffer.from(await (await fetch(done.video_url as string)).arrayBuffer()));
+    const info = await probeMedia(video);
+    expect(info.durationSeconds).toBeCloseTo(1, 2);
+    // Authored at 320×180, rendered at the request's default 1080p (HyperFrames' upsampling: ×6).
+    expect(info.streams.find((candidate) => candidate.type === 'video')).toMatchObject({
+      width: 1920,
+      height: 1080,
+    });
+    // The box's left edge, frame by frame: 8 × 6 px further each frame, across the chunks' joins too.
+    const edges = await leftEdgePerFrame(video, { row: 540, width: 1920 });
+    expect(edges).toHaveLength(30);
+    const steps = edges.slice(1).map((edge, frame) => edge - (edges[frame] ?? 0));
+    for (const step of steps) expect(step).toBeGreaterThanOrEqual(44);
+    for (const step of steps) expect(step).toBeLessThanOrEqual(52);
   }, 150_000);
 
+  it.each([
+    ['in one pass', 10],
+    ['in chunks', 30],
+  ])(
+    'fails a composition that reaches the network, naming the URL, and charges nothing (%s)',
+    async (_, fps) => {
+      const { workspaceId, apiKey } = await api.newWorkspace();
+      const before = (await getWorkspace(workspaceId, true))?.remaining_credits;
+      const done = await render(remoteImage, apiKey, {}, fps);
+      expect(done).toMatchObject({
+        status: 'failed',
+        failure_code: 'composition_network_blocked',
+        video_url: null,
+      });
+      expect(done.failure_message).toContain('https://example.com/x.png');
+      expect(done.failure_reason).toBe(done.failure_message);
+      const deadline = Date.now() + 5_000;
+      let after = (await getWorkspace(workspaceId, true))?.remaining_credits;
+      while (after !== before && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = (await getWorkspace(workspaceId, true))?.remaining_credits;
+      }
+      expect(after).toBe(before);
+    },
+    150_000,
+  );
+
   it('blocks what the page asks while it runs, naming it (an HTTPS request by its host)', async () => {
-    const done = await render(runtimeRequests, api.apiKey);
+    const done = await render(runtimeRequests, api.apiKey, {}, 30);
     expect(done).toMatchObject({ status: 'failed', failure_code: 'composition_network_blocked' });
     expect(done.failure_message).toContain('https://api.example.org');
     expect(done.failure_message).toContain('http://198.51.100.7/pixel.gif');

@@ -1,6 +1,7 @@
 /**
  * The HyperFrames capability: renders an unpacked composition project (HTML, scripts, media) to a
- * video. The reference engine is HyperFrames' own producer driving Chromium (producer-engine.ts); the
+ * video, in one pass (`render`) or in chunks (`plan` → `renderChunk` per chunk, anywhere → `assemble`:
+ * the chunks joined without re-encoding, the audio mixed once). The reference engine is HyperFrames' own producer driving Chromium (producer-engine.ts); the
  * test double (test-double-hyperframes-engine.ts) keeps the contract for tests whose subject is not
  * the pictures. An engine fails with a `JobFailure` whose code is one of `HYPERFRAMES_FAILURE`.
  */
@@ -44,7 +45,48 @@ export interface HyperframesRenderResult {
   description: string;
 }
 
+/** What a chunked render is asked for: the render's settings, and how to cut it. */
+export type HyperframesPlanRequest = Omit<HyperframesRenderRequest, 'outputPath' | 'onProgress'> & {
+  /** Where the plan is written: a directory the steps carry to the chunks' and the assembler's machines. */
+  planDir: string;
+  /** The output frame, pixels (the record's). */
+  width: number;
+  height: number;
+  /** Frames per chunk (each chunk starts with a keyframe). */
+  chunkFrames: number;
+  /** At most this many chunks: a longer render gets longer chunks. */
+  maxChunks: number;
+};
+
+/** One chunk of a plan: frames `[startFrame, endFrame)`. */
+export interface HyperframesChunk {
+  startFrame: number;
+  endFrame: number;
+}
+
+export interface HyperframesPlan {
+  totalFrames: number;
+  chunks: HyperframesChunk[];
+  /** What plans and renders it, for the record's `engines`. */
+  description: string;
+}
+
+/** Whose files of a plan a machine needs: one chunk's renderer, or the assembler. */
+export type HyperframesPlanRole = { chunk: number } | 'assembler';
+
 export interface HyperframesEngine {
   readonly name: string;
+  /** The whole composition in one process (the reference a chunked render is held against). */
   render(request: HyperframesRenderRequest): Promise<HyperframesRenderResult>;
+  /** Prepares a chunked render into `request.planDir`; the project is not needed after it. */
+  plan(request: HyperframesPlanRequest): Promise<HyperframesPlan>;
+  /**
+   * The files under the plan directory (relative, `/`-separated) a role needs besides `plan.json`, which
+   * every role reads first: a chunk's renderer fetches only these.
+   */
+  planFiles(planDir: string, role: HyperframesPlanRole): Promise<string[]>;
+  /** Renders chunk `chunkIndex` of the plan (its files fetched) to `outputPath`; its frame count. */
+  renderChunk(planDir: string, chunkIndex: number, outputPath: string, timeoutMs: number): Promise<number>;
+  /** Joins the chunks, in order, to `outputPath`, without re-encoding the pictures, with the audio once. */
+  assemble(planDir: string, chunkPaths: readonly string[], outputPath: string): Promise<void>;
 }

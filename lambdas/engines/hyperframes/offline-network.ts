@@ -127,6 +127,8 @@ export function withOfflineNetwork<T>(
 export interface BlockingProxy {
   port: number;
   close(): Promise<void>;
+  /** Lets the process exit while the proxy listens (a proxy kept for the process's lifetime). */
+  unref(): void;
 }
 
 /** The URL a proxied request names: the full URL of plain HTTP, `https://host` of a CONNECT. */
@@ -159,5 +161,6 @@ export async function startBlockingProxy(
   return {
     port: address.port,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+    unref: () => server.unref(),
   };
 }

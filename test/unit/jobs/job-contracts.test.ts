@@ -3,9 +3,12 @@
  * declares (or the framework's failure step), passes exactly the fields the step's input schema names,
  * each from the execution's input or from an earlier step's result of the same shape, and keeps a
  * result exactly when the step declares one. Every failure reaches the failure step with the name of
- * the step that failed. A Map state's Task states take their fields from its item (`ItemSelector`: the
- * execution's state and `$$.Map.Item.Value`, an element of `ItemsPath`) and leave failures to the Map,
- * whose Catch names it. A workflow edited without its definition, or the reverse, fails here.
+ * the step that failed. A workflow edited without its definition, or the reverse, fails here.
+ *
+ * Task states inside a Map state's `ItemProcessor` are held the same way, against what each iteration
+ * receives: the Map's `ItemSelector`, whose fields come from the state around the Map or from the item
+ * (`$$.Map.Item.Value`, an element of the array at `ItemsPath`). A Map's `MaxConcurrencyPath` names a
+ * whole number; its tasks' failures are caught by the Map, whose Catch names the task that failed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,12 +37,37 @@ interface AslState {
   End?: boolean;
   Catch?: { ErrorEquals: string[]; ResultPath?: string; Next: string }[];
   ItemsPath?: string;
+  MaxConcurrencyPath?: string;
   ItemSelector?: Record<string, unknown>;
   ItemProcessor?: { StartAt: string; States: Record<string, AslState> };
 }
 
-/** A Task state, and the Map state whose items it runs on (none at the top level). */
-type TaskEntry = [name: string, state: AslState, map?: [name: string, state: AslState]];
+/** A Task state and the Map state it runs in, if any (one level: the workflows nest no deeper). */
+interface TaskEntry {
+  name: string;
+  state: AslState;
+  map?: { name: string; state: AslState };
+}
+
+/** The Task states of a workflow, those inside its Map states' item processors included. */
+function taskStates(states: Record<string, AslState>): TaskEntry[] {
+  return Object.entries(states).flatMap(([name, state]): TaskEntry[] => {
+    if (state.Type === 'Task') return [{ name, state }];
+    if (state.Type !== 'Map') return [];
+    const inner = Object.entries(state.ItemProcessor?.States ?? {});
+    expect(
+      inner.every(([, innerState]) => innerState.Type === 'Task'),
+      `${name}: a Map's item processor holds Task states only`,
+    ).toBe(true);
+    return inner.map(([innerName, innerState]) => ({
+      name: innerName,
+      state: innerState,
+      map: { name, state },
+    }));
+  });
+}
+
+const MAP_ITEM_VALUE = '$$.Map.Item.Value';
 
 function workflowOf(job: AnyJobDefinition): { StartAt: string; States: Record<string, AslState> } {
   return JSON.parse(readFileSync(path.join(ROOT, 'state-machines', `${job.name}.asl.json`), 'utf8'));
@@ -62,43 +90,11 @@ function schemaAt(schema: z.ZodType, segments: readonly string[]): z.ZodType | u
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any' });
 
-const MAP_ITEM = '$$.Map.Item.Value';
-
-/** The schema at a `$.a.b` path of a state whose top-level fields are `scope`. */
-function schemaOfPath(path: string, scope: ReadonlyMap<string, z.ZodType>): z.ZodType | undefined {
-  const [root = '', ...rest] = path.replace(/^\$\./, '').split('.');
-  const source = scope.get(root);
-  return source && schemaAt(source, rest);
-}
-
-/** What a Map state's item holds: its `ItemSelector`'s fields, from the state or from an element of `ItemsPath`. */
-function itemScope(map: AslState, scope: ReadonlyMap<string, z.ZodType>): Map<string, z.ZodType> {
-  let items = schemaOfPath(map.ItemsPath ?? '$', scope);
-  while (items instanceof z.ZodNullable || items instanceof z.ZodOptional)
-    items = items.unwrap() as z.ZodType;
-  const element = items instanceof z.ZodArray ? (items.element as z.ZodType) : undefined;
-  const item = new Map<string, z.ZodType>();
-  for (const [key, value] of Object.entries(map.ItemSelector ?? {})) {
-    const path = String(value);
-    const schema = path.startsWith(MAP_ITEM)
-      ? element && schemaAt(element, path.slice(MAP_ITEM.length).split('.').filter(Boolean))
-      : schemaOfPath(path, scope);
-    if (schema) item.set(key.replace(/\.\$$/, ''), schema);
-  }
-  return item;
-}
-
 describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_name, job) => {
   const { StartAt: startAt, States: states } = workflowOf(job);
-  const maps = Object.entries(states).filter(([, state]) => state.Type === 'Map');
-  const tasks: TaskEntry[] = [
-    ...Object.entries(states).filter(([, state]) => state.Type === 'Task'),
-    ...maps.flatMap(([mapName, map]) =>
-      Object.entries(map.ItemProcessor?.States ?? {})
-        .filter(([, state]) => state.Type === 'Task')
-        .map(([name, state]): TaskEntry => [name, state, [mapName, map]]),
-    ),
-  ];
+  const taskEntries = taskStates(states);
+  const tasks = taskEntries.map(({ name, state }) => [name, state] as const);
+  const topLevelTasks = taskEntries.filter((entry) => !entry.map);
   const stepOf = (state: AslState) => {
     const name = TASK_FUNCTION.exec(state.Resource ?? '')?.[1] ?? '';
     expect(name.startsWith(job.taskPrefix), `${state.Resource} belongs to ${job.taskPrefix}`).toBe(true);
@@ -108,13 +104,45 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
   const resultsByPath = new Map<string, z.ZodType>(
     Object.entries(job.ref.shape as Record<string, z.ZodType>).map(([key, schema]) => [key, schema]),
   );
-  for (const [, state] of tasks) {
+  for (const { state } of topLevelTasks) {
     const contract = job.steps[stepOf(state)];
     if (contract && typeof state.ResultPath === 'string') {
       resultsByPath.set(state.ResultPath.replace(/^\$\./, ''), contract.output);
     }
   }
+  // A Map that keeps its result keeps an array of its last task's outputs.
+  for (const [, state] of Object.entries(states)) {
+    if (state.Type !== 'Map' || typeof state.ResultPath !== 'string') continue;
+    const inner = Object.values(state.ItemProcessor?.States ?? {});
+    const last = inner.find((innerState) => innerState.End);
+    const contract = last && job.steps[stepOf(last)];
+    if (contract) resultsByPath.set(state.ResultPath.replace(/^\$\./, ''), z.array(contract.output));
+  }
 
+  /** The schema a path names in the state around the Maps (the execution's input and the results). */
+  const outerSchemaAt = (path: string): z.ZodType | undefined => {
+    const [root = '', ...rest] = path.replace(/^\$\./, '').split('.');
+    const source = resultsByPath.get(root);
+    return source && schemaAt(source, rest);
+  };
+
+  /** What one iteration of a Map receives, by field: its ItemSelector resolved. */
+  const itemSchemas = (mapName: string, map: AslState): Map<string, z.ZodType> => {
+    const items = outerSchemaAt(map.ItemsPath ?? '$');
+    expect(items, `${mapName}.ItemsPath ${map.ItemsPath} names an array`).toBeInstanceOf(z.ZodArray);
+    const element = (items as z.ZodArray<z.ZodType>).element;
+    const fields = new Map<string, z.ZodType>();
+    for (const [key, value] of Object.entries(map.ItemSelector ?? {})) {
+      expect(key.endsWith('.$'), `${mapName}.ItemSelector.${key} is a path`).toBe(true);
+      const path = String(value);
+      const schema = path.startsWith(MAP_ITEM_VALUE)
+        ? schemaAt(element, path.slice(MAP_ITEM_VALUE.length).split('.').filter(Boolean))
+        : outerSchemaAt(path);
+      expect(schema, `${mapName}.ItemSelector.${key} ← ${path}`).toBeDefined();
+      fields.set(key.replace(/\.\$$/, ''), schema as z.ZodType);
+    }
+    return fields;
+  };
   it('runs every declared step in exactly one Task state, each a known task function', () => {
     const steps = tasks.map(([, state]) => stepOf(state));
     expect(steps.filter((step) => !FRAMEWORK_STEPS.includes(step)).sort()).toEqual(
@@ -126,19 +154,21 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
   });
 
   it("passes each step exactly its input schema's fields, from where the same shape is", () => {
-    for (const [stateName, state, map] of tasks) {
-      const scope = map ? itemScope(map[1], resultsByPath) : resultsByPath;
+    for (const { name: stateName, state, map } of taskEntries) {
       const step = stepOf(state);
       if (FRAMEWORK_STEPS.includes(step)) continue;
       const input = job.steps[step]?.input as z.ZodObject;
       const parameters = state.Parameters ?? {};
       const passed = Object.keys(parameters).map((key) => key.replace(/\.\$$/, ''));
       expect(passed.sort(), stateName).toEqual(Object.keys(input.shape).sort());
+      // Inside a Map, a task reads what its iteration received; elsewhere the execution's state.
+      const scope = map ? itemSchemas(map.name, map.state) : resultsByPath;
       for (const [key, value] of Object.entries(parameters)) {
         expect(key.endsWith('.$'), `${stateName}.${key} is a path`).toBe(true);
-        const [root = ''] = String(value).replace(/^\$\./, '').split('.');
-        expect(scope.get(root), `${stateName}.${key}: nothing writes $.${root}`).toBeDefined();
-        const given = schemaOfPath(String(value), scope);
+        const [root = '', ...rest] = String(value).replace(/^\$\./, '').split('.');
+        const source = scope.get(root);
+        expect(source, `${stateName}.${key}: nothing writes $.${root}`).toBeDefined();
+        const given = schemaAt(source as z.ZodType, rest);
         const wanted = (input.shape as Record<string, z.ZodType>)[key.replace(/\.\$$/, '')];
         expect(given && jsonSchema(given), `${stateName}.${key} ← ${String(value)}`).toEqual(
           wanted && jsonSchema(wanted),
@@ -194,21 +224,28 @@ describe.each(JOBS.map((job) => [job.name, job] as const))('the %s workflow', (_
       'step.$': '$.step',
       'failure.$': '$.failure',
     });
-    const catchers: [string, AslState][] = [
-      ...tasks.filter(([, , map]) => !map).map(([name, state]): [string, AslState] => [name, state]),
-      ...maps,
-    ];
-    // Inside a Map, a failure fails the Map: its Catch is the one that names it.
-    for (const [stateName, state, map] of tasks) if (map) expect(state.Catch, stateName).toBeUndefined();
-    for (const [stateName, state] of catchers) {
-      if (state.Type === 'Task' && stepOf(state) === RECORD_FAILURE_STEP) continue;
-      const [catcher] = state.Catch ?? [];
+    for (const { name: stateName, state, map } of taskEntries) {
+      if (stepOf(state) === RECORD_FAILURE_STEP) continue;
+      // A task inside a Map is caught by the Map (a Catch inside would end only its iteration).
+      if (map) expect(state.Catch, `${stateName} is caught by ${map.name}`).toBeUndefined();
+      const [catcher] = (map ? map.state : state).Catch ?? [];
       expect(catcher, stateName).toMatchObject({ ErrorEquals: ['States.ALL'], ResultPath: '$.failure' });
       const namer = states[catcher?.Next ?? ''];
       expect(namer, stateName).toMatchObject({ Type: 'Pass', Result: stateName, ResultPath: '$.step' });
       expect(states[namer?.Next ?? '']?.Resource).toBe(
         `\${TaskFunction_${job.taskPrefix}${RECORD_FAILURE_STEP}}`,
       );
+    }
+  });
+
+  it('bounds every Map by a whole number from the state around it, or by a literal', () => {
+    for (const [name, state] of Object.entries(states)) {
+      if (state.Type !== 'Map') continue;
+      if (state.MaxConcurrencyPath === undefined) continue;
+      const concurrency = outerSchemaAt(state.MaxConcurrencyPath);
+      expect(concurrency && jsonSchema(concurrency), `${name}.MaxConcurrencyPath`).toMatchObject({
+        type: 'integer',
+      });
     }
   });
 
