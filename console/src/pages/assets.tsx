@@ -1,0 +1,3 @@
+export function AssetsPage() {
+  return <h1>AssetsPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function AvatarsVoicesPage() {
+  return <h1>AvatarsVoicesPage</h1>;
+}

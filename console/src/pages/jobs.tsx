@@ -1,0 +1,3 @@
+export function JobsPage(_props: { section?: string; videoId?: string }) {
+  return <h1>JobsPage</h1>;
+}
