@@ -131,7 +131,9 @@ function collect(
       .filter((item) => item.kind === 'import-statement')
       .map((item) => relative(item.path)),
   ];
-  const styles = entryOutput.cssBundle ? [relative(entryOutput.cssBundle)] : [];
+  // esbuild gives the CSS of lazily loaded modules files of their own, which nothing would load:
+  // every stylesheet is linked from the page (they are small; the usage chart's is 1.6 KB).
+  const styles = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => relative(file));
   const files: ConsoleFile[] = result.outputFiles.map((file) => {
     const name = path.relative(outdir, file.path);
     return {

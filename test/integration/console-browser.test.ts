@@ -6,9 +6,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { collectPageProblems, launchBrowser, unlabelledControls } from '../support/browser.js';
+import { png } from '../support/sample-media.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SCREENSHOTS = new URL('../../docs/images/', import.meta.url);
 
@@ -16,6 +18,7 @@ let api: TestStack;
 let browser: Browser;
 let page: Page;
 let problems: string[];
+let receiver: WebhookReceiver;
 
 async function screenshot(name: string) {
   await page.screenshot({ path: new URL(`console-${name}.png`, SCREENSHOTS).pathname as `${string}.png` });
@@ -25,14 +28,25 @@ async function expectAccessible() {
   expect(await unlabelledControls(page)).toEqual([]);
 }
 
+/** Opens a page of the console by its hash and waits for its heading. */
+async function open(hash: string, heading: string) {
+  await page.goto(`${api.baseUrl}/console/#/${hash}`);
+  await page.waitForSelector(heading);
+}
+
+const textOf = (selector: string) => page.$eval(selector, (node) => node.textContent ?? '');
+
 beforeAll(async () => {
   [api, browser] = await Promise.all([
     startTestStack({
       stepFunctionsTimeScale: 0.001,
-      environment: { CONSOLE_POLL_INTERVAL_MS: '250', ALLOW_LOOPBACK_URLS: 'true' },
+      // The webhook receiver listens on loopback.
+      allowLoopbackUrls: true,
+      environment: { CONSOLE_POLL_INTERVAL_MS: '250', WEBHOOK_TIMEOUT_MS: '2000' },
     }),
     launchBrowser(),
   ]);
+  receiver = await startReceiver();
   await mkdir(SCREENSHOTS, { recursive: true });
   page = await browser.newPage();
   problems = collectPageProblems(page);
@@ -40,7 +54,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await receiver?.stop();
   await api?.stop();
+});
+
+// A failed step says what the page showed.
+beforeEach(() => {
+  onTestFailed(async () => {
+    const shown = await page
+      .$eval('body', (body) => (body as unknown as { innerText: string }).innerText)
+      .catch(String);
+    console.error(`The page showed:\n${shown}\nProblems: ${problems.join('\n')}`);
+  });
 });
 
 describe('console', () => {
@@ -66,6 +91,172 @@ describe('console', () => {
     await page.type('#api-key', api.apiKey);
     await page.click('button[type="submit"]');
     await page.waitForSelector('#videos-title');
+    expect(problems).toEqual([]);
+  });
+
+  it('adds a webhook endpoint and reveals its secret once', async () => {
+    await open('webhooks', '#webhooks-title');
+    await page.type('#endpoint-url', receiver.url);
+    await page.click('form button[type="submit"]');
+    await page.waitForSelector('[data-secret]');
+    const secret = await textOf('[data-secret]');
+    expect(secret).toMatch(/^whsec_/);
+    const endpoints = await api.call<{ data: { url: string; secret: string | null }[] }>(
+      'GET',
+      '/v3/webhooks/endpoints',
+    );
+    expect(endpoints.body.data).toEqual([expect.objectContaining({ url: receiver.url, secret: null })]);
+
+    // Rotation reveals a new secret, once.
+    await page.click('[data-secret] ~ .row button:last-child');
+    await page.waitForFunction(() => !document.querySelector('[data-secret]'));
+    const rotate = await page.waitForSelector('::-p-text(Rotate secret)');
+    await rotate?.click();
+    await page.waitForSelector('[data-secret]');
+    expect(await textOf('[data-secret]')).not.toBe(secret);
+    await expectAccessible();
+  });
+
+  it('creates a video and shows its progress, then the finished video with thumbnail, player and captions', async () => {
+    await open('videos/new', '#create-title');
+    await page.waitForSelector('.look input[type="radio"]');
+    await screenshot('create-video');
+    await expectAccessible();
+    const looks = await page.$$('.look');
+    await looks[1]?.click();
+    const lookId = await page.$eval('.look input:checked', (input) => (input as HTMLInputElement).value);
+    const voiceId = await page.$eval(
+      '#voice option:nth-child(2)',
+      (option) => (option as HTMLOptionElement).value,
+    );
+    await page.select('#voice', voiceId);
+    await page.type('#title', 'Console launch');
+    await page.type('#script', 'Welcome to the console. Every video starts here.');
+    await page.click('form button[type="submit"]');
+
+    // The grid shows it at once, running, with its progress bar; then completed with its thumbnail.
+    await page.waitForSelector('.card .job-progress');
+    const card = await page.waitForSelector('.card[data-status="completed"] img.thumbnail', {
+      timeout: 30_000,
+    });
+    await page.waitForFunction((image) => (image as HTMLImageElement).naturalWidth > 0, {}, card);
+    expect(await textOf('.card .card-title')).toBe('Console launch');
+    await screenshot('videos');
+    await expectAccessible();
+
+    const videoId = await page.$eval('.card', (node) => (node as HTMLElement).dataset.videoId ?? '');
+    const stored = await api.call<{ data: { status: string; title: string; subtitle_url: string | null } }>(
+      'GET',
+      `/v3/videos/${videoId}`,
+    );
+    expect(stored.body.data).toMatchObject({ status: 'completed', title: 'Console launch' });
+    expect(stored.body.data.subtitle_url).not.toBeNull();
+    const scenes = await api.call<{
+      data: { scenes: { character?: { avatar_id?: string }; script?: { voice_id?: string } }[] };
+    }>('GET', `/v3/videos/${videoId}/scenes`);
+    expect(JSON.stringify(scenes.body)).toContain(lookId);
+    expect(JSON.stringify(scenes.body)).toContain(voiceId);
+
+    // The player, with the captions track built from the SRT and its cues loaded.
+    await page.click('.card-link');
+    await page.waitForSelector('video track[kind="captions"]');
+    await page.waitForFunction(() => (document.querySelector('video')?.textTracks[0]?.cues?.length ?? 0) > 0);
+    expect(await page.$eval('video track', (track) => (track as HTMLTrackElement).src)).toMatch(/^blob:/);
+    await screenshot('video-player');
+    await expectAccessible();
+  });
+
+  it('lists the delivery with its attempt, and redelivers it as a new attempt', async () => {
+    await receiver.waitFor(1, 30_000);
+    await open('webhooks', '#webhooks-title');
+    await page.waitForSelector('[data-event-id] button');
+    await page.click('[data-event-id] button');
+    await page.waitForSelector('[data-delivery-id] [data-attempt]');
+    expect(await textOf('[data-delivery-id] [data-attempt] td:nth-child(3)')).toBe('200');
+    const redeliver = await page.waitForSelector('::-p-text(Redeliver to endpoint)');
+    await redeliver?.click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-delivery-id] [data-attempt]').length === 2,
+    );
+    await receiver.waitFor(2, 30_000);
+    const eventId = await page.$eval(
+      '[data-event-id]',
+      (node) => (node as HTMLElement).dataset.eventId ?? '',
+    );
+    const event = await api.call<{ data: { deliveries: { trigger: string; attempts: unknown[] }[] } }>(
+      'GET',
+      `/v3/webhooks/events/${eventId}`,
+    );
+    expect(event.body.data.deliveries).toHaveLength(2);
+    await screenshot('webhooks');
+    await expectAccessible();
+  });
+
+  it('uploads assets through the file input and by dropping a file, with progress', async () => {
+    await open('assets', '#assets-title');
+    const input = await page.waitForSelector('#asset-file');
+    const file = new URL('console-upload.png', SCREENSHOTS).pathname;
+    await (await import('node:fs/promises')).writeFile(file, png(64, 64, [20, 120, 200]));
+    try {
+      await (input as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(file);
+      await page.waitForSelector('::-p-text(console-upload.png is uploaded.)');
+    } finally {
+      await (await import('node:fs/promises')).rm(file, { force: true });
+    }
+    // A drop of a file the page builds (what a drag from the desktop delivers).
+    const pngBytes = [...png(32, 32, [200, 120, 20])];
+    await page.evaluate((bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+      document
+        .querySelector('[data-drop-zone]')
+        ?.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, pngBytes);
+    await page.waitForSelector('::-p-text(dropped.png is uploaded.)');
+    await page.waitForFunction(() => document.querySelectorAll('[data-asset-id]').length === 2);
+    const assets = await api.call<{ data: { name: string; status: string }[] }>('GET', '/v3/assets');
+    expect(
+      assets.body.data
+        .map(({ name, status }) => ({ name, status }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual([
+      { name: 'console-upload.png', status: 'ready' },
+      { name: 'dropped.png', status: 'ready' },
+    ]);
+    await screenshot('assets');
+    await expectAccessible();
+  });
+
+  it('charts usage per day and job type, with the numbers GET /v3/usage gives', async () => {
+    await open('usage', '#usage-title');
+    await page.waitForSelector('.chart canvas');
+    const usage = await api.call<{
+      data: {
+        credits: { remaining: number };
+        usage: { totals: { credits_charged: number } };
+        rate_limits: { rate_class: string }[];
+      };
+    }>('GET', '/v3/usage');
+    expect(Number(await textOf('[data-total-credits]'))).toBe(usage.body.data.usage.totals.credits_charged);
+    expect(Number(await textOf('[data-credits-remaining]'))).toBe(usage.body.data.credits.remaining);
+    expect(
+      await page.$$eval('[data-rate-class]', (rows) =>
+        rows.map((row) => (row as HTMLElement).dataset.rateClass),
+      ),
+    ).toEqual(usage.body.data.rate_limits.map((limit) => limit.rate_class));
+    await screenshot('usage');
+    await expectAccessible();
+  });
+
+  it.each([
+    ['jobs/translations', '#jobs-title', 'jobs'],
+    ['templates', '#templates-title', 'templates'],
+    ['avatars', '#avatars-voices-title', 'avatars-voices'],
+  ])('shows %s with every control labelled', async (hash, heading, name) => {
+    await open(hash, heading);
+    await page.waitForFunction(() => !document.querySelector('main [aria-live="polite"].muted'));
+    await screenshot(name);
+    await expectAccessible();
     expect(problems).toEqual([]);
   });
 });

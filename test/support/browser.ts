@@ -19,6 +19,8 @@ export async function launchBrowser(): Promise<Browser> {
       ...process.env,
       LD_LIBRARY_PATH: [chromium.libraryPath, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
       FONTCONFIG_PATH: chromium.fontConfigPath,
+      // Chromium takes its locale from LANG; a bare system's `C` gives an invalid tag (`en-US@posix`).
+      LANG: 'en_US.UTF-8',
     },
     args: [
       '--no-sandbox',
@@ -28,6 +30,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--enable-unsafe-swiftshader',
       '--autoplay-policy=no-user-gesture-required',
       '--font-render-hinting=none',
+      '--lang=en-US',
     ],
   });
 }

@@ -8,6 +8,8 @@ const RUNNING = new Set([
   'in_progress',
   'waiting',
   'pending_upload',
+  // webhook deliveries
+  'sending',
 ]);
 const FAILED = new Set(['failed', 'error', 'canceled', 'cancelled', 'stopped', 'expired']);
 
