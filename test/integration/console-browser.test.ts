@@ -35,6 +35,15 @@ async function open(hash: string, heading: string) {
 }
 
 const textOf = (selector: string) => page.$eval(selector, (node) => node.textContent ?? '');
+const attributeOf = (selector: string, name: string) =>
+  page.$eval(
+    selector,
+    (node, attribute) =>
+      attribute === 'src' ? (node as unknown as { src: string }).src : (node.getAttribute(attribute) ?? ''),
+    name,
+  );
+const inputValue = (selector: string) =>
+  page.$eval(selector, (node) => (node as unknown as { value: string }).value);
 
 beforeAll(async () => {
   [api, browser] = await Promise.all([
@@ -109,7 +118,7 @@ describe('console', () => {
 
     // Rotation reveals a new secret, once.
     await page.click('[data-secret] ~ .row button:last-child');
-    await page.waitForFunction(() => !document.querySelector('[data-secret]'));
+    await page.waitForFunction("!document.querySelector('[data-secret]')");
     const rotate = await page.waitForSelector('::-p-text(Rotate secret)');
     await rotate?.click();
     await page.waitForSelector('[data-secret]');
@@ -124,11 +133,8 @@ describe('console', () => {
     await expectAccessible();
     const looks = await page.$$('.look');
     await looks[1]?.click();
-    const lookId = await page.$eval('.look input:checked', (input) => (input as HTMLInputElement).value);
-    const voiceId = await page.$eval(
-      '#voice option:nth-child(2)',
-      (option) => (option as HTMLOptionElement).value,
-    );
+    const lookId = await inputValue('.look input:checked');
+    const voiceId = await inputValue('#voice option:nth-child(2)');
     await page.select('#voice', voiceId);
     await page.type('#title', 'Console launch');
     await page.type('#script', 'Welcome to the console. Every video starts here.');
@@ -139,12 +145,16 @@ describe('console', () => {
     const card = await page.waitForSelector('.card[data-status="completed"] img.thumbnail', {
       timeout: 30_000,
     });
-    await page.waitForFunction((image) => (image as HTMLImageElement).naturalWidth > 0, {}, card);
+    await page.waitForFunction(
+      (image) => (image as unknown as { naturalWidth: number }).naturalWidth > 0,
+      {},
+      card,
+    );
     expect(await textOf('.card .card-title')).toBe('Console launch');
     await screenshot('videos');
     await expectAccessible();
 
-    const videoId = await page.$eval('.card', (node) => (node as HTMLElement).dataset.videoId ?? '');
+    const videoId = await attributeOf('.card', 'data-video-id');
     const stored = await api.call<{ data: { status: string; title: string; subtitle_url: string | null } }>(
       'GET',
       `/v3/videos/${videoId}`,
@@ -160,8 +170,8 @@ describe('console', () => {
     // The player, with the captions track built from the SRT and its cues loaded.
     await page.click('.card-link');
     await page.waitForSelector('video track[kind="captions"]');
-    await page.waitForFunction(() => (document.querySelector('video')?.textTracks[0]?.cues?.length ?? 0) > 0);
-    expect(await page.$eval('video track', (track) => (track as HTMLTrackElement).src)).toMatch(/^blob:/);
+    await page.waitForFunction("(document.querySelector('video')?.textTracks[0]?.cues?.length ?? 0) > 0");
+    expect(await attributeOf('video track', 'src')).toMatch(/^blob:/);
     await screenshot('video-player');
     await expectAccessible();
   });
@@ -175,14 +185,9 @@ describe('console', () => {
     expect(await textOf('[data-delivery-id] [data-attempt] td:nth-child(3)')).toBe('200');
     const redeliver = await page.waitForSelector('::-p-text(Redeliver to endpoint)');
     await redeliver?.click();
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-delivery-id] [data-attempt]').length === 2,
-    );
+    await page.waitForFunction("document.querySelectorAll('[data-delivery-id] [data-attempt]').length === 2");
     await receiver.waitFor(2, 30_000);
-    const eventId = await page.$eval(
-      '[data-event-id]',
-      (node) => (node as HTMLElement).dataset.eventId ?? '',
-    );
+    const eventId = await attributeOf('[data-event-id]', 'data-event-id');
     const event = await api.call<{ data: { deliveries: { trigger: string; attempts: unknown[] }[] } }>(
       'GET',
       `/v3/webhooks/events/${eventId}`,
@@ -198,22 +203,22 @@ describe('console', () => {
     const file = new URL('console-upload.png', SCREENSHOTS).pathname;
     await (await import('node:fs/promises')).writeFile(file, png(64, 64, [20, 120, 200]));
     try {
-      await (input as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(file);
+      await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
       await page.waitForSelector('::-p-text(console-upload.png is uploaded.)');
     } finally {
       await (await import('node:fs/promises')).rm(file, { force: true });
     }
     // A drop of a file the page builds (what a drag from the desktop delivers).
     const pngBytes = [...png(32, 32, [200, 120, 20])];
-    await page.evaluate((bytes) => {
+    await page.evaluate(`(() => {
       const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+      transfer.items.add(new File([new Uint8Array(${JSON.stringify(pngBytes)})], 'dropped.png', { type: 'image/png' }));
       document
         .querySelector('[data-drop-zone]')
-        ?.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, pngBytes);
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    })()`);
     await page.waitForSelector('::-p-text(dropped.png is uploaded.)');
-    await page.waitForFunction(() => document.querySelectorAll('[data-asset-id]').length === 2);
+    await page.waitForFunction("document.querySelectorAll('[data-asset-id]').length === 2");
     const assets = await api.call<{ data: { name: string; status: string }[] }>('GET', '/v3/assets');
     expect(
       assets.body.data
@@ -241,7 +246,7 @@ describe('console', () => {
     expect(Number(await textOf('[data-credits-remaining]'))).toBe(usage.body.data.credits.remaining);
     expect(
       await page.$$eval('[data-rate-class]', (rows) =>
-        rows.map((row) => (row as HTMLElement).dataset.rateClass),
+        rows.map((row) => row.getAttribute('data-rate-class')),
       ),
     ).toEqual(usage.body.data.rate_limits.map((limit) => limit.rate_class));
     await screenshot('usage');
@@ -254,7 +259,7 @@ describe('console', () => {
     ['avatars', '#avatars-voices-title', 'avatars-voices'],
   ])('shows %s with every control labelled', async (hash, heading, name) => {
     await open(hash, heading);
-    await page.waitForFunction(() => !document.querySelector('main [aria-live="polite"].muted'));
+    await page.waitForFunction(`!document.querySelector('main [aria-live="polite"].muted')`);
     await screenshot(name);
     await expectAccessible();
     expect(problems).toEqual([]);
