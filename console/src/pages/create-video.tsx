@@ -132,7 +132,7 @@ export function CreateVideoPage() {
   return (
     <section aria-labelledby="create-title">
       <p>
-        <a href={href('videos')}>← All videos</a>
+        <a href={href('videos')}>Back to all videos</a>
       </p>
       <h1 id="create-title">Create a video</h1>
       <form class="stack" onSubmit={submit}>

@@ -51,7 +51,7 @@ export function VideoPage({ videoId }: { videoId: string }) {
   return (
     <section aria-labelledby="video-title">
       <p>
-        <a href={href('videos')}>← All videos</a>
+        <a href={href('videos')}>Back to all videos</a>
       </p>
       <h1 id="video-title">{videoTitle(current)}</h1>
       <div class="row">

@@ -117,26 +117,29 @@ function CreateEndpoint({
         value={url}
         onInput={(event) => setUrl(event.currentTarget.value)}
       />
-      <fieldset>
-        <legend>Events (none chosen: all events)</legend>
-        {eventTypes.map((type) => (
-          <div class="row" key={type.event_type}>
-            <input
-              id={`event-${type.event_type}`}
-              type="checkbox"
-              checked={chosen.includes(type.event_type)}
-              onChange={(event) =>
-                setChosen(
-                  event.currentTarget.checked
-                    ? [...chosen, type.event_type]
-                    : chosen.filter((name) => name !== type.event_type),
-                )
-              }
-            />
-            <label for={`event-${type.event_type}`}>{type.event_type}</label>
-          </div>
-        ))}
-      </fieldset>
+      <details>
+        <summary>Only some events (default: every event)</summary>
+        <fieldset class="event-types">
+          <legend>Events (none chosen: all events)</legend>
+          {eventTypes.map((type) => (
+            <div class="row" key={type.event_type}>
+              <input
+                id={`event-${type.event_type}`}
+                type="checkbox"
+                checked={chosen.includes(type.event_type)}
+                onChange={(event) =>
+                  setChosen(
+                    event.currentTarget.checked
+                      ? [...chosen, type.event_type]
+                      : chosen.filter((name) => name !== type.event_type),
+                  )
+                }
+              />
+              <label for={`event-${type.event_type}`}>{type.event_type}</label>
+            </div>
+          ))}
+        </fieldset>
+      </details>
       <ErrorMessage error={error} />
       <button type="submit" class="primary">
         Add endpoint
