@@ -57,7 +57,8 @@ export class VideoCreationServiceStack extends Stack {
   readonly webhookDispatcher: WebhookDispatcher;
   readonly api: ServiceApi;
   readonly alarms: Alarms;
-  readonly consoleSite: ConsoleSite;
+  /** Present with context `console=true`. */
+  readonly consoleSite: ConsoleSite | undefined;
 
   constructor(scope: Construct, id: string, props: VideoCreationServiceStackProps) {
     super(scope, id, props);
@@ -207,34 +208,37 @@ export class VideoCreationServiceStack extends Stack {
       encryptionKey: stackKey,
     });
 
-    // The web console and the API on one CloudFront origin (console-site.ts).
-    const consoleClientId = String(this.node.tryGetContext('consoleOAuthClientId') ?? '');
-    this.consoleSite = new ConsoleSite(this, 'ConsoleSite', {
-      restApiId: this.api.restApi.restApiId,
-      stageName: STAGE_NAME,
-      // The region's S3 endpoints, not the bucket's own name: the bucket's CORS names the
-      // distribution, so naming the bucket here would make a dependency cycle.
-      mediaOrigin: `https://*.s3.${this.region}.${this.urlSuffix}`,
-      accessLogBucket: this.data.accessLogBucket,
-      ...(options.jwtIssuer && consoleClientId
-        ? { oauth: { issuer: options.jwtIssuer, audience: options.jwtAudience, clientId: consoleClientId } }
-        : {}),
-      removalPolicy: options.removalPolicy,
-    });
-    // The console uploads to and plays from presigned media URLs, on the bucket's own origin.
-    mediaBucket.addCorsRule({
-      allowedOrigins: [this.consoleSite.url],
-      allowedMethods: [HttpMethods.GET, HttpMethods.PUT, HttpMethods.HEAD],
-      allowedHeaders: ['*'],
-      exposedHeaders: ['ETag'],
-      maxAge: 3600,
-    });
+    // The web console and the API on one CloudFront origin (console-site.ts), with `-c console=true`.
+    const consoleContext = this.node.tryGetContext('console');
+    if (consoleContext === true || consoleContext === 'true') {
+      const consoleClientId = String(this.node.tryGetContext('consoleOAuthClientId') ?? '');
+      this.consoleSite = new ConsoleSite(this, 'ConsoleSite', {
+        restApiId: this.api.restApi.restApiId,
+        stageName: STAGE_NAME,
+        // The region's S3 endpoints, not the bucket's own name: the bucket's CORS names the
+        // distribution, so naming the bucket here would make a dependency cycle.
+        mediaOrigin: `https://*.s3.${this.region}.${this.urlSuffix}`,
+        accessLogBucket: this.data.accessLogBucket,
+        ...(options.jwtIssuer && consoleClientId
+          ? { oauth: { issuer: options.jwtIssuer, audience: options.jwtAudience, clientId: consoleClientId } }
+          : {}),
+        removalPolicy: options.removalPolicy,
+      });
+      // The console uploads to and plays from presigned media URLs, on the bucket's own origin.
+      mediaBucket.addCorsRule({
+        allowedOrigins: [this.consoleSite.url],
+        allowedMethods: [HttpMethods.GET, HttpMethods.PUT, HttpMethods.HEAD],
+        allowedHeaders: ['*'],
+        exposedHeaders: ['ETag'],
+        maxAge: 3600,
+      });
+      new CfnOutput(this, 'ConsoleUrl', {
+        value: `${this.consoleSite.url}/console/`,
+        description: 'The web console (the API is on the same origin)',
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API' });
-    new CfnOutput(this, 'ConsoleUrl', {
-      value: `${this.consoleSite.url}/console/`,
-      description: 'The web console (the API is on the same origin)',
-    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: mediaBucket.bucketName });
     new CfnOutput(this, 'CursorKeyArn', {
