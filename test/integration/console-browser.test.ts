@@ -200,6 +200,13 @@ describe('console', () => {
   it('uploads assets through the file input and by dropping a file, with progress', async () => {
     await open('assets', '#assets-title');
     const input = await page.waitForSelector('#asset-file');
+    // The upload's progress bar may show for a moment only (small files, loopback): record it when it does.
+    await page.evaluate(`(() => {
+      window.uploadProgressSeen = 0;
+      new MutationObserver(() => {
+        if (document.querySelector('progress.upload-progress')) window.uploadProgressSeen += 1;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    })()`);
     const file = new URL('console-upload.png', SCREENSHOTS).pathname;
     await (await import('node:fs/promises')).writeFile(file, png(64, 64, [20, 120, 200]));
     try {
@@ -219,6 +226,7 @@ describe('console', () => {
     })()`);
     await page.waitForSelector('::-p-text(dropped.png is uploaded.)');
     await page.waitForFunction("document.querySelectorAll('[data-asset-id]').length === 2");
+    expect(await page.evaluate('window.uploadProgressSeen')).toBeGreaterThan(0);
     const assets = await api.call<{ data: { name: string; status: string }[] }>('GET', '/v3/assets');
     expect(
       assets.body.data
