@@ -88,7 +88,12 @@ export function consoleFileServer(buildOptions: () => ConsoleBuildOptions): Cons
     if (pathname === CONSOLE_BASE_PATH) {
       return { statusCode: 301, headers: { Location: `${CONSOLE_BASE_PATH}/` }, body: Buffer.alloc(0) };
     }
-    built ??= buildConsole(buildOptions()).catch((error: unknown) => {
+    const issuer = localConsoleSettings().oauth?.issuer;
+    // The page calls the issuer (discovery, token exchange): its origin joins the CSP's connect-src.
+    built ??= buildConsole({
+      ...buildOptions(),
+      ...(issuer ? { oauthOrigins: [new URL(issuer).origin] } : {}),
+    }).catch((error: unknown) => {
       built = undefined;
       throw error;
     });
