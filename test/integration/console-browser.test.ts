@@ -78,6 +78,23 @@ beforeEach(() => {
 });
 
 describe('console', () => {
+  it('serves its files without credentials, under its Content-Security-Policy', async () => {
+    const page = await fetch(`${api.baseUrl}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await page.text()).toMatch(
+      /<script type="module" src="\/console\/main-[A-Z0-9]{8}\.js"><\/script>/,
+    );
+    const bare = await fetch(`${api.baseUrl}/console`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([301, '/console/']);
+    expect((await fetch(`${api.baseUrl}/console/missing.js`)).status).toBe(404);
+    expect((await fetch(`${api.baseUrl}/console/`, { method: 'POST' })).status).toBe(405);
+    // The API beside it still asks for credentials.
+    expect((await fetch(`${api.baseUrl}/v3/videos`)).status).toBe(401);
+  });
+
   it('signs in with a pasted key after the warning about keys in browsers, shown once', async () => {
     await page.goto(`${api.baseUrl}/console/`);
     await page.waitForSelector('[role="alertdialog"]');
