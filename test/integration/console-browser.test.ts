@@ -103,9 +103,16 @@ describe('console', () => {
     );
     await screenshot('sign-in');
     await expectAccessible();
-    await page.click('[role="alertdialog"] button');
-    await page.type('#api-key', api.apiKey);
-    await page.click('button[type="submit"]');
+    // By keyboard alone: Tab reaches the warning's button, with a visible focus ring; Enter accepts it
+    // and submits the key.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('I understand');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#api-key');
+    await page.focus('#api-key');
+    await page.keyboard.type(api.apiKey);
+    await page.keyboard.press('Enter');
     await page.waitForSelector('#videos-title');
     expect(await page.evaluate('sessionStorage.length')).toBeGreaterThan(0);
     expect(await page.evaluate('localStorage.length')).toBe(0);
