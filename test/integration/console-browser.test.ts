@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { collectPageProblems, launchBrowser, unlabelledControls } from '../support/browser.js';
+import { collectPageProblems, launchBrowser, unlabelledControls, VIEWPORT } from '../support/browser.js';
 import { png } from '../support/sample-media.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -283,6 +283,18 @@ describe('console', () => {
     ).toEqual(usage.body.data.rate_limits.map((limit) => limit.rate_class));
     await screenshot('usage');
     await expectAccessible();
+  });
+
+  it('fits a phone screen: one column, nothing wider than the screen', async () => {
+    await page.setViewport({ width: 390, height: 800 });
+    try {
+      await open('videos', '#videos-title');
+      await page.waitForSelector('.card');
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await screenshot('mobile');
+    } finally {
+      await page.setViewport(VIEWPORT);
+    }
   });
 
   it.each([
