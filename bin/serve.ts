@@ -61,6 +61,7 @@ Video Creation Service is running (local stack, data in ${dataDir})
 
   Try:       curl -H "X-Api-Key: ${stack.apiKey}" ${stack.baseUrl}/v3/users/me
   OpenAPI:   ${stack.baseUrl}/v3/openapi.json
+  Console:   ${stack.baseUrl}/console/ (sign in with the API key above)
   Admin:     npm run admin -- --help
 `);
 

@@ -70,6 +70,11 @@ export interface LocalApiServerOptions {
    * access-enforcement.ts). @default runs it as is
    */
   runAs?: <Result>(name: ServiceFunctionName, work: () => Promise<Result>) => Promise<Result>;
+  /**
+   * Static files served beside the API on the same origin (the web console); a path it answers
+   * `undefined` for goes to the API. @default none
+   */
+  staticFiles?: (method: string, pathname: string) => Promise<GatewayResult | undefined>;
 }
 
 export interface LocalApiServer {
@@ -78,7 +83,7 @@ export interface LocalApiServer {
   stop(): Promise<void>;
 }
 
-interface GatewayResult {
+export interface GatewayResult {
   statusCode: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -286,6 +291,8 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     // The path as sent: API Gateway does not resolve `..` segments, so neither does this.
     const [pathname = '/', search = ''] = (request.url ?? '/').split('?', 2);
     const url = { pathname, searchParams: new URLSearchParams(search) };
+    const staticFile = await options.staticFiles?.((request.method ?? 'GET').toUpperCase(), pathname);
+    if (staticFile) return staticFile;
     const match = matcher.match(url.pathname);
     if (!match) return gatewayResponse(GATEWAY_RESPONSES.unknownPath, docBaseUrl);
     const method = (request.method ?? 'GET').toUpperCase();

@@ -40,6 +40,7 @@ import { speechEngine } from '../../lambdas/engines/speech/index.js';
 import { JOB_WORKFLOWS } from '../../lambdas/workflows/task-functions.js';
 import { type ServiceFunctionName, serviceFunctionGrants } from '../access/function-access.js';
 import type { GrantResources } from '../access/grant-policies.js';
+import { consoleFileServer } from '../console/serve-console.js';
 import { BUS_RULES, deadLetterQueueName, QUEUES } from '../messaging-topology.js';
 import { type AccessDenial, LocalAccessEnforcement, localResourceNaming } from './access-enforcement.js';
 import { type LocalApiServer, startLocalApiServer } from './api-gateway-server.js';
@@ -135,6 +136,9 @@ export function localBusRules(eventBusName: string, queueArn: (name: string) => 
 function unknownFunction(kind: string, name: string): never {
   throw new Error(`The local stack has no ${kind} function for ${name}`);
 }
+
+/** The pages that may use the media bucket from a browser: the console, on whatever loopback port it is served. */
+const LOCAL_CONSOLE_ORIGINS = ['http://127.0.0.1:*', 'http://localhost:*'] as const;
 
 const isJobWorkflow = (stateMachineArn: string) =>
   Object.keys(JOB_WORKFLOWS).some((name) => stateMachineArn.endsWith(`:stateMachine:${name}`));
@@ -289,7 +293,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const s3 = await startS3(
       options.dataDir ? join(options.dataDir, 's3') : (temporaryS3 as string),
       LOCAL_RESOURCE_NAMES.bucket,
-      { kmsEndpoint: kms.endpoint },
+      // The console (served by this stack on a loopback port) uploads to and plays from the bucket.
+      { kmsEndpoint: kms.endpoint, corsOrigins: LOCAL_CONSOLE_ORIGINS },
     );
     running.push(s3);
     const persisted = (file: string) => (options.dataDir ? { dataFile: join(options.dataDir, file) } : {});
@@ -441,6 +446,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
       docBaseUrl: config().docBaseUrl,
+      staticFiles: consoleFileServer(() => ({ mediaOrigins: [s3.endpoint] })),
       ...(options.integrationTimeoutMs !== undefined
         ? { integrationTimeoutMs: options.integrationTimeoutMs }
         : {}),

@@ -272,7 +272,8 @@ export async function startS3EncryptionShim(options: S3EncryptionShimOptions): P
   async function handle(requestIn: IncomingMessage, responseOut: ServerResponse): Promise<void> {
     const url = new URL(requestIn.url ?? '/', 'http://localhost');
     const method = requestIn.method ?? 'GET';
-    const missing = missingSignedHeaders(requestIn, url.searchParams);
+    // A browser's CORS preflight carries no signature: S3 answers it from the bucket's CORS rules.
+    const missing = method === 'OPTIONS' ? [] : missingSignedHeaders(requestIn, url.searchParams);
     if (missing.length > 0) {
       throw new S3Refusal(
         403,

@@ -100,6 +100,22 @@ export interface S3Options {
    * missing, disabled or pending deletion, as S3 does. @default undefined (no key checks)
    */
   kmsEndpoint?: string;
+  /** Browser origins (S3 wildcards allowed) that may PUT and GET the bucket's presigned URLs. @default [] */
+  corsOrigins?: readonly string[];
+}
+
+/**
+ * The bucket CORS rule a browser needs to PUT direct uploads and read media (captions) from a page
+ * on another origin, as the stack's media bucket has for its allowed origins.
+ */
+function corsConfiguration(origins: readonly string[]): string {
+  return [
+    '<CORSConfiguration><CORSRule>',
+    ...origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`),
+    '<AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedMethod>PUT</AllowedMethod>',
+    '<AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds>',
+    '</CORSRule></CORSConfiguration>',
+  ].join('');
 }
 
 export interface RunningS3 extends RunningEmulator {
@@ -124,7 +140,12 @@ export async function startS3(
     silent: true,
     directory,
     vhostBuckets: false,
-    configureBuckets: [{ name: bucketName }],
+    configureBuckets: [
+      {
+        name: bucketName,
+        configs: options.corsOrigins?.length ? [corsConfiguration(options.corsOrigins)] : [],
+      },
+    ],
   });
   const { port } = await server.run();
   try {

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { HttpMethods } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lambdas/api/routes.js';
 import { GRANTS } from '../../lambdas/core/grants.js';
@@ -15,13 +16,14 @@ import { AccessPolicies } from './access-policies.js';
 import { Alarms } from './alarms.js';
 import { BATCH_WORKER_MODULE, BatchWorker } from './batch-worker.js';
 import { CATALOG_PUBLISHER_MODULE, CatalogPublisher } from './catalog-publisher.js';
+import { ConsoleSite } from './console-site.js';
 import { DataStores } from './data-stores.js';
 import { type GrantTargets, grantStatements } from './grant-statements.js';
 import { HandlerBundles } from './handler-bundles.js';
 import { MediaImage } from './media-image.js';
 import { Messaging } from './messaging.js';
 import { areaBundle, areaBundleEntry, planApi } from './route-plan.js';
-import { AUTHORIZER_MODULE, ServiceApi } from './service-api.js';
+import { AUTHORIZER_MODULE, ServiceApi, STAGE_NAME } from './service-api.js';
 import type { ServiceOptions } from './service-options.js';
 import { WEBHOOK_DISPATCHER_MODULE, WebhookDispatcher } from './webhook-dispatcher.js';
 import { WorkflowStateMachines } from './workflow-state-machines.js';
@@ -55,6 +57,8 @@ export class VideoCreationServiceStack extends Stack {
   readonly webhookDispatcher: WebhookDispatcher;
   readonly api: ServiceApi;
   readonly alarms: Alarms;
+  /** Present with context `console=true`. */
+  readonly consoleSite: ConsoleSite | undefined;
 
   constructor(scope: Construct, id: string, props: VideoCreationServiceStackProps) {
     super(scope, id, props);
@@ -203,6 +207,36 @@ export class VideoCreationServiceStack extends Stack {
       stateMachines: this.workflows.stateMachines,
       encryptionKey: stackKey,
     });
+
+    // The web console and the API on one CloudFront origin (console-site.ts), with `-c console=true`.
+    const consoleContext = this.node.tryGetContext('console');
+    if (consoleContext === true || consoleContext === 'true') {
+      const consoleClientId = String(this.node.tryGetContext('consoleOAuthClientId') ?? '');
+      this.consoleSite = new ConsoleSite(this, 'ConsoleSite', {
+        restApiId: this.api.restApi.restApiId,
+        stageName: STAGE_NAME,
+        // The region's S3 endpoints, not the bucket's own name: the bucket's CORS names the
+        // distribution, so naming the bucket here would make a dependency cycle.
+        mediaOrigin: `https://*.s3.${this.region}.${this.urlSuffix}`,
+        accessLogBucket: this.data.accessLogBucket,
+        ...(options.jwtIssuer && consoleClientId
+          ? { oauth: { issuer: options.jwtIssuer, audience: options.jwtAudience, clientId: consoleClientId } }
+          : {}),
+        removalPolicy: options.removalPolicy,
+      });
+      // The console uploads to and plays from presigned media URLs, on the bucket's own origin.
+      mediaBucket.addCorsRule({
+        allowedOrigins: [this.consoleSite.url],
+        allowedMethods: [HttpMethods.GET, HttpMethods.PUT, HttpMethods.HEAD],
+        allowedHeaders: ['*'],
+        exposedHeaders: ['ETag'],
+        maxAge: 3600,
+      });
+      new CfnOutput(this, 'ConsoleUrl', {
+        value: `${this.consoleSite.url}/console/`,
+        description: 'The web console (the API is on the same origin)',
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
