@@ -2,7 +2,9 @@
  * The web console in a real browser (headless Chromium), against the local stack that serves it:
  * sign-in with an API key (the warning shown once), the videos grid, creating a video and watching
  * it complete with its player and captions, a direct upload, a webhook redelivery, the usage chart.
- * Each page is checked for unlabelled controls and written as a screenshot (docs/images).
+ * Each page is checked for unlabelled controls. With `CONSOLE_SCREENSHOTS=1` the run uses the real
+ * engines (real thumbnails, previews and video) and writes each page as the README's screenshot
+ * (docs/images/console-*.png); otherwise it writes nothing, so a test run leaves the checkout as it was.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'puppeteer-core';
@@ -13,6 +15,7 @@ import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SCREENSHOTS = new URL('../../docs/images/', import.meta.url);
+const WRITE_SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 
 let api: TestStack;
 let browser: Browser;
@@ -21,6 +24,7 @@ let problems: string[];
 let receiver: WebhookReceiver;
 
 async function screenshot(name: string) {
+  if (!WRITE_SCREENSHOTS) return;
   await page.screenshot({ path: new URL(`console-${name}.png`, SCREENSHOTS).pathname as `${string}.png` });
 }
 
@@ -48,6 +52,7 @@ const inputValue = (selector: string) =>
 beforeAll(async () => {
   [api, browser] = await Promise.all([
     startTestStack({
+      engines: WRITE_SCREENSHOTS ? 'reference' : 'doubles',
       stepFunctionsTimeScale: 0.001,
       // The webhook receiver listens on loopback.
       allowLoopbackUrls: true,
@@ -56,7 +61,7 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   receiver = await startReceiver();
-  await mkdir(SCREENSHOTS, { recursive: true });
+  if (WRITE_SCREENSHOTS) await mkdir(SCREENSHOTS, { recursive: true });
   page = await browser.newPage();
   problems = collectPageProblems(page);
 }, 60_000);
