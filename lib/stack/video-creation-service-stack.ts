@@ -105,6 +105,7 @@ export class VideoCreationServiceStack extends Stack {
       eventBus: this.messaging.eventBus,
       batchQueue: this.messaging.batch,
       webhookQueue: this.messaging.webhook,
+      realtimeQueue: this.messaging.realtime,
       jobWorkflows: [],
       speechEngine: options.speechEngine,
       // What the model capabilities' grants allow once a function names them (model-engines.ts).
@@ -199,6 +200,7 @@ export class VideoCreationServiceStack extends Stack {
       deadLetterQueues: {
         Batch: this.messaging.batch.deadLetterQueue,
         Webhook: this.messaging.webhook.deadLetterQueue,
+        Realtime: this.messaging.realtime.deadLetterQueue,
       },
       stateMachines: this.workflows.stateMachines,
       encryptionKey: stackKey,
