@@ -30,7 +30,15 @@ export interface RealtimeService {
   stop(): Promise<void>;
 }
 
-export function startRealtimeService(owner = `realtime-worker-${newId()}`): RealtimeService {
+export interface RealtimeServiceOptions {
+  /** The worker's name. @default `realtime-worker-<new id>` */
+  owner?: string;
+  /** Told whenever the worker's streams start or stop running (its scale-in protection). */
+  onRunningChange?: (running: number) => void;
+}
+
+export function startRealtimeService(options: RealtimeServiceOptions = {}): RealtimeService {
+  const owner = options.owner ?? `realtime-worker-${newId()}`;
   const settings = config();
   const running = new Set<Promise<void>>();
   const polling = new AbortController();
@@ -49,8 +57,12 @@ export function startRealtimeService(owner = `realtime-worker-${newId()}`): Real
     const run = runStream(
       spec,
       tableChannel(spec, owner, () => stopping),
-    ).finally(() => running.delete(run));
+    ).finally(() => {
+      running.delete(run);
+      options.onRunningChange?.(running.size);
+    });
     running.add(run);
+    options.onRunningChange?.(running.size);
   };
 
   const loop = (async () => {
