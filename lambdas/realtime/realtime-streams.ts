@@ -409,26 +409,36 @@ export async function streamView(stream: StreamState) {
 }
 
 const encoder = new TextEncoder();
-export const wordEvent = (word: StreamWord) =>
-  encoder.encode(`event: word\ndata: ${JSON.stringify(word)}\n\n`);
+/** A word event; its `id` is the word's place in the stream (0, 1, ...), for `Last-Event-ID`. */
+export const wordEvent = (word: StreamWord, index: number) =>
+  encoder.encode(`id: ${index}\nevent: word\ndata: ${JSON.stringify(word)}\n\n`);
 export const endEvent = (stream: StreamState) =>
   encoder.encode(
     `event: end\ndata: ${JSON.stringify({ status: stream.status, end_reason: stream.endReason, error_message: stream.errorMessage })}\n\n`,
   );
 
 /**
- * The stream's words as Server-Sent Events: every word already spoken, then each block's words as its
- * segments are published (`event: word`), then `event: end` with the end reason when the stream ends.
+ * The stream's words as Server-Sent Events: every word already spoken after `afterWord` (the client's
+ * `Last-Event-ID`, so a reconnecting client misses none and gets none twice), then each block's words
+ * as its segments are published (`event: word`), then `event: end` with the end reason when the stream
+ * ends.
  */
-export async function* streamWordEvents(workspaceId: string, streamId: string): AsyncGenerator<Uint8Array> {
+export async function* streamWordEvents(
+  workspaceId: string,
+  streamId: string,
+  afterWord = -1,
+): AsyncGenerator<Uint8Array> {
   if (config().realtimeWorker === 'service') {
-    yield* serviceWordEvents(workspaceId, streamId);
+    yield* serviceWordEvents(workspaceId, streamId, afterWord);
     return;
   }
   const stream = requireStream(workspaceId, streamId);
-  let sent = 0;
+  let sent = afterWord + 1;
   for (;;) {
-    while (sent < stream.words.length) yield wordEvent(stream.words[sent++] as StreamWord);
+    while (sent < stream.words.length) {
+      yield wordEvent(stream.words[sent] as StreamWord, sent);
+      sent++;
+    }
     if (!isLive(stream)) break;
     await new Promise<void>((resolve) => {
       const listener = () => {

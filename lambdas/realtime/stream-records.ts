@@ -310,9 +310,14 @@ export async function endServiceStream(workspaceId: string, streamId: string): P
 }
 
 /** The words route of the `service` mode: the words items in order, polled until the record ends. */
-export async function* serviceWordEvents(workspaceId: string, streamId: string): AsyncGenerator<Uint8Array> {
+export async function* serviceWordEvents(
+  workspaceId: string,
+  streamId: string,
+  afterWord: number,
+): AsyncGenerator<Uint8Array> {
   const partition = keys.workspacePartition(workspaceId);
   let nextBlock = 0;
+  let index = 0;
   for (;;) {
     const record = await readRecord(workspaceId, streamId);
     const blocks = await queryItems<WordsItem>({
@@ -322,7 +327,10 @@ export async function* serviceWordEvents(workspaceId: string, streamId: string):
       consistent: true,
     });
     for (const block of blocks) {
-      for (const word of block.words) yield wordEvent(word);
+      for (const word of block.words) {
+        if (index > afterWord) yield wordEvent(word, index);
+        index++;
+      }
     }
     nextBlock += blocks.length;
     // Read before the words: every word of an ended stream was published before it ended.

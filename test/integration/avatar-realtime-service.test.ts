@@ -108,6 +108,11 @@ describe('a stream run by the streaming service', () => {
     console.log(`service mode: time from the first text to its first published words: ${firstSpeechMs} ms`);
     expect(words.words.map(({ word }) => word.word)).toEqual(['Hello', 'there', 'See', 'you', 'soon']);
     expect(words.words.map(({ word }) => word.utterance)).toEqual([0, 0, 1, 1, 1]);
+    expect(words.words.map(({ id }) => id)).toEqual(['0', '1', '2', '3', '4']);
+    // A client that reconnects after the third word gets the rest, once.
+    const resumed = readWords(stream.stream_id, api.apiKey, '2');
+    expect((await resumed.done).end_reason).toBe('completed');
+    expect(resumed.words.map(({ word }) => word.word)).toEqual(['you', 'soon']);
 
     const ended = await waitForEnd(stream.stream_id);
     expect(ended).toMatchObject({ status: 'ended', end_reason: 'completed', error_message: null });

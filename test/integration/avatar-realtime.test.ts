@@ -301,6 +301,10 @@ describe('the limits and errors of streams', () => {
     const words = readWords(stream.stream_id);
     expect((await words.done).end_reason).toBe('completed');
     expect(words.words.map(({ word }) => word.word)).toEqual(['Good', 'morning']);
+    // A client reconnecting with Last-Event-ID gets only the words after it.
+    const rest = readWords(stream.stream_id, api.apiKey, '0');
+    expect((await rest.done).end_reason).toBe('completed');
+    expect(rest.words.map(({ word }) => word.word)).toEqual(['morning']);
   }, 30_000);
 });
 

@@ -104,11 +104,12 @@ export function realtimeClient(current: () => { api: TestStack; scratch: string 
   }
 
   /** Reads the word events of a stream as they come, until its `end` event. */
-  function readWords(streamId: string, key = current().api.apiKey) {
-    const words: { word: Word; receivedAt: number }[] = [];
+  /** `lastEventId`: as a reconnecting EventSource sends it. */
+  function readWords(streamId: string, key = current().api.apiKey, lastEventId?: string) {
+    const words: { word: Word; receivedAt: number; id: string | undefined }[] = [];
     const done = (async () => {
       const response = await fetch(`${current().api.baseUrl}/v3/avatar-realtime/${streamId}/words`, {
-        headers: { 'X-Api-Key': key },
+        headers: { 'X-Api-Key': key, ...(lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }) },
       });
       expect(response.headers.get('content-type')).toContain('text/event-stream');
       const reader = response.body?.getReader();
@@ -125,7 +126,9 @@ export function realtimeClient(current: () => { api: TestStack; scratch: string 
           buffer = buffer.slice(boundary + 2);
           const type = /^event: (.*)$/m.exec(event)?.[1];
           const data = JSON.parse(/^data: (.*)$/m.exec(event)?.[1] ?? 'null');
-          if (type === 'word') words.push({ word: data as Word, receivedAt: Date.now() });
+          if (type === 'word') {
+            words.push({ word: data as Word, receivedAt: Date.now(), id: /^id: (.*)$/m.exec(event)?.[1] });
+          }
           if (type === 'end') {
             await reader.cancel();
             return data as { end_reason: string };

@@ -44,12 +44,19 @@ const realtimeText = endpoint(
   { response: streamBody },
 );
 
-const realtimeWords = endpoint({ path: streamIdPath }, async ({ path, principal }) => {
+const realtimeWords = endpoint({ path: streamIdPath }, async ({ path, principal, headers }) => {
   // Refuses an unknown stream before the event stream starts, while a status can still be sent.
   await getStream(principal.workspaceId, path.stream_id);
-  return respond.stream('text/event-stream', streamWordEvents(principal.workspaceId, path.stream_id), {
-    'Cache-Control': 'no-cache',
-  });
+  // A reconnecting EventSource names the last word it got (deployed, one response lasts at most the
+  // streaming function's timeout); anything else starts from the first word.
+  const lastEventId = /^\d{1,9}$/.test(headers['last-event-id'] ?? '')
+    ? Number(headers['last-event-id'])
+    : -1;
+  return respond.stream(
+    'text/event-stream',
+    streamWordEvents(principal.workspaceId, path.stream_id, lastEventId),
+    { 'Cache-Control': 'no-cache' },
+  );
 });
 
 export const AREA_ROUTES = areaRoutes('realtime', [
