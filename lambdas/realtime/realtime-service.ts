@@ -21,6 +21,14 @@ const handoff = z.looseObject({
   type: z.enum(STREAM_TYPES),
 });
 
+function parseJson(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? 'null');
+  } catch {
+    return undefined;
+  }
+}
+
 export interface RealtimeService {
   /** The worker's name, written as `owner` on the streams it claims. */
   readonly owner: string;
@@ -45,7 +53,7 @@ export function startRealtimeService(options: RealtimeServiceOptions = {}): Real
   let stopping = false;
 
   const take = async (message: Message) => {
-    const parsed = handoff.safeParse(JSON.parse(message.Body ?? 'null'));
+    const parsed = handoff.safeParse(parseJson(message.Body));
     // A stream claimed elsewhere (a second delivery) or ended before any worker took it is done with.
     const claimed = parsed.success && (await claimStream(parsed.data as unknown as StreamSpec, owner));
     await sqsClient().send(

@@ -589,13 +589,16 @@ export async function runStream(spec: StreamSpec, channel: StreamChannel): Promi
     }
   };
 
-  await mkdir(settings.mediaWorkDir, { recursive: true });
-  const workDir = await mkdtemp(join(settings.mediaWorkDir, `realtime-${spec.streamId}-`));
+  let workDir: string | undefined;
   let blocks = 0;
+  // Everything inside: a stream whose work directory cannot be made still ends, saying why.
   try {
+    await mkdir(settings.mediaWorkDir, { recursive: true });
+    const work = await mkdtemp(join(settings.mediaWorkDir, `realtime-${spec.streamId}-`));
+    workDir = work;
     const { look } = spec;
     const [presenter] = await Promise.all([
-      preparePresenter(workDir, look.portraitKey, look.spriteSheet),
+      preparePresenter(work, look.portraitKey, look.spriteSheet),
       // The speech engine's first synthesis starts its worker and loads the voice: done now, it is
       // not paid by the first utterance (the time to the first speaking segment).
       voice ? speechEngine().synthesize({ text: 'Hello.', voiceId: voice.engineVoiceId }) : undefined,
@@ -614,7 +617,7 @@ export async function runStream(spec: StreamSpec, channel: StreamChannel): Promi
       >,
       words: Omit<StreamWord, 'utterance'>[],
     ) => {
-      const outDir = join(workDir, `block-${blocks++}`);
+      const outDir = join(work, `block-${blocks++}`);
       const files = await renderPresenterBlock({
         ...block,
         presenter,
@@ -659,7 +662,7 @@ export async function runStream(spec: StreamSpec, channel: StreamChannel): Promi
           voiceId: voice.engineVoiceId,
           ...combinedSettings(voice, spec),
         });
-        const audioPath = join(workDir, `utterance-${blocks}.wav`);
+        const audioPath = join(work, `utterance-${blocks}.wav`);
         await writeFile(audioPath, spoken.audio);
         await publish(
           {
@@ -676,14 +679,14 @@ export async function runStream(spec: StreamSpec, channel: StreamChannel): Promi
 
     // A recording shows in blocks of a few segments, its mouth from its loudness.
     const showRecording = async (objectKey: string) => {
-      const audioPath = await downloadMediaObject(objectKey, join(workDir, 'recording'));
-      const samples = await decodeMonoPcm16(audioPath, { sampleRate: ANALYSIS_RATE, workDir });
+      const audioPath = await downloadMediaObject(objectKey, join(work, 'recording'));
+      const samples = await decodeMonoPcm16(audioPath, { sampleRate: ANALYSIS_RATE, workDir: work });
       const durationMs = Math.round((samples.length * 1000) / ANALYSIS_RATE);
       const visemes = visemesFromAudio(samples, ANALYSIS_RATE);
       const blockMs = AUDIO_BLOCK_SEGMENTS * segmentMs;
       for (let fromMs = 0; fromMs < durationMs && !endRequested; fromMs += blockMs) {
         const lengthMs = Math.min(blockMs, durationMs - fromMs);
-        const clip = join(workDir, `recording-${fromMs}.wav`);
+        const clip = join(work, `recording-${fromMs}.wav`);
         await runProcess(
           ffmpegPath(),
           [
@@ -749,7 +752,7 @@ export async function runStream(spec: StreamSpec, channel: StreamChannel): Promi
     // Already ended (the channel's own end failed): nothing more to tell.
     if (isLive({ status })) await finish(END_REASONS.error, errorMessage).catch(() => undefined);
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    if (workDir) await rm(workDir, { recursive: true, force: true });
   }
 }
 
