@@ -17,7 +17,7 @@
  *   local stack enforces on the worker) and nothing else; its logs go to a log group with the stack's
  *   retention; Container Insights is on.
  */
-import { type CfnElement, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, NestedStack, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AdjustmentType } from 'aws-cdk-lib/aws-applicationautoscaling';
 import { FlowLogDestination, FlowLogTrafficType, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import {
@@ -64,17 +64,21 @@ export interface RealtimeServiceProps {
   removalPolicy: RemovalPolicy;
 }
 
-export class RealtimeService extends Construct {
-  readonly cluster: Cluster;
-  readonly service: FargateService;
-  readonly taskRole: Role;
-  readonly logGroup: LogGroup;
+/**
+ * The workers' network, a nested stack of its own: its VPC, subnets, routes and flow log (about 16
+ * resources) stay out of the root stack's resource budget.
+ */
+class RealtimeNetwork extends NestedStack {
+  readonly vpc: Vpc;
+  readonly securityGroup: SecurityGroup;
 
-  constructor(scope: Construct, id: string, props: RealtimeServiceProps) {
-    super(scope, id);
-    const queue = props.grantTargets.realtimeQueue.queue;
-
-    const vpc = new Vpc(this, 'Vpc', {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: Pick<RealtimeServiceProps, 'logRetention' | 'removalPolicy'>,
+  ) {
+    super(scope, id, { description: "Realtime avatar streams: the streaming service workers' network" });
+    this.vpc = new Vpc(this, 'Vpc', {
       maxAzs: 2,
       natGateways: 0,
       subnetConfiguration: [{ name: 'Workers', subnetType: SubnetType.PUBLIC, cidrMask: 24 }],
@@ -84,15 +88,32 @@ export class RealtimeService extends Construct {
       removalPolicy: props.removalPolicy,
     });
     // Only refused traffic: with no ingress rule, that is every attempt to reach a worker.
-    vpc.addFlowLog('RejectedTraffic', {
+    this.vpc.addFlowLog('RejectedTraffic', {
       destination: FlowLogDestination.toCloudWatchLogs(flowLogs),
       trafficType: FlowLogTrafficType.REJECT,
     });
-    const securityGroup = new SecurityGroup(this, 'Workers', {
-      vpc,
+    this.securityGroup = new SecurityGroup(this, 'Workers', {
+      vpc: this.vpc,
       description: 'Realtime stream workers: no ingress; outbound HTTPS to AWS APIs',
       allowAllOutbound: true,
     });
+  }
+}
+
+export class RealtimeService extends Construct {
+  /** The workers' VPC and security group (a nested stack). */
+  readonly network: RealtimeNetwork;
+  readonly cluster: Cluster;
+  readonly service: FargateService;
+  readonly taskRole: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: RealtimeServiceProps) {
+    super(scope, id);
+    const queue = props.grantTargets.realtimeQueue.queue;
+
+    this.network = new RealtimeNetwork(this, 'Network', props);
+    const { vpc, securityGroup } = this.network;
 
     this.cluster = new Cluster(this, 'Cluster', { vpc, containerInsightsV2: ContainerInsights.ENABLED });
 

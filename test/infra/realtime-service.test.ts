@@ -21,10 +21,14 @@ interface Statement {
 
 let service: SynthesizedService;
 let root: TemplateJson;
+/** The workers' network, a nested stack. */
+let network: TemplateJson;
 
 beforeAll(() => {
   service = buildService({ validateTemplates: false });
   root = templateJson(service.stack);
+  if (!service.stack.realtimeService) throw new Error('no realtime service');
+  network = templateJson(service.stack.realtimeService.network);
 }, 120_000);
 
 const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
@@ -109,16 +113,16 @@ describe('the realtime streaming service', () => {
   });
 
   it('runs in public subnets with a public IP, no NAT gateway and no ingress rule', () => {
-    expect(resourcesOfType(root, 'AWS::EC2::NatGateway')).toEqual([]);
+    expect(resourcesOfType(network, 'AWS::EC2::NatGateway')).toEqual([]);
     const [, ecsService] = only(resourcesOfType(root, 'AWS::ECS::Service'));
-    const network = (
+    const awsvpc = (
       ecsService.Properties as { NetworkConfiguration: { AwsvpcConfiguration: Record<string, unknown> } }
     ).NetworkConfiguration.AwsvpcConfiguration;
-    expect(network.AssignPublicIp).toBe('ENABLED');
-    const [, group] = only(resourcesOfType(root, 'AWS::EC2::SecurityGroup'));
+    expect(awsvpc.AssignPublicIp).toBe('ENABLED');
+    const [, group] = only(resourcesOfType(network, 'AWS::EC2::SecurityGroup'));
     expect(group.Properties?.SecurityGroupIngress).toBeUndefined();
-    expect(resourcesOfType(root, 'AWS::EC2::SecurityGroupIngress')).toEqual([]);
-    expect(resourcesOfType(root, 'AWS::EC2::FlowLog')).toHaveLength(1);
+    expect(resourcesOfType(network, 'AWS::EC2::SecurityGroupIngress')).toEqual([]);
+    expect(resourcesOfType(network, 'AWS::EC2::FlowLog')).toHaveLength(1);
   });
 
   it("gives the task role the worker's grants: the realtime queue to consume, no other queue", () => {
