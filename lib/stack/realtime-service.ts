@@ -8,7 +8,7 @@
  * - `realtimeTasks` tasks always run; up to `realtimeMaxTasks` while streams wait in the queue. A task
  *   running streams protects itself from scale-in (the ECS agent's task protection endpoint), so only
  *   idle tasks are removed.
- * - Networking: the workers only call AWS APIs (DynamoDB, S3, SQS, KMS, Polly, CloudWatch Logs) and
+ * - Networking (a nested stack, `RealtimeNetwork`): the workers only call AWS APIs (DynamoDB, S3, SQS, KMS, Polly, CloudWatch Logs) and
  *   serve nothing, so they run in public subnets of a VPC of their own with a public IP and a security
  *   group without any ingress rule. A NAT gateway (about 33 USD a month per AZ, plus data) or interface
  *   endpoints for each of those services (about 7 USD a month each per AZ) would buy nothing here: no
