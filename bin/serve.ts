@@ -4,7 +4,9 @@
  *
  * Environment: PORT (default 3000), HOST (default 127.0.0.1), DATA_DIR (default ./.data),
  * LOG_LEVEL (DEBUG|INFO|WARN|ERROR|SILENT, default WARN), ALLOW_LOOPBACK_URLS=true (or 1, yes, on) to
- * accept http:// and loopback webhook URLs for receivers on this machine (never enable in deployments).
+ * accept http:// and loopback webhook URLs for receivers on this machine (never enable in deployments),
+ * REALTIME_WORKER=service to run realtime streams in a streaming service worker as deployed (the
+ * default, in_process, runs them in the API's process).
  * A setting the service cannot read stops the start with one line naming it.
  */
 import { writeFile } from 'node:fs/promises';
@@ -41,6 +43,7 @@ const stack = await startLocalStack({
   port,
   host: process.env.HOST ?? '127.0.0.1',
   allowLoopbackUrls,
+  ...(process.env.REALTIME_WORKER ? { environment: { REALTIME_WORKER: process.env.REALTIME_WORKER } } : {}),
 }).catch(refuseToStart);
 
 // The admin CLI talks to this running stack through the endpoints recorded here.

@@ -74,6 +74,21 @@ export const QUEUES = {
     urlVariable: 'WEBHOOK_QUEUE_URL',
     deadLetterUrlVariable: 'WEBHOOK_DEAD_LETTER_QUEUE_URL',
   },
+  /**
+   * Realtime avatar streams handed from the API to the streaming service (lambdas/realtime/
+   * realtime-service.ts, the Fargate service of lib/stack/realtime-service.ts): one message per stream,
+   * deleted as soon as a worker claimed the stream (a conditional write on its record), so its consumer
+   * needs seconds; a stream no worker could claim comes back after a minute, and after five receives
+   * lands in the dead-letter queue (alarmed), its record ended as failed by its next reader.
+   */
+  realtime: {
+    constructId: 'Realtime',
+    localName: 'video-service-realtime',
+    maxReceiveCount: 5,
+    ...consumedWithin(10),
+    deadLetterRetentionDays: 14,
+    urlVariable: 'REALTIME_QUEUE_URL',
+  },
 } as const satisfies Readonly<Record<string, QueueDescription>>;
 export type QueueName = keyof typeof QUEUES;
 

@@ -274,14 +274,40 @@ export interface ServiceConfig {
   realtimeMaxHeight: number;
   /**
    * Where realtime streams run (`REALTIME_WORKER`): `in_process`, the process that created the stream
-   * (the local stack, and the streaming service of docs/architecture.md, "Realtime avatars"), or
-   * `unavailable`: a Lambda function cannot hold a stream for an hour, so a deployment without the
-   * streaming service answers creates with 503 `engine_unavailable`. @default 'unavailable'
+   * (the local stack's default); `service`, the streaming service's workers (the stack's Fargate
+   * service, lambdas/realtime/realtime-service.ts), the API keeping each stream's record in the table
+   * and handing it over on the realtime queue; or `unavailable`: a Lambda function cannot hold a stream
+   * for an hour, so a deployment without the streaming service answers creates with 503
+   * `engine_unavailable`. @default 'unavailable'
    */
   realtimeWorker: RealtimeWorker;
+  /** The realtime queue, where the API hands streams to the streaming service (`REALTIME_QUEUE_URL`). */
+  realtimeQueueUrl: string;
+  /**
+   * How often a streaming service worker reads its stream's record for new text and DELETE, and the
+   * words route the published words (`REALTIME_POLL_MS`). @default 250
+   */
+  realtimePollMs: number;
+  /** How often a streaming service worker marks its streams alive (`REALTIME_HEARTBEAT_MS`). @default 5000 */
+  realtimeHeartbeatMs: number;
+  /**
+   * A service stream whose worker has not marked it alive for this long (or that no worker took) is
+   * ended as failed by whoever reads it (`REALTIME_STALE_AFTER_MS`). @default 30000
+   */
+  realtimeStaleAfterMs: number;
+  /**
+   * A service stream no worker took for this long after its create (every worker full, and no task
+   * started in time) is ended as failed by whoever reads it (`REALTIME_CLAIM_TIMEOUT_MS`): long enough
+   * for the service to start a task on the queue's depth. @default 180000
+   */
+  realtimeClaimTimeoutMs: number;
+  /** Streams one streaming service worker runs at once (`REALTIME_STREAMS_PER_WORKER`): 2 vCPU hold 3 at 720p. @default 3 */
+  realtimeStreamsPerWorker: number;
+  /** Long-poll wait of a streaming service worker on the realtime queue, in seconds (`REALTIME_QUEUE_WAIT_SECONDS`). @default 20 */
+  realtimeQueueWaitSeconds: number;
 }
 
-export const REALTIME_WORKERS = ['in_process', 'unavailable'] as const;
+export const REALTIME_WORKERS = ['in_process', 'service', 'unavailable'] as const;
 export type RealtimeWorker = (typeof REALTIME_WORKERS)[number];
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
@@ -490,6 +516,13 @@ export function config(): ServiceConfig {
     realtimeSegmentMs: numberFrom('REALTIME_SEGMENT_MS', 1000),
     realtimeMaxHeight: numberFrom('REALTIME_MAX_HEIGHT', 720),
     realtimeWorker: choiceFrom('REALTIME_WORKER', REALTIME_WORKERS, 'unavailable'),
+    realtimeQueueUrl: process.env.REALTIME_QUEUE_URL ?? '',
+    realtimePollMs: numberFrom('REALTIME_POLL_MS', 250),
+    realtimeHeartbeatMs: numberFrom('REALTIME_HEARTBEAT_MS', 5000),
+    realtimeStaleAfterMs: numberFrom('REALTIME_STALE_AFTER_MS', 30_000),
+    realtimeClaimTimeoutMs: numberFrom('REALTIME_CLAIM_TIMEOUT_MS', 180_000),
+    realtimeStreamsPerWorker: numberFrom('REALTIME_STREAMS_PER_WORKER', 3),
+    realtimeQueueWaitSeconds: numberFrom('REALTIME_QUEUE_WAIT_SECONDS', 20),
   };
   for (const [name, seconds] of [
     ['MEDIA_URL_TTL_SECONDS', cached.mediaUrlTtlSeconds],

@@ -50,6 +50,10 @@ export const GRANTS = {
    * dead-letter queue (exhausted deliveries).
    */
   consumeWebhooks: 'consumeWebhooks',
+  /** Send to the realtime queue (a stream handed to the streaming service). */
+  sendRealtimeStreams: 'sendRealtimeStreams',
+  /** Receive and delete the realtime queue's messages (the streaming service's workers poll it). */
+  consumeRealtimeStreams: 'consumeRealtimeStreams',
   /** Synthesize speech with the deployment's engine (Amazon Polly: a grant; eSpeak: nothing to grant). */
   synthesizeSpeech: 'synthesizeSpeech',
   /**

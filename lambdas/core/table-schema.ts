@@ -72,6 +72,12 @@ export const RESOURCE_TYPES = {
   modelVideo: 'MODEL_VIDEO',
   /** An image generation of the Models API (`/v3/models/images`): model-images/model-image-records.ts. */
   modelImageGeneration: 'MODEL_IMAGE_GENERATION',
+  /** A realtime avatar stream of the streaming service (lambdas/realtime/stream-records.ts). */
+  realtimeStream: 'REALTIME_STREAM',
+  /** The words of one published block of a realtime stream: `<stream_id>#<block, 6 digits>`. */
+  realtimeStreamWords: 'REALTIME_STREAM_WORDS',
+  /** The workspace's live realtime streams (a single item, a string set): its concurrency limit. */
+  realtimeStreamSlots: 'REALTIME_STREAM_SLOTS',
   video: 'VIDEO',
   /** A video agent session: its conversation, plan, resources and drafts (video-agents/agent-sessions.ts). */
   videoAgentSession: 'VIDEO_AGENT_SESSION',

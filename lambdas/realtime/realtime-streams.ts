@@ -7,12 +7,15 @@
  * silent) and, whenever an utterance is waiting, synthesizes it (the speech engine gives the audio,
  * the word timings and the mouth shapes) and renders it as the next segments (presenter-segments.ts).
  * Each block's segments are uploaded, then the playlist object is rewritten with them (hls-playlist.ts)
- * and the words of the block are sent to the stream's word listeners, with their times on the stream's
- * timeline.
+ * and the words of the block are published, with their times on the stream's timeline.
  *
- * Where it runs: in the process that created the stream (the local stack's process; deployed, the
- * streaming service of docs/architecture.md, "Realtime avatars"). The streams of a process are held
- * in memory here: a stream lives at most `realtimeMaxDurationMs` and dies with its worker.
+ * The loop reads its inputs (text, `final`, DELETE) and tells what it published through a
+ * {@link StreamChannel}, so the same loop runs in two places (`REALTIME_WORKER`):
+ * - `in_process`: in the process that created the stream (the local stack). The streams of the
+ *   process are held in memory here, and the channel is that memory.
+ * - `service`: in a worker of the streaming service (realtime-service.ts, the stack's Fargate
+ *   service). The API writes the stream's record in the table and hands the stream over on the
+ *   realtime queue; the channel is that record, polled (stream-records.ts).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,6 +54,13 @@ import {
   type StreamFrame,
   type StreamPresenter,
 } from './presenter-segments.js';
+import {
+  appendServiceText,
+  endServiceStream,
+  getServiceStream,
+  serviceWordEvents,
+  startServiceStream,
+} from './stream-records.js';
 import { takeSentences } from './utterances.js';
 
 export const STREAM_TYPES = ['tts', 'audio', 'text_stream'] as const;
@@ -100,7 +110,8 @@ export interface CreateStreamRequest {
 /** Text waiting to be spoken, or a recording (type `audio`) waiting to be shown. */
 type Utterance = { kind: 'text'; text: string } | { kind: 'audio'; objectKey: string };
 
-interface LiveStream {
+/** A stream as the routes answer it, wherever it runs. */
+export interface StreamState {
   streamId: string;
   workspaceId: string;
   type: StreamType;
@@ -113,15 +124,66 @@ interface LiveStream {
   endedAt: number | null;
   /** `final` was received: nothing more will be said. */
   finalReceived: boolean;
-  /** Text received and not yet a complete sentence. */
-  pendingText: string;
-  queue: Utterance[];
-  utterances: number;
-  segments: PlaylistSegment[];
   /** Length of the stream's timeline so far, in ms. */
   producedMs: number;
+}
+
+/**
+ * What a worker needs to run a stream, decided when it is created (the look and voice resolved, the
+ * request checked): plain data, the realtime queue's message in the `service` mode.
+ */
+export interface StreamSpec {
+  streamId: string;
+  workspaceId: string;
+  type: StreamType;
+  look: LookPresenterMedia;
+  voice: ResolvedVoice | null;
+  speed?: number | undefined;
+  pitch?: number | undefined;
+  backdropColor?: string | undefined;
+  /** A tts stream's text. */
+  text?: string | undefined;
+  /** An audio stream's recording. */
+  audioObjectKey?: string | undefined;
+}
+
+/** What the stream was told since the worker last asked. */
+export interface StreamInput {
+  /** Text deltas received since the last call, in order. */
+  text: string[];
+  /** `final` was received. */
+  final: boolean;
+  /** DELETE was received. */
+  endRequested: EndReason | null;
+  /** Wall time (ms) of the last text, for the idle timeout. */
+  lastActivityAt: number;
+}
+
+/** How a stream's end is recorded. */
+export interface StreamEnd {
+  status: StreamStatus;
+  endReason: EndReason;
+  errorMessage: string | null;
+  producedMs: number;
+}
+
+/** Between a stream's worker loop and whoever serves the stream's routes. */
+export interface StreamChannel {
+  receive(): Promise<StreamInput>;
+  /** Waits up to `ms`; returns earlier when input may have arrived. */
+  wait(ms: number): Promise<void>;
+  /** The presenter is ready: the stream is live. */
+  live(): Promise<void>;
+  /** A block was published: the stream's new length and the block's words. */
+  published(producedMs: number, words: readonly StreamWord[]): Promise<void>;
+  ended(end: StreamEnd): Promise<void>;
+}
+
+/** A stream of this process (`in_process`): its state and its channel's memory. */
+interface LiveStream extends StreamState {
+  /** Text received and not yet taken by the worker. */
+  inbox: string[];
   words: StreamWord[];
-  /** Wall time of the last text (or of the creation), for the idle timeout. */
   lastActivityAt: number;
   /** Wakes the worker early (new text, DELETE) while it waits. */
   wakeWorker: (() => void) | undefined;
@@ -143,53 +205,103 @@ onProcessReset(() => {
   streams.clear();
 });
 
-const streamNotFound = (streamId: string) =>
+export const streamNotFound = (streamId: string) =>
   new NotFoundError(`Stream ${streamId} not found.`, 'not_found', 'stream_id');
 
+type StreamPath = Pick<StreamState, 'workspaceId' | 'streamId'>;
+
 export const realtimeMediaKeys = {
-  prefix: (stream: Pick<LiveStream, 'workspaceId' | 'streamId'>) =>
-    `workspaces/${stream.workspaceId}/avatar-realtime/${stream.streamId}/`,
-  playlist: (stream: Pick<LiveStream, 'workspaceId' | 'streamId'>) =>
-    `${realtimeMediaKeys.prefix(stream)}playlist.m3u8`,
-  segment: (stream: Pick<LiveStream, 'workspaceId' | 'streamId'>, index: number) =>
+  prefix: (stream: StreamPath) => `workspaces/${stream.workspaceId}/avatar-realtime/${stream.streamId}/`,
+  playlist: (stream: StreamPath) => `${realtimeMediaKeys.prefix(stream)}playlist.m3u8`,
+  segment: (stream: StreamPath, index: number) =>
     `${realtimeMediaKeys.prefix(stream)}segment-${String(index).padStart(5, '0')}.ts`,
 };
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
 
-const isLive = (stream: LiveStream) =>
+export const isLive = (stream: Pick<StreamState, 'status'>) =>
   stream.status === STREAM_STATUS.starting || stream.status === STREAM_STATUS.live;
 
-/** The stream `streamId` of `workspaceId`; another workspace's stream is not found. */
+/** The stream `streamId` of `workspaceId` in this process; another workspace's stream is not found. */
 function requireStream(workspaceId: string, streamId: string): LiveStream {
   const stream = streams.get(streamId);
   if (!stream || stream.workspaceId !== workspaceId) throw streamNotFound(streamId);
   return stream;
 }
 
+/** The limit a workspace reached, as its 429 says it. */
+export function tooManyStreams(live: number): QuotaExceededError {
+  const limit = config().realtimeMaxConcurrentStreams;
+  return new QuotaExceededError(
+    `This workspace already has ${live} live realtime streams, the most it may hold at once (${limit}); end one (DELETE /v3/avatar-realtime/{stream_id}) or wait for one to end.`,
+  );
+}
+
 /**
  * Starts a stream: checks the workspace's concurrency, the look and the voice (4xx naming the field),
  * then leaves the rest to the stream's worker, which runs until the stream ends.
  */
-export async function createStream(workspaceId: string, request: CreateStreamRequest): Promise<LiveStream> {
+export async function createStream(workspaceId: string, request: CreateStreamRequest): Promise<StreamState> {
   const settings = config();
-  if (settings.realtimeWorker !== 'in_process') {
+  if (settings.realtimeWorker === 'unavailable') {
     throw new JobFailure(
       'engine_unavailable',
       'Realtime avatar streams need the streaming service, which this deployment does not run (docs/architecture.md, "Realtime avatars").',
     );
   }
-  const live = [...streams.values()].filter((stream) => stream.workspaceId === workspaceId && isLive(stream));
-  if (live.length >= settings.realtimeMaxConcurrentStreams) {
-    throw new QuotaExceededError(
-      `This workspace already has ${live.length} live realtime streams, the most it may hold at once (${settings.realtimeMaxConcurrentStreams}); end one (DELETE /v3/avatar-realtime/{stream_id}) or wait for one to end.`,
+  if (settings.realtimeWorker === 'in_process') {
+    const live = [...streams.values()].filter(
+      (stream) => stream.workspaceId === workspaceId && isLive(stream),
     );
+    if (live.length >= settings.realtimeMaxConcurrentStreams) throw tooManyStreams(live.length);
   }
+  const spec = await streamSpec(workspaceId, newId(), request);
+  if (settings.realtimeWorker === 'service') return startServiceStream(spec, request.avatar_id);
+
+  const stream: LiveStream = {
+    ...newStreamState(spec, request.avatar_id),
+    inbox: [],
+    words: [],
+    lastActivityAt: Date.now(),
+    wakeWorker: undefined,
+    listeners: new Set(),
+    endRequested: null,
+  };
+  streams.set(stream.streamId, stream);
+  void runStream(spec, memoryChannel(stream));
+  return stream;
+}
+
+/** A new stream's state, before its worker starts. */
+export function newStreamState(spec: StreamSpec, avatarId: string): StreamState {
+  return {
+    streamId: spec.streamId,
+    workspaceId: spec.workspaceId,
+    type: spec.type,
+    avatarId,
+    voiceId: spec.voice?.voiceId ?? null,
+    status: STREAM_STATUS.starting,
+    endReason: null,
+    errorMessage: null,
+    createdAt: nowSeconds(),
+    endedAt: null,
+    // tts and audio streams get everything at creation: they end once it is said.
+    finalReceived: spec.type !== 'text_stream',
+    producedMs: 0,
+  };
+}
+
+/** Checks a create (the look, the voice, the type's input) and resolves what its worker needs. */
+async function streamSpec(
+  workspaceId: string,
+  streamId: string,
+  request: CreateStreamRequest,
+): Promise<StreamSpec> {
   await requireUsableLook(workspaceId, request.avatar_id, 'avatar_id');
   const look = await resolveLookPresenter(workspaceId, request.avatar_id);
   if (!look.usable) throw new InvalidParameterError(look.message, 'avatar_id');
-  let voice: ResolvedVoice | undefined;
+  let voice: ResolvedVoice | null = null;
   const voiceId = request.voice_id ?? look.media.defaultVoiceId;
   if (request.type !== 'audio') {
     if (!voiceId) throw new InvalidParameterError('Name the voice that speaks the text.', 'voice_id');
@@ -200,65 +312,38 @@ export async function createStream(workspaceId: string, request: CreateStreamReq
       throw error;
     }
   }
-  const firstUtterance: Utterance[] = [];
+  const spec: StreamSpec = {
+    streamId,
+    workspaceId,
+    type: request.type,
+    look: look.media,
+    voice,
+    speed: request.speed,
+    pitch: request.pitch,
+    backdropColor: request.backdrop_color,
+  };
   if (request.type === 'tts') {
     if (!request.text?.trim())
       throw new InvalidParameterError('A tts stream speaks `text`: give it.', 'text');
+    spec.text = request.text;
   } else if (request.type === 'audio') {
     if (!request.audio) throw new InvalidParameterError('An audio stream shows `audio`: give it.', 'audio');
     const audio = await resolveMediaInput(workspaceId, request.audio, { param: 'audio', accept: ['audio'] });
-    firstUtterance.push({ kind: 'audio', objectKey: audio.objectKey });
+    spec.audioObjectKey = audio.objectKey;
   } else if (request.text !== undefined) {
     throw new InvalidParameterError(
       'A text_stream stream takes its text from POST /v3/avatar-realtime/{stream_id}/text; leave `text` out.',
       'text',
     );
   }
-
-  const stream: LiveStream = {
-    streamId: newId(),
-    workspaceId,
-    type: request.type,
-    avatarId: request.avatar_id,
-    voiceId: request.type === 'audio' ? null : voiceId,
-    status: STREAM_STATUS.starting,
-    endReason: null,
-    errorMessage: null,
-    createdAt: nowSeconds(),
-    endedAt: null,
-    // tts and audio streams get everything at creation: they end once it is said.
-    finalReceived: request.type !== 'text_stream',
-    pendingText: '',
-    queue: firstUtterance,
-    utterances: 0,
-    segments: [],
-    producedMs: 0,
-    words: [],
-    lastActivityAt: Date.now(),
-    wakeWorker: undefined,
-    listeners: new Set(),
-    endRequested: null,
-  };
-  if (request.type === 'tts' && request.text) {
-    stream.queue.push(...takeSentences(request.text, true).utterances.map(textUtterance));
-  }
-  streams.set(stream.streamId, stream);
-  void runStream(stream, look.media, voice, request);
-  return stream;
+  return spec;
 }
 
-function notifyListeners(stream: LiveStream): void {
-  for (const listener of [...stream.listeners]) listener();
-}
-
-const textUtterance = (text: string): Utterance => ({ kind: 'text', text });
-
-/** Adds text to a `text_stream` stream: complete sentences start being spoken at once. */
-export function appendText(workspaceId: string, streamId: string, delta: string, final: boolean): LiveStream {
-  const stream = requireStream(workspaceId, streamId);
+/** Refuses text the stream cannot take: 400 for a stream of another type, 410 once it ended or got `final`. */
+export function requireTextAccepted(stream: StreamState): void {
   if (stream.type !== 'text_stream') {
     throw new InvalidParameterError(
-      `Stream ${streamId} is a ${stream.type} stream: only text_stream streams take text.`,
+      `Stream ${stream.streamId} is a ${stream.type} stream: only text_stream streams take text.`,
       'stream_id',
     );
   }
@@ -267,13 +352,23 @@ export function appendText(workspaceId: string, streamId: string, delta: string,
       410,
       'stream_ended',
       stream.finalReceived
-        ? `Stream ${streamId} already received its final text; start a new stream to say more.`
-        : `Stream ${streamId} has ended (${stream.endReason ?? stream.status}); start a new stream to say more.`,
+        ? `Stream ${stream.streamId} already received its final text; start a new stream to say more.`
+        : `Stream ${stream.streamId} has ended (${stream.endReason ?? stream.status}); start a new stream to say more.`,
     );
   }
-  const { utterances, rest } = takeSentences(stream.pendingText + delta, final);
-  stream.pendingText = rest;
-  stream.queue.push(...utterances.map(textUtterance));
+}
+
+/** Adds text to a `text_stream` stream: complete sentences start being spoken at once. */
+export async function appendText(
+  workspaceId: string,
+  streamId: string,
+  delta: string,
+  final: boolean,
+): Promise<StreamState> {
+  if (config().realtimeWorker === 'service') return appendServiceText(workspaceId, streamId, delta, final);
+  const stream = requireStream(workspaceId, streamId);
+  requireTextAccepted(stream);
+  stream.inbox.push(delta);
   stream.finalReceived = final;
   stream.lastActivityAt = Date.now();
   stream.wakeWorker?.();
@@ -281,7 +376,8 @@ export function appendText(workspaceId: string, streamId: string, delta: string,
 }
 
 /** Ends a stream now (DELETE); an ended stream stays readable. */
-export function endStream(workspaceId: string, streamId: string): LiveStream {
+export async function endStream(workspaceId: string, streamId: string): Promise<StreamState> {
+  if (config().realtimeWorker === 'service') return endServiceStream(workspaceId, streamId);
   const stream = requireStream(workspaceId, streamId);
   if (isLive(stream)) {
     stream.endRequested = END_REASONS.deleted;
@@ -290,12 +386,13 @@ export function endStream(workspaceId: string, streamId: string): LiveStream {
   return stream;
 }
 
-export function getStream(workspaceId: string, streamId: string): LiveStream {
+export async function getStream(workspaceId: string, streamId: string): Promise<StreamState> {
+  if (config().realtimeWorker === 'service') return getServiceStream(workspaceId, streamId);
   return requireStream(workspaceId, streamId);
 }
 
 /** A stream as every route answers it; `hls_url` is presigned afresh. */
-export async function streamView(stream: LiveStream) {
+export async function streamView(stream: StreamState) {
   return {
     stream_id: stream.streamId,
     type: stream.type,
@@ -311,17 +408,35 @@ export async function streamView(stream: LiveStream) {
   };
 }
 
+const encoder = new TextEncoder();
+/** A word event; its `id` is the word's place in the stream (0, 1, ...), for `Last-Event-ID`. */
+export const wordEvent = (word: StreamWord, index: number) =>
+  encoder.encode(`id: ${index}\nevent: word\ndata: ${JSON.stringify(word)}\n\n`);
+export const endEvent = (stream: StreamState) =>
+  encoder.encode(
+    `event: end\ndata: ${JSON.stringify({ status: stream.status, end_reason: stream.endReason, error_message: stream.errorMessage })}\n\n`,
+  );
+
 /**
- * The stream's words as Server-Sent Events: every word already spoken, then each block's words as its
- * segments are published (`event: word`), then `event: end` with the end reason when the stream ends.
+ * The stream's words as Server-Sent Events: every word already spoken after `afterWord` (the client's
+ * `Last-Event-ID`, so a reconnecting client misses none and gets none twice), then each block's words
+ * as its segments are published (`event: word`), then `event: end` with the end reason when the stream
+ * ends.
  */
-export async function* streamWordEvents(workspaceId: string, streamId: string): AsyncGenerator<Uint8Array> {
+export async function* streamWordEvents(
+  workspaceId: string,
+  streamId: string,
+  afterWord = -1,
+): AsyncGenerator<Uint8Array> {
+  if (config().realtimeWorker === 'service') {
+    yield* serviceWordEvents(workspaceId, streamId, afterWord);
+    return;
+  }
   const stream = requireStream(workspaceId, streamId);
-  const encoder = new TextEncoder();
-  let sent = 0;
+  let sent = afterWord + 1;
   for (;;) {
     while (sent < stream.words.length) {
-      yield encoder.encode(`event: word\ndata: ${JSON.stringify(stream.words[sent])}\n\n`);
+      yield wordEvent(stream.words[sent] as StreamWord, sent);
       sent++;
     }
     if (!isLive(stream)) break;
@@ -333,9 +448,52 @@ export async function* streamWordEvents(workspaceId: string, streamId: string): 
       stream.listeners.add(listener);
     });
   }
-  yield encoder.encode(
-    `event: end\ndata: ${JSON.stringify({ status: stream.status, end_reason: stream.endReason, error_message: stream.errorMessage })}\n\n`,
-  );
+  yield endEvent(stream);
+}
+
+function notifyListeners(stream: LiveStream): void {
+  for (const listener of [...stream.listeners]) listener();
+}
+
+/** The channel of a stream of this process: its memory. */
+function memoryChannel(stream: LiveStream): StreamChannel {
+  return {
+    receive: async () => ({
+      text: stream.inbox.splice(0),
+      final: stream.finalReceived,
+      endRequested: stream.endRequested,
+      lastActivityAt: stream.lastActivityAt,
+    }),
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(0, ms));
+        function done() {
+          clearTimeout(timer);
+          stream.wakeWorker = undefined;
+          resolve();
+        }
+        stream.wakeWorker = done;
+      }),
+    live: async () => {
+      stream.status = STREAM_STATUS.live;
+    },
+    published: async (producedMs, words) => {
+      stream.producedMs = producedMs;
+      if (words.length === 0) return;
+      stream.words.push(...words);
+      notifyListeners(stream);
+    },
+    ended: async (end) => {
+      stream.status = end.status;
+      stream.endReason = end.endReason;
+      stream.errorMessage = end.errorMessage;
+      stream.producedMs = end.producedMs;
+      stream.endedAt = nowSeconds();
+      notifyListeners(stream);
+      // An ended stream stays readable (its status, its words) as long as its URLs live, then is forgotten.
+      setTimeout(() => streams.delete(stream.streamId), config().mediaUrlTtlSeconds * 1000).unref();
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,40 +543,72 @@ async function preparePresenter(
   };
 }
 
-async function runStream(
-  stream: LiveStream,
-  look: LookPresenterMedia,
-  voice: ResolvedVoice | undefined,
-  request: CreateStreamRequest,
-): Promise<void> {
+/**
+ * Runs one stream to its end: takes its inputs from `channel` and tells it every published block and
+ * the end, on every way out (ended, deleted, timed out, failed).
+ */
+export async function runStream(spec: StreamSpec, channel: StreamChannel): Promise<void> {
   const settings = config();
   const segmentMs = settings.realtimeSegmentMs;
-  // Waits `ms`, or less when text arrives or the stream is deleted.
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      function done() {
-        clearTimeout(timer);
-        stream.wakeWorker = undefined;
-        resolve();
-      }
-      stream.wakeWorker = done;
-    });
-  await mkdir(settings.mediaWorkDir, { recursive: true });
-  const workDir = await mkdtemp(join(settings.mediaWorkDir, `realtime-${stream.streamId}-`));
+  const { voice } = spec;
+  const segments: PlaylistSegment[] = [];
+  let producedMs = 0;
+  let utterances = 0;
+  let status: StreamStatus = STREAM_STATUS.starting;
+  // What the stream was told: utterances waiting, `final`, DELETE, the last text's time.
+  const queue: Utterance[] = spec.audioObjectKey ? [{ kind: 'audio', objectKey: spec.audioObjectKey }] : [];
+  if (spec.type === 'tts' && spec.text)
+    queue.push(...takeSentences(spec.text, true).utterances.map(textUtterance));
+  let pendingText = '';
+  let finalReceived = spec.type !== 'text_stream';
+  let endRequested: EndReason | null = null;
+  let lastActivityAt = Date.now();
+  const receive = async () => {
+    const input = await channel.receive();
+    if (input.text.length > 0 || (input.final && !finalReceived)) {
+      const taken = takeSentences(pendingText + input.text.join(''), input.final);
+      pendingText = taken.rest;
+      queue.push(...taken.utterances.map(textUtterance));
+    }
+    finalReceived ||= input.final;
+    endRequested ??= input.endRequested;
+    lastActivityAt = Math.max(lastActivityAt, input.lastActivityAt);
+  };
+  const finish = async (endReason: EndReason, errorMessage: string | null = null) => {
+    const end: StreamEnd = {
+      status: endReason === END_REASONS.error ? STREAM_STATUS.failed : STREAM_STATUS.ended,
+      endReason,
+      errorMessage,
+      producedMs,
+    };
+    try {
+      await writePlaylist(spec, segments, true);
+    } finally {
+      status = end.status;
+      await channel.ended(end);
+    }
+  };
+
+  let workDir: string | undefined;
   let blocks = 0;
+  // Everything inside: a stream whose work directory cannot be made still ends, saying why.
   try {
+    await mkdir(settings.mediaWorkDir, { recursive: true });
+    const work = await mkdtemp(join(settings.mediaWorkDir, `realtime-${spec.streamId}-`));
+    workDir = work;
+    const { look } = spec;
     const [presenter] = await Promise.all([
-      preparePresenter(workDir, look.portraitKey, look.spriteSheet),
+      preparePresenter(work, look.portraitKey, look.spriteSheet),
       // The speech engine's first synthesis starts its worker and loads the voice: done now, it is
       // not paid by the first utterance (the time to the first speaking segment).
       voice ? speechEngine().synthesize({ text: 'Hello.', voiceId: voice.engineVoiceId }) : undefined,
     ]);
-    const frame = streamFrame(request.backdrop_color ?? DEFAULT_BACKDROP);
+    const frame = streamFrame(spec.backdropColor ?? DEFAULT_BACKDROP);
     const startedAt = Date.now();
-    stream.status = STREAM_STATUS.live;
+    await channel.live();
+    status = STREAM_STATUS.live;
     // Idle time counts from when the stream can be watched, not from the create.
-    stream.lastActivityAt = Math.max(stream.lastActivityAt, startedAt);
+    lastActivityAt = Math.max(lastActivityAt, startedAt);
 
     const publish = async (
       block: Omit<
@@ -427,41 +617,39 @@ async function runStream(
       >,
       words: Omit<StreamWord, 'utterance'>[],
     ) => {
-      const outDir = join(workDir, `block-${blocks++}`);
+      const outDir = join(work, `block-${blocks++}`);
       const files = await renderPresenterBlock({
         ...block,
         presenter,
         frame,
-        startMs: stream.producedMs,
+        startMs: producedMs,
         segmentMs,
         outDir,
         timeoutMs: BLOCK_TIMEOUT_MS,
         blinkSeed: blocks,
       });
       for (const file of files) {
-        const key = realtimeMediaKeys.segment(stream, stream.segments.length);
-        await putMediaObject(stream.workspaceId, key, await readFile(file), SEGMENT_TYPE);
-        stream.segments.push({
+        const key = realtimeMediaKeys.segment(spec, segments.length);
+        await putMediaObject(spec.workspaceId, key, await readFile(file), SEGMENT_TYPE);
+        segments.push({
           uri: await presignMediaDownload(key, { contentType: SEGMENT_TYPE }),
           durationMs: segmentMs,
         });
       }
-      const blockStart = stream.producedMs;
-      stream.producedMs += files.length * segmentMs;
-      await writePlaylist(stream, false);
+      const blockStart = producedMs;
+      producedMs += files.length * segmentMs;
+      await writePlaylist(spec, segments, false);
       await rm(outDir, { recursive: true, force: true });
-      if (words.length > 0) {
-        const utterance = stream.utterances++;
-        for (const word of words) {
-          stream.words.push({
-            word: word.word,
-            start: (blockStart + word.start) / 1000,
-            end: (blockStart + word.end) / 1000,
-            utterance,
-          });
-        }
-        notifyListeners(stream);
-      }
+      const utterance = words.length > 0 ? utterances++ : utterances;
+      await channel.published(
+        producedMs,
+        words.map((word) => ({
+          word: word.word,
+          start: (blockStart + word.start) / 1000,
+          end: (blockStart + word.end) / 1000,
+          utterance,
+        })),
+      );
     };
 
     const idle = () => publish({ segments: 1, visemes: [] }, []);
@@ -472,9 +660,9 @@ async function runStream(
         const spoken = await speechEngine().synthesize({
           text: utterance.text,
           voiceId: voice.engineVoiceId,
-          ...combinedSettings(voice, request),
+          ...combinedSettings(voice, spec),
         });
-        const audioPath = join(workDir, `utterance-${blocks}.wav`);
+        const audioPath = join(work, `utterance-${blocks}.wav`);
         await writeFile(audioPath, spoken.audio);
         await publish(
           {
@@ -491,14 +679,14 @@ async function runStream(
 
     // A recording shows in blocks of a few segments, its mouth from its loudness.
     const showRecording = async (objectKey: string) => {
-      const audioPath = await downloadMediaObject(objectKey, join(workDir, 'recording'));
-      const samples = await decodeMonoPcm16(audioPath, { sampleRate: ANALYSIS_RATE, workDir });
+      const audioPath = await downloadMediaObject(objectKey, join(work, 'recording'));
+      const samples = await decodeMonoPcm16(audioPath, { sampleRate: ANALYSIS_RATE, workDir: work });
       const durationMs = Math.round((samples.length * 1000) / ANALYSIS_RATE);
       const visemes = visemesFromAudio(samples, ANALYSIS_RATE);
       const blockMs = AUDIO_BLOCK_SEGMENTS * segmentMs;
-      for (let fromMs = 0; fromMs < durationMs && !stream.endRequested; fromMs += blockMs) {
+      for (let fromMs = 0; fromMs < durationMs && !endRequested; fromMs += blockMs) {
         const lengthMs = Math.min(blockMs, durationMs - fromMs);
-        const clip = join(workDir, `recording-${fromMs}.wav`);
+        const clip = join(work, `recording-${fromMs}.wav`);
         await runProcess(
           ffmpegPath(),
           [
@@ -524,49 +712,51 @@ async function runStream(
           },
           [],
         );
+        await receive();
       }
     };
 
     for (;;) {
+      await receive();
       const now = Date.now();
-      if (stream.endRequested) return await finish(stream, stream.endRequested);
-      if (
-        now - startedAt >= settings.realtimeMaxDurationMs ||
-        stream.producedMs >= settings.realtimeMaxDurationMs
-      ) {
-        return await finish(stream, END_REASONS.maxDuration);
+      if (endRequested) return await finish(endRequested);
+      if (now - startedAt >= settings.realtimeMaxDurationMs || producedMs >= settings.realtimeMaxDurationMs) {
+        return await finish(END_REASONS.maxDuration);
       }
-      const next = stream.queue.shift();
+      const next = queue.shift();
       if (next) {
         await speak(next);
         // Time spent speaking is not idle time.
-        stream.lastActivityAt = Math.max(stream.lastActivityAt, Date.now());
+        lastActivityAt = Math.max(lastActivityAt, Date.now());
         continue;
       }
-      if (stream.finalReceived) return await finish(stream, END_REASONS.completed);
-      if (now - stream.lastActivityAt >= settings.realtimeIdleTimeoutMs) {
-        return await finish(stream, END_REASONS.idleTimeout);
+      if (finalReceived) return await finish(END_REASONS.completed);
+      if (now - lastActivityAt >= settings.realtimeIdleTimeoutMs) {
+        return await finish(END_REASONS.idleTimeout);
       }
       // Keep one segment ahead of the wall clock, so a player never runs dry between utterances.
-      const aheadMs = stream.producedMs - (now - startedAt);
+      const aheadMs = producedMs - (now - startedAt);
       if (aheadMs < segmentMs) {
         await idle();
         continue;
       }
-      await sleep(
-        Math.min(aheadMs - segmentMs + 1, settings.realtimeIdleTimeoutMs - (now - stream.lastActivityAt)),
+      await channel.wait(
+        Math.min(aheadMs - segmentMs + 1, settings.realtimeIdleTimeoutMs - (now - lastActivityAt)),
       );
     }
   } catch (error) {
-    stream.errorMessage =
+    const errorMessage =
       error instanceof JobFailure || error instanceof ServiceError
         ? error.message
         : `The stream failed: ${error instanceof Error ? error.message : String(error)}`;
-    await finish(stream, END_REASONS.error).catch(() => undefined);
+    // Already ended (the channel's own end failed): nothing more to tell.
+    if (isLive({ status })) await finish(END_REASONS.error, errorMessage).catch(() => undefined);
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    if (workDir) await rm(workDir, { recursive: true, force: true });
   }
 }
+
+const textUtterance = (text: string): Utterance => ({ kind: 'text', text });
 
 /** The cues of `[fromMs, fromMs + lengthMs)`, from 0. */
 function shiftedCues(cues: readonly VisemeCue[], fromMs: number, lengthMs: number): VisemeCue[] {
@@ -579,25 +769,16 @@ function shiftedCues(cues: readonly VisemeCue[], fromMs: number, lengthMs: numbe
     }));
 }
 
-async function writePlaylist(stream: LiveStream, ended: boolean): Promise<void> {
-  const playlist = livePlaylist(stream.segments, config().realtimeSegmentMs, ended);
+async function writePlaylist(
+  stream: StreamPath,
+  segments: readonly PlaylistSegment[],
+  ended: boolean,
+): Promise<void> {
+  const playlist = livePlaylist(segments, config().realtimeSegmentMs, ended);
   await putMediaObject(
     stream.workspaceId,
     realtimeMediaKeys.playlist(stream),
     new TextEncoder().encode(playlist),
     PLAYLIST_TYPE,
   );
-}
-
-async function finish(stream: LiveStream, reason: EndReason): Promise<void> {
-  stream.status = reason === END_REASONS.error ? STREAM_STATUS.failed : STREAM_STATUS.ended;
-  stream.endReason = reason;
-  stream.endedAt = nowSeconds();
-  try {
-    await writePlaylist(stream, true);
-  } finally {
-    notifyListeners(stream);
-    // An ended stream stays readable (its status, its words) as long as its URLs live, then is forgotten.
-    setTimeout(() => streams.delete(stream.streamId), config().mediaUrlTtlSeconds * 1000).unref();
-  }
 }

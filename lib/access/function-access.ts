@@ -21,6 +21,7 @@ const {
   startWorkflows,
   sendBatchItems,
   sendWebhooks,
+  sendRealtimeStreams,
   synthesizeSpeech,
 } = GRANTS;
 /** Areas whose creates start an asynchronous job: a record, a state machine execution, media in and out. */
@@ -47,8 +48,9 @@ export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   // Model audio voices train in a workflow; text to speech speaks with the deployment's engine.
   models: [...jobs, synthesizeSpeech],
   overdubs: jobs,
-  // A realtime stream speaks its text with the deployment's engine (lambdas/realtime/).
-  realtime: [...jobs, synthesizeSpeech],
+  // A realtime stream speaks its text with the deployment's engine (lambdas/realtime/) where it runs in
+  // process; with the streaming service, a create hands the stream over on the realtime queue.
+  realtime: [...jobs, synthesizeSpeech, sendRealtimeStreams],
   templates: jobs,
   // A run that cannot start ends, and its queued follow-ups are handed to the batch worker.
   'video-agents': [...jobs, sendBatchItems],
@@ -81,6 +83,13 @@ export const FUNCTION_GRANTS = {
   batchWorker: [...BATCH_ITEM_GRANTS, GRANTS.consumeBatchItems, GRANTS.sendBatchItems],
   /** Consumes the webhook queue: records deliveries, signs and sends them. */
   webhookDispatcher: [GRANTS.webhookDeliveryItems, GRANTS.openWebhookSecrets, GRANTS.consumeWebhooks],
+  /**
+   * A worker of the streaming service (the Fargate task of lib/stack/realtime-service.ts, not a Lambda
+   * function): takes streams from the realtime queue, keeps their records and words items, reads the
+   * looks' portraits (stock ones under `catalog/`), writes segments and playlists under `workspaces/`
+   * and speaks with the deployment's engine.
+   */
+  realtimeWorker: [GRANTS.jobItems, GRANTS.jobMedia, GRANTS.synthesizeSpeech, GRANTS.consumeRealtimeStreams],
   /** The custom resource that publishes the stock catalog media (portraits, voice previews). */
   catalogPublisher: [GRANTS.catalogMedia, GRANTS.synthesizeSpeech],
 } as const satisfies Readonly<Record<string, readonly Grant[]>>;

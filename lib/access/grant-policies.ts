@@ -59,6 +59,7 @@ export interface GrantResources {
   batchQueueArn: string;
   webhookQueueArn: string;
   webhookDeadLetterQueueArn: string;
+  realtimeQueueArn: string;
   /** The job workflows; empty for functions the workflows are built from (nothing to start). */
   jobWorkflowArns: readonly string[];
   /** With `polly`, `synthesizeSpeech` is Amazon Polly; other engines need no grant. */
@@ -341,6 +342,15 @@ export function grantPolicy(grant: Grant, resources: GrantResources): GrantState
       return [
         allow(['sqs:SendMessage'], [resources.webhookQueueArn, resources.webhookDeadLetterQueueArn]),
         ...queueConsumer(resources.webhookQueueArn, resources),
+      ];
+    case GRANTS.sendRealtimeStreams:
+      return [allow(['sqs:SendMessage'], [resources.realtimeQueueArn]), stackKeyEnvelopes];
+    case GRANTS.consumeRealtimeStreams:
+      // The workers poll the queue themselves (no event source mapping): receive and delete, with the
+      // stack key used by SQS on their behalf only.
+      return [
+        allow(['sqs:ReceiveMessage', 'sqs:DeleteMessage'], [resources.realtimeQueueArn]),
+        allow(ENVELOPE_KEY_ACTIONS, [stackKeyArn], via('sqs', resources)),
       ];
     case GRANTS.synthesizeSpeech:
       // What the Amazon Polly speech engine calls (lambdas/engines/speech/polly-engine.ts).

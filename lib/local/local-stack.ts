@@ -359,6 +359,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       [QUEUES.batch.urlVariable]: sqs.queueUrl(QUEUES.batch.localName),
       [QUEUES.webhook.urlVariable]: sqs.queueUrl(QUEUES.webhook.localName),
       [QUEUES.webhook.deadLetterUrlVariable]: sqs.queueUrl(deadLetterQueueName(QUEUES.webhook.localName)),
+      [QUEUES.realtime.urlVariable]: sqs.queueUrl(QUEUES.realtime.localName),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: LOCAL_RESOURCE_NAMES.table,
@@ -367,7 +368,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       STACK_KEY_ID: stackKeyArn,
       HMAC_KEY_ID: hmacKeyArn,
       ALLOW_LOOPBACK_URLS: options.allowLoopbackUrls ? 'true' : 'false',
-      // Realtime avatar streams run in this process (lambdas/realtime/realtime-streams.ts).
+      // Realtime avatar streams run in this process (lambdas/realtime/realtime-streams.ts); with
+      // `service`, in a streaming service worker this process starts (below), as the stack's Fargate
+      // service runs it, the table and the realtime queue between it and the API.
       REALTIME_WORKER: 'in_process',
       POWERTOOLS_SERVICE_NAME: 'video-creation-service',
       // Read by the logger when its module loads: entry points set it first (see bin/serve.ts).
@@ -398,6 +401,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       batchQueueArn: sqs.queueArn(QUEUES.batch.localName),
       webhookQueueArn: sqs.queueArn(QUEUES.webhook.localName),
       webhookDeadLetterQueueArn: sqs.queueArn(deadLetterQueueName(QUEUES.webhook.localName)),
+      realtimeQueueArn: sqs.queueArn(QUEUES.realtime.localName),
       jobWorkflowArns: Object.keys(JOB_WORKFLOWS).map((workflow) => localWorkflowArn(LOCAL_REGION, workflow)),
       speechEngine: config().speechEngine === 'polly' ? 'polly' : 'espeak',
     };
@@ -486,6 +490,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       }),
     );
     running.push(webhookDispatcher);
+    if (config().realtimeWorker === 'service') {
+      // The worker polls the realtime queue itself (no event source mapping), as the stack's Fargate
+      // task does, with the task role's grants.
+      const realtimeWorker = await access.runAs('realtimeWorker', async () =>
+        (await import('../../lambdas/realtime/realtime-service.js')).startRealtimeService(),
+      );
+      running.push({ stop: () => realtimeWorker.stop() });
+    }
     const server = api;
     return {
       baseUrl: server.url,

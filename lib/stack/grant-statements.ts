@@ -29,6 +29,7 @@ export interface GrantTargets {
   eventBus: IEventBus;
   batchQueue: QueueWithDeadLetters;
   webhookQueue: QueueWithDeadLetters;
+  realtimeQueue: QueueWithDeadLetters;
   /** The job workflows; empty for functions the workflows are built from (nothing to start). */
   jobWorkflows: readonly IStateMachine[];
   /** With `polly`, `synthesizeSpeech` is Amazon Polly; other engines need no grant. */
@@ -51,6 +52,7 @@ export function grantResourcesOf(targets: GrantTargets): GrantResources {
     batchQueueArn: targets.batchQueue.queue.queueArn,
     webhookQueueArn: targets.webhookQueue.queue.queueArn,
     webhookDeadLetterQueueArn: targets.webhookQueue.deadLetterQueue.queueArn,
+    realtimeQueueArn: targets.realtimeQueue.queue.queueArn,
     jobWorkflowArns: targets.jobWorkflows.map((workflow) => workflow.stateMachineArn),
     speechEngine: targets.speechEngine,
     ...(targets.modelEngines ? { modelEngines: targets.modelEngines } : {}),

@@ -39,7 +39,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Stack, Stage } from 'aws-cdk-lib';
-import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { DockerImageCode } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
@@ -308,6 +308,15 @@ export class MediaImage extends Construct {
         );
       }
     }
+  }
+
+  /**
+   * The image as an ECR asset for an ECS task (the realtime streaming service), which names its own
+   * command: the same build context, so the same image as the functions'.
+   */
+  imageAsset(scope: Construct, id: string, module: string): DockerImageAsset {
+    if (!this.modules.has(module)) throw new Error(`Entry ${module} was not declared to MediaImage`);
+    return new DockerImageAsset(scope, id, { directory: this.contextDirectory, platform: TARGET.docker });
   }
 
   /** The image with `module`'s `exportName` as its CMD. */

@@ -28,6 +28,8 @@ export class Messaging extends Construct {
   readonly batch: QueueWithDeadLetters;
   /** Webhook deliveries; exhausted deliveries end in its dead-letter queue. */
   readonly webhook: QueueWithDeadLetters;
+  /** Realtime streams handed to the streaming service (lib/stack/realtime-service.ts). */
+  readonly realtime: QueueWithDeadLetters;
   readonly eventBus: EventBus;
   /** Every domain event of the bus, kept 30 days for replay. */
   readonly archive: Archive;
@@ -57,6 +59,7 @@ export class Messaging extends Construct {
     };
     this.batch = queueWithDeadLetters(QUEUES.batch);
     this.webhook = queueWithDeadLetters(QUEUES.webhook);
+    this.realtime = queueWithDeadLetters(QUEUES.realtime);
 
     this.eventBus = new EventBus(this, 'DomainEventBus', {
       eventBusName: props.eventBusName,

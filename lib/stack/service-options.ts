@@ -183,6 +183,22 @@ export interface ServiceOptions {
    * @default every capability `{ engine: 'none' }`
    */
   modelEngines: ModelEngineOptions;
+  /**
+   * Whether the stack runs the streaming service of realtime avatar streams (an ECS Fargate service,
+   * lib/stack/realtime-service.ts). Off, `/v3/avatar-realtime` creates answer 503 `engine_unavailable`
+   * and nothing of it is deployed. @default true
+   */
+  realtimeService: boolean;
+  /** Streaming service tasks always running (2 vCPU, 4 GiB each): the streams that start at once. @default 1 */
+  realtimeTasks: number;
+  /**
+   * Most streaming service tasks: above `realtimeTasks`, a task is added while streams wait in the
+   * realtime queue, and an idle one removed after 15 minutes without any waiting (tasks running
+   * streams protect themselves from scale-in). @default 4
+   */
+  realtimeMaxTasks: number;
+  /** Streams one task runs at once (`REALTIME_STREAMS_PER_WORKER`): 3 at 720p on 2 vCPU. @default 3 */
+  realtimeStreamsPerTask: number;
 }
 
 /** Context keys and their defaults, in the shape `cdk.json` holds them. */
@@ -215,6 +231,10 @@ export const CONTEXT_DEFAULTS = {
   translation: { engine: 'none' },
   textGeneration: { engine: 'none' },
   mediaGeneration: { engine: 'none' },
+  realtimeService: true,
+  realtimeTasks: 1,
+  realtimeMaxTasks: 4,
+  realtimeStreamsPerTask: 3,
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
@@ -443,7 +463,16 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
       textGeneration: read.modelEngine('textGeneration'),
       mediaGeneration: read.modelEngine('mediaGeneration'),
     },
+    realtimeService: read.boolean('realtimeService'),
+    realtimeTasks: read.integer('realtimeTasks', 1, 100),
+    realtimeMaxTasks: read.integer('realtimeMaxTasks', 1, 100),
+    realtimeStreamsPerTask: read.integer('realtimeStreamsPerTask', 1, 20),
   };
+  if (options.realtimeMaxTasks < options.realtimeTasks) {
+    read.problems.push(
+      `realtimeMaxTasks (${options.realtimeMaxTasks}) must be at least realtimeTasks (${options.realtimeTasks})`,
+    );
+  }
   if (options.jwksUrl && !options.jwtIssuer) read.problems.push('jwksUrl is set but jwtIssuer is empty');
   if (read.problems.length > 0) {
     throw new Error(

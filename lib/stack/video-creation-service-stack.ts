@@ -22,6 +22,7 @@ import { type GrantTargets, grantStatements } from './grant-statements.js';
 import { HandlerBundles } from './handler-bundles.js';
 import { MediaImage } from './media-image.js';
 import { Messaging } from './messaging.js';
+import { REALTIME_WORKER_MODULE, RealtimeService } from './realtime-service.js';
 import { areaBundle, areaBundleEntry, planApi } from './route-plan.js';
 import { AUTHORIZER_MODULE, ServiceApi, STAGE_NAME } from './service-api.js';
 import type { ServiceOptions } from './service-options.js';
@@ -56,6 +57,8 @@ export class VideoCreationServiceStack extends Stack {
   readonly batchWorker: BatchWorker;
   readonly webhookDispatcher: WebhookDispatcher;
   readonly api: ServiceApi;
+  /** The streaming service of realtime avatar streams, unless `realtimeService` is off. */
+  readonly realtimeService: RealtimeService | undefined;
   readonly alarms: Alarms;
   /** Present with context `console=true`. */
   readonly consoleSite: ConsoleSite | undefined;
@@ -80,7 +83,11 @@ export class VideoCreationServiceStack extends Stack {
     // image, built by `cdk deploy` from a context staged here (see media-image.ts).
     this.mediaImage = new MediaImage(this, 'MediaImage', {
       projectRoot,
-      modules: [...MEDIA_IMAGE_TASK_MODULES, CATALOG_PUBLISHER_MODULE],
+      modules: [
+        ...MEDIA_IMAGE_TASK_MODULES,
+        CATALOG_PUBLISHER_MODULE,
+        ...(options.realtimeService ? [REALTIME_WORKER_MODULE] : []),
+      ],
     });
 
     this.data = new DataStores(this, 'Data', {
@@ -109,6 +116,7 @@ export class VideoCreationServiceStack extends Stack {
       eventBus: this.messaging.eventBus,
       batchQueue: this.messaging.batch,
       webhookQueue: this.messaging.webhook,
+      realtimeQueue: this.messaging.realtime,
       jobWorkflows: [],
       speechEngine: options.speechEngine,
       // What the model capabilities' grants allow once a function names them (model-engines.ts).
@@ -172,6 +180,23 @@ export class VideoCreationServiceStack extends Stack {
       removalPolicy: options.removalPolicy,
     });
 
+    this.realtimeService = options.realtimeService
+      ? new RealtimeService(this, 'RealtimeService', {
+          mediaImage: this.mediaImage,
+          environment: this.functionEnvironment(options),
+          grantTargets,
+          tasks: options.realtimeTasks,
+          maxTasks: options.realtimeMaxTasks,
+          streamsPerTask: options.realtimeStreamsPerTask,
+          logRetention: options.logRetention,
+          removalPolicy: options.removalPolicy,
+        })
+      : undefined;
+    // With the streaming service, the realtime routes hand streams to it; without, they answer 503.
+    const realtimeEnvironment: Record<string, string> = this.realtimeService
+      ? { REALTIME_WORKER: 'service', [QUEUES.realtime.urlVariable]: this.messaging.realtime.queue.queueUrl }
+      : {};
+
     this.api = new ServiceApi(this, 'Api', {
       apiName: this.stackName,
       plan: planApi(ROUTES),
@@ -180,8 +205,10 @@ export class VideoCreationServiceStack extends Stack {
       // The authorizer reads an API key by its hash and the key's workspace; nothing else.
       authorizerPolicies: FUNCTION_GRANTS.authorizer.flatMap((grant) => grantStatements(grant, grantTargets)),
       areaPolicies: (area) => policies.policiesFor(AREA_GRANTS[area]),
-      areaEnvironment: (area) =>
-        AREA_GRANTS[area].includes(GRANTS.startWorkflows) ? jobWorkflowEnvironment : {},
+      areaEnvironment: (area) => ({
+        ...(AREA_GRANTS[area].includes(GRANTS.startWorkflows) ? jobWorkflowEnvironment : {}),
+        ...(area === 'realtime' ? realtimeEnvironment : {}),
+      }),
       docBaseUrl: options.docBaseUrl,
       allowedCorsOrigins: options.allowedCorsOrigins,
       throttlingRateLimit: options.apiThrottlingRateLimit,
@@ -203,6 +230,7 @@ export class VideoCreationServiceStack extends Stack {
       deadLetterQueues: {
         Batch: this.messaging.batch.deadLetterQueue,
         Webhook: this.messaging.webhook.deadLetterQueue,
+        Realtime: this.messaging.realtime.deadLetterQueue,
       },
       stateMachines: this.workflows.stateMachines,
       encryptionKey: stackKey,

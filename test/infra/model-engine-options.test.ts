@@ -30,6 +30,7 @@ const RESOURCES: GrantResources = {
   batchQueueArn: 'arn:aws:sqs:eu-west-1:111122223333:batch',
   webhookQueueArn: 'arn:aws:sqs:eu-west-1:111122223333:webhook',
   webhookDeadLetterQueueArn: 'arn:aws:sqs:eu-west-1:111122223333:webhook-dlq',
+  realtimeQueueArn: 'arn:aws:sqs:eu-west-1:111122223333:realtime',
   jobWorkflowArns: [],
   speechEngine: 'espeak',
 };

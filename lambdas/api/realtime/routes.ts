@@ -22,14 +22,14 @@ const realtimeCreate = endpoint(
 const realtimeGet = endpoint(
   { path: streamIdPath },
   async ({ path, principal }) =>
-    respond.ok(await streamView(getStream(principal.workspaceId, path.stream_id))),
+    respond.ok(await streamView(await getStream(principal.workspaceId, path.stream_id))),
   { response: streamBody },
 );
 
 const realtimeDelete = endpoint(
   { path: streamIdPath },
   async ({ path, principal }) =>
-    respond.ok(await streamView(endStream(principal.workspaceId, path.stream_id))),
+    respond.ok(await streamView(await endStream(principal.workspaceId, path.stream_id))),
   { response: streamBody },
 );
 
@@ -37,17 +37,26 @@ const realtimeText = endpoint(
   { path: streamIdPath, body: streamTextBody },
   async ({ path, body, principal }) =>
     respond.ok(
-      await streamView(appendText(principal.workspaceId, path.stream_id, body.delta, body.final ?? false)),
+      await streamView(
+        await appendText(principal.workspaceId, path.stream_id, body.delta, body.final ?? false),
+      ),
     ),
   { response: streamBody },
 );
 
-const realtimeWords = endpoint({ path: streamIdPath }, async ({ path, principal }) => {
+const realtimeWords = endpoint({ path: streamIdPath }, async ({ path, principal, headers }) => {
   // Refuses an unknown stream before the event stream starts, while a status can still be sent.
-  getStream(principal.workspaceId, path.stream_id);
-  return respond.stream('text/event-stream', streamWordEvents(principal.workspaceId, path.stream_id), {
-    'Cache-Control': 'no-cache',
-  });
+  await getStream(principal.workspaceId, path.stream_id);
+  // A reconnecting EventSource names the last word it got (deployed, one response lasts at most the
+  // streaming function's timeout); anything else starts from the first word.
+  const lastEventId = /^\d{1,9}$/.test(headers['last-event-id'] ?? '')
+    ? Number(headers['last-event-id'])
+    : -1;
+  return respond.stream(
+    'text/event-stream',
+    streamWordEvents(principal.workspaceId, path.stream_id, lastEventId),
+    { 'Cache-Control': 'no-cache' },
+  );
 });
 
 export const AREA_ROUTES = areaRoutes('realtime', [

@@ -50,6 +50,7 @@ const resources: GrantResources = {
   batchQueueArn: queueArn('video-service-batch'),
   webhookQueueArn: queueArn('video-service-webhooks'),
   webhookDeadLetterQueueArn: queueArn('video-service-webhooks-dlq'),
+  realtimeQueueArn: queueArn('video-service-realtime'),
   jobWorkflowArns: [`arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:video-render`],
   speechEngine: 'espeak',
 };
