@@ -211,6 +211,23 @@ export function sharedAssembly(options: Omit<BuildOptions, 'outdir'> = {}): stri
   }
 }
 
+/**
+ * `buildService(options)` whose stacks' templates (`templateJson`) come from the shared assembly of
+ * the same options instead of a synthesis of their own: the construct tree still answers
+ * `stack.getLogicalId(...)` and the like, and skipping the synthesis saves about 2 CPU-seconds per
+ * file. Read-only: a test that changes the tree (aspects, cdk-nag) needs `buildService`, since the
+ * shared templates would not show its change.
+ */
+export function sharedService(options: Omit<BuildOptions, 'outdir'> = {}): SynthesizedService {
+  const directory = sharedAssembly(options);
+  const service = buildService(options);
+  // The same inputs and options build the same tree, so each stack's file in the assembly is its template.
+  for (const stack of [service.stack, ...service.areaStacks]) {
+    templates.set(stack, JSON.parse(readFileSync(path.join(directory, stack.templateFile), 'utf8')));
+  }
+  return service;
+}
+
 export interface AssemblyTemplates {
   /** The root stack's template. */
   root: TemplateJson;
