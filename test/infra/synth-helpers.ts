@@ -17,8 +17,14 @@
  *     const assembly = sharedAssembly({ validateTemplates: false });
  *     const { root, nested } = assemblyTemplates(assembly);
  *
+ * - `sharedService(options)`: `buildService`'s construct tree for logical ids, with the templates
+ *   (`templateJson`) of the shared assembly: for tests that look up constructs but change nothing.
+ *   A file that changes the tree, applies cdk-nag, or synthesizes it (`Template.fromStack`,
+ *   `synthesisMessages`) keeps `buildService`, as do builds with other context (their own variant).
+ *
  *   The cache is keyed by a hash of everything the synthesis reads (lib/, lambdas/, state-machines/,
- *   bin/app.ts, cdk.json, package-lock.json, this file) and of the options, so any source change
+ *   vendor/, bin/app.ts, cdk.json, package.json, package-lock.json, tsconfig.json, this file; add to
+ *   `SYNTHESIS_INPUTS` what a new construct reads) and of the options, so any source change
  *   synthesizes afresh; a lock file makes workers starting together wait for the first synthesis
  *   instead of repeating it, and an entry appears whole (written aside, then renamed) or not at all.
  */
@@ -90,8 +96,19 @@ export function buildService(options: BuildOptions = {}): SynthesizedService {
 
 /** The root stack's artifact id, which `buildService` names the stack. */
 const ROOT_STACK_ID = 'VideoCreationService';
-/** What the synthesis reads, besides node_modules (covered by the lock file). */
-const SYNTHESIS_INPUTS = ['lib', 'lambdas', 'state-machines', 'bin/app.ts', 'cdk.json', 'package-lock.json'];
+/** What the synthesis reads, besides node_modules (covered by package-lock.json). */
+const SYNTHESIS_INPUTS = [
+  'lib',
+  'lambdas',
+  'state-machines',
+  'bin/app.ts',
+  'cdk.json',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  // The media image's build context (lib/stack/media-image.ts) copies its models: its asset hash is in the template.
+  'vendor',
+];
 const SHARED_SYNTHESIS_CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'infra-synth');
 /** A lock older than this belongs to a synthesis that will not finish: taken over. */
 const SYNTHESIS_LOCK_TIMEOUT_MS = 10 * 60_000;
