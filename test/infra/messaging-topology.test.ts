@@ -8,10 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { localBusRules, localQueueDefinitions } from '../../lib/local/local-stack.js';
 import { BUS_RULES, deadLetterQueueName, QUEUES, type QueueName } from '../../lib/messaging-topology.js';
 import {
-  buildService,
   type CfnResourceJson,
   resourcesOfType,
   type SynthesizedService,
+  sharedService,
   type TemplateJson,
   templateJson,
 } from './synth-helpers.js';
@@ -20,7 +20,7 @@ let service: SynthesizedService;
 let root: TemplateJson;
 
 beforeAll(() => {
-  service = buildService({ validateTemplates: false });
+  service = sharedService({ validateTemplates: false });
   root = templateJson(service.stack);
 });
 

@@ -4,16 +4,16 @@
  * refuse at deploy time. Synthesized without bundling, so the Lambda code sizes are reported as not
  * measured here; `npm run preflight` measures them on a bundled `cdk.out`.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type CheckResult, runChecks } from '../../lib/preflight/checks.js';
 import { type CloudAssemblyContents, readCloudAssembly } from '../../lib/preflight/cloud-assembly.js';
 import { failuresOf, formatReport } from '../../lib/preflight/report.js';
 import { checkRolesCoverCode, UNREACHED_CALLS } from '../../lib/preflight/role-coverage.js';
 import { FUNCTION_RUNS_METADATA } from '../../lib/stack/service-function.js';
 import { DEFINITION_FILE_SUFFIX } from '../../lib/stack/workflow-state-machines.js';
-import { buildService, PROJECT_ROOT } from './synth-helpers.js';
+import { PROJECT_ROOT, sharedAssembly } from './synth-helpers.js';
 
 const QUEUE_RULE = 'SQS visibility timeout';
 
@@ -22,13 +22,11 @@ describe('deploy preflight on the synthesized stack', () => {
   let assemblyDirectory: string;
   let assembly: CloudAssemblyContents;
   beforeAll(() => {
-    const { app } = buildService({ validateTemplates: false });
-    assemblyDirectory = app.synth().directory;
+    // The default build's assembly, synthesized once for the infra files that only read it.
+    assemblyDirectory = sharedAssembly({ validateTemplates: false });
     assembly = readCloudAssembly(assemblyDirectory);
     results = runChecks(assembly, { projectRoot: PROJECT_ROOT });
   });
-  // The App synthesizes into a fresh temporary directory.
-  afterAll(() => rmSync(assemblyDirectory, { recursive: true, force: true }));
 
   it('finds nothing past a deploy-time limit', () => {
     expect(failuresOf(results), formatReport(results)).toEqual([]);

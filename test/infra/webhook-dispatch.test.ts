@@ -6,10 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_SOURCE } from '../../lambdas/events/domain-events.js';
 import { WEBHOOK_DISPATCHER_TIMEOUT } from '../../lib/stack/webhook-dispatcher.js';
 import {
-  buildService,
   type CfnResourceJson,
   resourcesOfType,
   type SynthesizedService,
+  sharedService,
   type TemplateJson,
   templateJson,
 } from './synth-helpers.js';
@@ -35,7 +35,7 @@ const ids = {
 };
 
 beforeAll(() => {
-  service = buildService({ validateTemplates: false });
+  service = sharedService({ validateTemplates: false });
   root = templateJson(service.stack);
   const id = (construct: { node: { defaultChild?: unknown } }) =>
     service.stack.getLogicalId(construct.node.defaultChild as never);
