@@ -192,6 +192,16 @@ export interface ServiceOptions {
   /** Streaming service tasks always running (2 vCPU, 4 GiB each): the streams that start at once. @default 1 */
   realtimeTasks: number;
   /**
+   * Whether the stack deploys the web console (lib/stack/console-site.ts): a CloudFront distribution
+   * serving `/console` from a site bucket and the API on the same origin. @default true
+   */
+  consoleSite: boolean;
+  /**
+   * The console's OAuth client (authorization code + PKCE against `jwtIssuer`); empty, the console
+   * signs in with a pasted API key only. @default ''
+   */
+  consoleOAuthClientId: string;
+  /**
    * Most streaming service tasks: above `realtimeTasks`, a task is added while streams wait in the
    * realtime queue, and an idle one removed after 15 minutes without any waiting (tasks running
    * streams protect themselves from scale-in). @default 4
@@ -235,6 +245,8 @@ export const CONTEXT_DEFAULTS = {
   realtimeTasks: 1,
   realtimeMaxTasks: 4,
   realtimeStreamsPerTask: 3,
+  consoleSite: true,
+  consoleOAuthClientId: '',
 } as const;
 type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
@@ -467,6 +479,8 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     realtimeTasks: read.integer('realtimeTasks', 1, 100),
     realtimeMaxTasks: read.integer('realtimeMaxTasks', 1, 100),
     realtimeStreamsPerTask: read.integer('realtimeStreamsPerTask', 1, 20),
+    consoleSite: read.boolean('consoleSite'),
+    consoleOAuthClientId: read.string('consoleOAuthClientId'),
   };
   if (options.realtimeMaxTasks < options.realtimeTasks) {
     read.problems.push(

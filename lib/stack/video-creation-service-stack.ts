@@ -60,7 +60,7 @@ export class VideoCreationServiceStack extends Stack {
   /** The streaming service of realtime avatar streams, unless `realtimeService` is off. */
   readonly realtimeService: RealtimeService | undefined;
   readonly alarms: Alarms;
-  /** Present with context `console=true`. */
+  /** The web console's site, unless `consoleSite` is off. */
   readonly consoleSite: ConsoleSite | undefined;
 
   constructor(scope: Construct, id: string, props: VideoCreationServiceStackProps) {
@@ -236,10 +236,9 @@ export class VideoCreationServiceStack extends Stack {
       encryptionKey: stackKey,
     });
 
-    // The web console and the API on one CloudFront origin (console-site.ts), with `-c console=true`.
-    const consoleContext = this.node.tryGetContext('console');
-    if (consoleContext === true || consoleContext === 'true') {
-      const consoleClientId = String(this.node.tryGetContext('consoleOAuthClientId') ?? '');
+    // The web console and the API on one CloudFront origin (console-site.ts), unless `consoleSite` is off.
+    if (options.consoleSite) {
+      const consoleClientId = options.consoleOAuthClientId;
       this.consoleSite = new ConsoleSite(this, 'ConsoleSite', {
         restApiId: this.api.restApi.restApiId,
         stageName: STAGE_NAME,

@@ -15,8 +15,8 @@ let site: Template;
 let root: Template;
 
 beforeAll(() => {
-  service = buildService({ validateTemplates: false, context: { console: 'true' } });
-  if (!service.stack.consoleSite) throw new Error('context console=true adds the console site');
+  service = buildService({ validateTemplates: false });
+  if (!service.stack.consoleSite) throw new Error('the stack deploys the console site by default');
   site = Template.fromStack(service.stack.consoleSite);
   root = Template.fromStack(service.stack);
 }, 240_000);

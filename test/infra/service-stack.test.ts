@@ -26,8 +26,12 @@ import {
   templateJson,
 } from './synth-helpers.js';
 
-/** CloudFormation's cap is 500 resources per stack; keep room for growth. */
-const RESOURCE_BUDGET = 400;
+/**
+ * CloudFormation's cap is 500 resources per stack; keep room for growth. The root holds about 415 (the
+ * workflows' 61 task functions with a role, policy and log group each are most of it); the next step,
+ * when it grows, is moving the task functions into nested stacks as the routes are (docs/architecture.md).
+ */
+const RESOURCE_BUDGET = 450;
 
 /** Every variable `lambdas/core/config.ts` and Powertools read that a deployment always sets. */
 const REQUIRED_ENVIRONMENT = [
@@ -227,10 +231,17 @@ describe('stage and deployment', () => {
 
   it('deploys only after every area stack, so every route is in the deployment', () => {
     const [[, deployment] = []] = resourcesOfType(templateJson(service.stack), 'AWS::ApiGateway::Deployment');
-    const areaStackIds = resourcesOfType(templateJson(service.stack), 'AWS::CloudFormation::Stack').map(
+    const nestedStackIds = resourcesOfType(templateJson(service.stack), 'AWS::CloudFormation::Stack').map(
       ([id]) => id,
     );
-    expect(areaStackIds).toHaveLength(service.areaStacks.length);
+    const areaStackIds = service.areaStacks.map((areaStack) =>
+      service.stack.getLogicalId(areaStack.nestedStackResource as never),
+    );
+    // The nested stacks are the areas', the realtime service's network and the console site's.
+    const others = [service.stack.realtimeService?.network, service.stack.consoleSite].map((nested) =>
+      service.stack.getLogicalId(nested?.nestedStackResource as never),
+    );
+    expect(nestedStackIds.sort()).toEqual([...areaStackIds, ...others].sort());
     expect(deployment?.DependsOn).toEqual(expect.arrayContaining(areaStackIds));
   });
 
@@ -349,11 +360,12 @@ describe('data stores', () => {
   });
 
   it('encrypts the queues with the stack key and gives each a dead-letter queue', () => {
-    root.resourceCountIs('AWS::SQS::Queue', 4);
+    // The batch, webhook and realtime queues, each with its dead-letter queue.
+    root.resourceCountIs('AWS::SQS::Queue', 6);
     root.resourcePropertiesCountIs(
       'AWS::SQS::Queue',
       { KmsMasterKeyId: Match.anyValue(), RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) },
-      2,
+      3,
     );
     for (const policy of Object.values(root.findResources('AWS::SQS::QueuePolicy'))) {
       expect(JSON.stringify(policy)).toContain('"aws:SecureTransport":"false"');
@@ -430,8 +442,14 @@ describe('alarms and outputs', () => {
     });
     root.resourcePropertiesCountIs(
       'AWS::CloudWatch::Alarm',
-      { MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0 },
-      2,
+      // The batch, webhook and realtime dead-letter queues (the realtime service's scale-in alarm,
+      // messages visible at most 0, is not one).
+      {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      },
+      3,
     );
   });
 
