@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { createProducerHyperframesEngine } from '../lambdas/engines/hyperframes/producer-engine.js';
+import { benchComposition } from './support/hyperframes-composition.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FPS = 30;
@@ -33,25 +34,7 @@ const AWS_TRANSITIONS_S = 1;
 /** Remotion Lambda's published figure for 10 minutes of HD (remotion.dev/docs/lambda). */
 const REMOTION_10_MIN_HD = '56–61 s';
 
-const composition = `<!doctype html>
-<html><head><meta charset="utf-8">
-<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>
-<style>html,body{margin:0;background:#101820}.box{position:absolute;width:240px;height:240px;top:420px}</style>
-</head><body>
-<div id="root" data-composition-id="main" data-start="0" data-duration="${SECONDS}" data-width="1920" data-height="1080">
-  <div class="box" id="a" style="left:200px;background:#e63946"></div>
-  <div class="box" id="b" style="left:840px;background:#2a9d8f"></div>
-  <div class="box" id="c" style="left:1480px;background:#f4a261"></div>
-</div>
-<script>
-  const tl = gsap.timeline({ paused: true });
-  tl.to('#a', { x: 400, rotation: 360, duration: ${SECONDS}, ease: 'none' }, 0)
-    .to('#b', { y: -300, backgroundColor: '#264653', duration: ${SECONDS / 2}, yoyo: true, repeat: 1 }, 0)
-    .to('#c', { scale: 0.4, x: -600, duration: ${SECONDS}, ease: 'power2.inOut' }, 0);
-  window.__timelines = window.__timelines || {};
-  window.__timelines['main'] = tl;
-</script>
-</body></html>`;
+const composition = benchComposition(SECONDS);
 
 const scratch = await mkdtemp(join(tmpdir(), 'hyperframes-chunked-bench-'));
 const projectDir = join(scratch, 'project');

@@ -22,31 +22,14 @@ import { zipSync } from 'fflate';
 import { createProducerHyperframesEngine } from '../lambdas/engines/hyperframes/producer-engine.js';
 import { startLocalStack } from '../lib/local/local-stack.js';
 import { benchWorkspace } from './support/bench-workspace.js';
+import { benchComposition } from './support/hyperframes-composition.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const FPS = Number(process.env.BENCH_FPS ?? 30);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const POLL_MS = 100;
 
-const composition = `<!doctype html>
-<html><head><meta charset="utf-8">
-<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>
-<style>html,body{margin:0;background:#101820}.box{position:absolute;width:240px;height:240px;top:420px}</style>
-</head><body>
-<div id="root" data-composition-id="main" data-start="0" data-duration="${SECONDS}" data-width="1920" data-height="1080">
-  <div class="box" id="a" style="left:200px;background:#e63946"></div>
-  <div class="box" id="b" style="left:840px;background:#2a9d8f"></div>
-  <div class="box" id="c" style="left:1480px;background:#f4a261"></div>
-</div>
-<script>
-  const tl = gsap.timeline({ paused: true });
-  tl.to('#a', { x: 400, rotation: 360, duration: ${SECONDS}, ease: 'none' }, 0)
-    .to('#b', { y: -300, backgroundColor: '#264653', duration: ${SECONDS / 2}, yoyo: true, repeat: 1 }, 0)
-    .to('#c', { scale: 0.4, x: -600, duration: ${SECONDS}, ease: 'power2.inOut' }, 0);
-  window.__timelines = window.__timelines || {};
-  window.__timelines['main'] = tl;
-</script>
-</body></html>`;
+const composition = benchComposition(SECONDS);
 
 const scratch = await mkdtemp(join(tmpdir(), 'hyperframes-bench-'));
 const projectDir = join(scratch, 'project');

@@ -179,70 +179,111 @@ function startChunkBrowser(): Promise<ChunkBrowser> {
   return chunkBrowser;
 }
 
+/** A browser session of one render or plan, run by `inOfflineBrowser`. */
+interface OfflineBrowserSession {
+  /** Chromium's launcher for this session (its blocking proxy, libraries and fonts). */
+  launcher: string;
+  /** Aborted when the page asks for the network or the deadline passes. */
+  signal: AbortSignal;
+  record: NetworkRecord;
+  /** Runs `work` with the process's own requests held to the vendored copies (offline-network.ts). */
+  offline<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs `work` with a Chromium launcher behind a blocking proxy, a deadline of `timeoutMs`, and the
+ * network guard: a blocked request or the deadline fails it as `renderFailure` says; the proxy and the
+ * launcher's directory (in `scratchDir`) are removed however it ends.
+ */
+async function inOfflineBrowser<T>(
+  chromium: ChromiumInstall,
+  scratchDir: string,
+  timeoutMs: number,
+  work: (session: OfflineBrowserSession) => Promise<T>,
+): Promise<T> {
+  const record: NetworkRecord = { blocked: [], served: [] };
+  const stop = new AbortController();
+  let timedOut = false;
+  const onBlocked = () => stop.abort();
+  const proxy = await startBlockingProxy(record, onBlocked);
+  const launcherDir = await mkdtemp(path.join(scratchDir, 'chromium-'));
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, timeoutMs);
+  try {
+    const launcher = await writeChromiumLauncher(chromium, launcherDir, proxy.port);
+    const result = await work({
+      launcher,
+      signal: stop.signal,
+      record,
+      offline: (inner) => withOfflineNetwork(record, onBlocked, inner),
+    });
+    if (record.blocked.length > 0) throw renderFailure(undefined, { record, timedOut, timeoutMs });
+    return result;
+  } catch (error) {
+    throw renderFailure(error, { record, timedOut, timeoutMs });
+  } finally {
+    clearTimeout(deadline);
+    await proxy.close();
+    await rm(launcherDir, { recursive: true, force: true });
+  }
+}
+
+/** What the description adds when scripts were served from the vendored copies. */
+function servedNote(record: NetworkRecord): string {
+  return record.served.length ? `; served from vendored gsap: ${record.served.join(', ')}` : '';
+}
+
 class ProducerHyperframesEngine implements HyperframesEngine {
   readonly name = 'producer';
 
   async render(request: HyperframesRenderRequest): Promise<HyperframesRenderResult> {
     const chromium = await prepareProducer();
     const { createConsoleLogger, createRenderJob, executeRenderJob } = await import('@hyperframes/producer');
-
-    const record: NetworkRecord = { blocked: [], served: [] };
-    const stop = new AbortController();
-    let timedOut = false;
-    const onBlocked = () => stop.abort();
-    const proxy = await startBlockingProxy(record, onBlocked);
-    const launcherDir = await mkdtemp(path.join(path.dirname(request.outputPath), 'chromium-'));
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      stop.abort();
-    }, request.timeoutMs);
     let totalFrames = 0;
-    try {
-      const launcher = await writeChromiumLauncher(chromium, launcherDir, proxy.port);
-      const job = createRenderJob({
-        fps: request.fps,
-        quality: request.quality,
-        format: request.format,
-        entryFile: request.entryFile,
-        variables: request.variables,
-        logger: createConsoleLogger('warn'),
-        producerConfig: { chromePath: launcher } as Parameters<typeof createRenderJob>[0]['producerConfig'],
-        ...(request.outputPreset
-          ? {
-              outputResolution: request.outputPreset as Parameters<
-                typeof createRenderJob
-              >[0]['outputResolution'],
-            }
-          : {}),
-      });
-      await withOfflineNetwork(record, onBlocked, () =>
-        executeRenderJob(
-          job,
-          request.projectDir,
-          request.outputPath,
-          (progress) => {
-            totalFrames = progress.totalFrames ?? totalFrames;
-            if (progress.framesRendered !== undefined && totalFrames > 0)
-              request.onProgress(progress.framesRendered, totalFrames);
-          },
-          stop.signal,
-        ),
-      );
-      if (record.blocked.length > 0)
-        throw renderFailure(undefined, { record, timedOut, timeoutMs: request.timeoutMs });
-      return {
-        totalFrames,
-        description: `hyperframes producer (Chromium ${path.basename(chromium.executable)}, BeginFrame capture)${
-          record.served.length ? `; served from vendored gsap: ${record.served.join(', ')}` : ''
-        }`,
-      };
-    } catch (error) {
-      throw renderFailure(error, { record, timedOut, timeoutMs: request.timeoutMs });
-    } finally {
-      clearTimeout(deadline);
-      await proxy.close();
-      await rm(launcherDir, { recursive: true, force: true });
-    }
+    return inOfflineBrowser(
+      chromium,
+      path.dirname(request.outputPath),
+      request.timeoutMs,
+      async (session) => {
+        const job = createRenderJob({
+          fps: request.fps,
+          quality: request.quality,
+          format: request.format,
+          entryFile: request.entryFile,
+          variables: request.variables,
+          logger: createConsoleLogger('warn'),
+          producerConfig: { chromePath: session.launcher } as Parameters<
+            typeof createRenderJob
+          >[0]['producerConfig'],
+          ...(request.outputPreset
+            ? {
+                outputResolution: request.outputPreset as Parameters<
+                  typeof createRenderJob
+                >[0]['outputResolution'],
+              }
+            : {}),
+        });
+        await session.offline(() =>
+          executeRenderJob(
+            job,
+            request.projectDir,
+            request.outputPath,
+            (progress) => {
+              totalFrames = progress.totalFrames ?? totalFrames;
+              if (progress.framesRendered !== undefined && totalFrames > 0)
+                request.onProgress(progress.framesRendered, totalFrames);
+            },
+            session.signal,
+          ),
+        );
+        return {
+          totalFrames,
+          description: `hyperframes producer (Chromium ${path.basename(chromium.executable)}, BeginFrame capture)${servedNote(session.record)}`,
+        };
+      },
+    );
   }
 
   async plan(request: HyperframesPlanRequest): Promise<HyperframesPlan> {
@@ -250,19 +291,8 @@ class ProducerHyperframesEngine implements HyperframesEngine {
     const chromium = await prepareProducer();
     const { createConsoleLogger, resolveConfig } = await import('@hyperframes/producer');
     const { buildChunkSlices, planV2, resolveChunkPlan } = await import('@hyperframes/producer/distributed');
-    const record: NetworkRecord = { blocked: [], served: [] };
-    const stop = new AbortController();
-    let timedOut = false;
-    const onBlocked = () => stop.abort();
-    const proxy = await startBlockingProxy(record, onBlocked);
-    const launcherDir = await mkdtemp(path.join(path.dirname(request.planDir), 'chromium-'));
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      stop.abort();
-    }, request.timeoutMs);
-    try {
-      const launcher = await writeChromiumLauncher(chromium, launcherDir, proxy.port);
-      const planned = await withOfflineNetwork(record, onBlocked, () =>
+    return inOfflineBrowser(chromium, path.dirname(request.planDir), request.timeoutMs, async (session) => {
+      const planned = await session.offline(() =>
         planV2(
           request.projectDir,
           {
@@ -280,8 +310,8 @@ class ProducerHyperframesEngine implements HyperframesEngine {
             rejectOnSystemFonts: false,
             failClosedFontFetch: false,
             logger: createConsoleLogger('warn'),
-            abortSignal: stop.signal,
-            producerConfig: { ...resolveConfig(), chromePath: launcher },
+            abortSignal: session.signal,
+            producerConfig: { ...resolveConfig(), chromePath: session.launcher },
             ...(request.outputPreset
               ? { outputResolution: request.outputPreset as Parameters<typeof planV2>[1]['outputResolution'] }
               : {}),
@@ -289,8 +319,6 @@ class ProducerHyperframesEngine implements HyperframesEngine {
           request.planDir,
         ),
       );
-      if (record.blocked.length > 0)
-        throw renderFailure(undefined, { record, timedOut, timeoutMs: request.timeoutMs });
       const { chunkCount, effectiveChunkSize } = resolveChunkPlan(
         planned.totalFrames,
         request.chunkFrames,
@@ -304,17 +332,9 @@ class ProducerHyperframesEngine implements HyperframesEngine {
         chunks: buildChunkSlices(planned.totalFrames, chunkCount, effectiveChunkSize).map(
           ({ startFrame, endFrame }) => ({ startFrame, endFrame }),
         ),
-        description: `hyperframes producer ${planned.producerVersion}, ${chunkCount} chunk${chunkCount === 1 ? '' : 's'} of ${effectiveChunkSize} frames (Chromium ${path.basename(chromium.executable)}, BeginFrame capture)${
-          record.served.length ? `; served from vendored gsap: ${record.served.join(', ')}` : ''
-        }`,
+        description: `hyperframes producer ${planned.producerVersion}, ${chunkCount} chunk${chunkCount === 1 ? '' : 's'} of ${effectiveChunkSize} frames (Chromium ${path.basename(chromium.executable)}, BeginFrame capture)${servedNote(session.record)}`,
       };
-    } catch (error) {
-      throw renderFailure(error, { record, timedOut, timeoutMs: request.timeoutMs });
-    } finally {
-      clearTimeout(deadline);
-      await proxy.close();
-      await rm(launcherDir, { recursive: true, force: true });
-    }
+    });
   }
 
   /**
