@@ -107,7 +107,7 @@ const CHUNKED_FPS = [24, 30, 60] as const;
 const isChunkedFps = (fps: number): fps is (typeof CHUNKED_FPS)[number] =>
   (CHUNKED_FPS as readonly number[]).includes(fps);
 
-/** The plan file of a render done in one pass (a frame rate the chunked renderer does not take). */
+/** The plan file of a render done in one pass (one chunk's length or less, or a frame rate the chunked renderer does not take). */
 interface OnePassPlan {
   one_pass: Omit<
     HyperframesPlanRequest,
@@ -177,6 +177,13 @@ function startChunkBrowser(): Promise<ChunkBrowser> {
     throw error;
   });
   return chunkBrowser;
+}
+
+/** The frames of the length the composition's root states (`data-duration`), if it states one. */
+async function statedFrames(request: HyperframesPlanRequest): Promise<number | undefined> {
+  const html = await readFile(path.join(request.projectDir, request.entryFile), 'utf8');
+  const seconds = authoredComposition(html).durationSeconds;
+  return seconds === null ? undefined : Math.round(seconds * request.fps);
 }
 
 /** A browser session of one render or plan, run by `inOfflineBrowser`. */
@@ -287,7 +294,15 @@ class ProducerHyperframesEngine implements HyperframesEngine {
   }
 
   async plan(request: HyperframesPlanRequest): Promise<HyperframesPlan> {
-    if (!isChunkedFps(request.fps)) return this.planOnePass(request);
+    if (!isChunkedFps(request.fps)) {
+      return this.planOnePass(request, `${request.fps} fps: chunks take 24, 30 or 60`);
+    }
+    // A composition that states a length of one chunk or less renders in one pass: planning it would
+    // start the browser once more for nothing (a render of a few seconds would take twice as long).
+    const stated = await statedFrames(request);
+    if (stated !== undefined && stated <= request.chunkFrames) {
+      return this.planOnePass(request, `${stated} frames: one chunk of at most ${request.chunkFrames}`);
+    }
     const chromium = await prepareProducer();
     const { createConsoleLogger, resolveConfig } = await import('@hyperframes/producer');
     const { buildChunkSlices, planV2, resolveChunkPlan } = await import('@hyperframes/producer/distributed');
@@ -341,7 +356,7 @@ class ProducerHyperframesEngine implements HyperframesEngine {
    * A frame rate the chunked renderer does not take (it renders 24, 30 and 60 fps): a plan of one chunk
    * that is the whole render in one pass, the project carried in the plan.
    */
-  private async planOnePass(request: HyperframesPlanRequest): Promise<HyperframesPlan> {
+  private async planOnePass(request: HyperframesPlanRequest, reason: string): Promise<HyperframesPlan> {
     const {
       planDir,
       projectDir,
@@ -357,13 +372,12 @@ class ProducerHyperframesEngine implements HyperframesEngine {
     );
     const plan: OnePassPlan = { one_pass: settings, files };
     await writeFile(path.join(planDir, PLAN_FILE), JSON.stringify(plan));
-    const html = await readFile(path.join(projectDir, request.entryFile), 'utf8');
     // The frame count is the producer's to find while it renders; this is the composition's stated one.
-    const stated = Math.max(1, Math.round((authoredComposition(html).durationSeconds ?? 1) * request.fps));
+    const stated = Math.max(1, (await statedFrames(request)) ?? request.fps);
     return {
       totalFrames: stated,
       chunks: [{ startFrame: 0, endFrame: stated }],
-      description: `hyperframes producer in one pass (${request.fps} fps: chunks take 24, 30 or 60)`,
+      description: `hyperframes producer in one pass (${reason})`,
     };
   }
 
