@@ -11,7 +11,8 @@ import { sqsClient } from '../core/aws-clients.js';
 import { config } from '../core/config.js';
 import { newId } from '../core/ids.js';
 import { logger } from '../core/observability.js';
-import { runStream, STREAM_TYPES, type StreamSpec } from './realtime-streams.js';
+import { runStream } from './realtime-streams.js';
+import { STREAM_TYPES, type StreamSpec } from './stream-model.js';
 import { claimStream, tableChannel } from './stream-records.js';
 
 /** What a handoff must name for the worker to claim it; the rest is the create's checked spec. */

@@ -50,7 +50,7 @@ import {
   streamNotFound,
   tooManyStreams,
   wordEvent,
-} from './realtime-streams.js';
+} from './stream-model.js';
 
 /** A stream's record in the table. */
 interface StreamRecord {

@@ -49,8 +49,10 @@ export const AREA_GRANTS: Readonly<Record<RouteArea, readonly Grant[]>> = {
   models: [...jobs, synthesizeSpeech],
   overdubs: jobs,
   // A realtime stream speaks its text with the deployment's engine (lambdas/realtime/) where it runs in
-  // process; with the streaming service, a create hands the stream over on the realtime queue.
-  realtime: [...jobs, synthesizeSpeech, sendRealtimeStreams],
+  // process; with the streaming service, a create hands the stream over on the realtime queue. It
+  // starts no workflow and announces no event: without them, its functions' environment also leaves
+  // out the workflows' ARNs (Lambda's 4 KB of environment).
+  realtime: [tableItems, media, synthesizeSpeech, sendRealtimeStreams],
   templates: jobs,
   // A run that cannot start ends, and its queued follow-ups are handed to the batch worker.
   'video-agents': [...jobs, sendBatchItems],

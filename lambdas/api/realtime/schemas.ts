@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mediaInputSchema } from '../../assets/media-inputs.js';
 import { userText } from '../../core/validation.js';
-import { END_REASONS, STREAM_STATUS, STREAM_TYPES } from '../../realtime/realtime-streams.js';
+import { END_REASONS, STREAM_STATUS, STREAM_TYPES } from '../../realtime/stream-model.js';
 import { dataEnvelope, unixSeconds } from '../pipeline/response-envelopes.js';
 
 export const streamIdPath = z.strictObject({ stream_id: z.string().min(1) });
