@@ -170,7 +170,9 @@ export interface ServiceConfig {
   /**
    * Chunked renders (docs/architecture.md "Chunked video renders"): for `POST /v3/videos`, the length of a
    * chunk of the timeline in seconds, rounded down to whole GOPs (`VIDEO_RENDER_CHUNK_SECONDS`
-   * @default 10; a video no longer than one chunk renders in one pass); for both it and HyperFrames
+   * @default 60 on one machine, where x264 already uses every core and each chunk pays ffmpeg's start
+   * again; the CDK stack sets its `videoRenderChunkSeconds` option, 10 by default, since each chunk is a
+   * Lambda invocation of its own; a video no longer than one chunk renders in one pass); for both it and HyperFrames
    * renders, how many chunks the workflow's Map state renders at once (`RENDER_CHUNK_CONCURRENCY` @default the cores of this
    * machine, which is what the local stack runs them on; the CDK stack sets its `renderChunkConcurrency`
    * option, 16 by default, since each chunk is a Lambda invocation of its own).
@@ -486,7 +488,7 @@ export function config(): ServiceConfig {
       chunkFrames: Math.max(1, Math.floor(numberFrom('HYPERFRAMES_CHUNK_FRAMES', 240))),
       maxChunks: Math.max(1, Math.floor(numberFrom('HYPERFRAMES_MAX_CHUNKS', 200))),
     },
-    videoRenderChunkSeconds: numberFrom('VIDEO_RENDER_CHUNK_SECONDS', 10),
+    videoRenderChunkSeconds: numberFrom('VIDEO_RENDER_CHUNK_SECONDS', 60),
     renderChunkConcurrency: Math.max(
       1,
       Math.round(numberFrom('RENDER_CHUNK_CONCURRENCY', availableParallelism())),

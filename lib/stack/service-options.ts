@@ -164,6 +164,11 @@ export interface ServiceOptions {
    */
   renderChunkConcurrency: number;
   /**
+   * The length of a chunk of a video render, in seconds (`VIDEO_RENDER_CHUNK_SECONDS`): deployed, each
+   * chunk is a Lambda invocation, so a video longer than this renders in parallel. @default 10
+   */
+  videoRenderChunkSeconds: number;
+  /**
    * How many of the API's area stacks CloudFormation creates at once; the others wait in line behind
    * them (see `orderAreaStacks` in service-api.ts). More is faster but nears API Gateway's
    * control-plane quota; the preflight fails above 4. @default 2
@@ -234,6 +239,7 @@ export const CONTEXT_DEFAULTS = {
   mediaUrlTtlSeconds: 3600,
   uploadUrlTtlSeconds: 900,
   renderChunkConcurrency: 16,
+  videoRenderChunkSeconds: 10,
   apiAreaStacksAtOnce: 2,
   catalogPublicationNonce: '',
   catalogFailureFailsDeploy: false,
@@ -466,6 +472,7 @@ export function serviceOptionsFromContext(node: Node): ServiceOptions {
     uploadUrlTtlSeconds: read.integer('uploadUrlTtlSeconds', 1, MAX_PRESIGNED_URL_TTL_SECONDS),
     // Step Functions runs at most 40 iterations of an inline Map at once.
     renderChunkConcurrency: read.integer('renderChunkConcurrency', 1, 40),
+    videoRenderChunkSeconds: read.integer('videoRenderChunkSeconds', 2, 600),
     apiAreaStacksAtOnce: read.integer('apiAreaStacksAtOnce', 1, 50),
     catalogPublicationNonce: read.string('catalogPublicationNonce'),
     catalogFailureFailsDeploy: read.boolean('catalogFailureFailsDeploy'),

@@ -329,6 +329,7 @@ export class VideoCreationServiceStack extends Stack {
       MEDIA_URL_TTL_SECONDS: String(options.mediaUrlTtlSeconds),
       UPLOAD_URL_TTL_SECONDS: String(options.uploadUrlTtlSeconds),
       RENDER_CHUNK_CONCURRENCY: String(options.renderChunkConcurrency),
+      VIDEO_RENDER_CHUNK_SECONDS: String(options.videoRenderChunkSeconds),
       SPEECH_ENGINE: options.speechEngine,
       ALLOWED_CORS_ORIGINS: options.allowedCorsOrigins.join(','),
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,

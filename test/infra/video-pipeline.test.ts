@@ -196,6 +196,8 @@ describe('video render task functions', () => {
       Variables: Record<string, string>;
     };
     expect(Variables.RENDER_CHUNK_CONCURRENCY).toBe('16');
+    // Deployed, a chunk is 10 s (videoRenderChunkSeconds): each is a Lambda invocation of its own.
+    expect(Variables.VIDEO_RENDER_CHUNK_SECONDS).toBe('10');
   });
 
   it('takes memory and timeout from the registry (256 MB and 30 s by default), zip unless it says otherwise', () => {
