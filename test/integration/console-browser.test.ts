@@ -277,6 +277,7 @@ describe('console', () => {
         credits: { remaining: number };
         usage: { totals: { credits_charged: number } };
         rate_limits: { rate_class: string }[];
+        jobs: { job_type: string; running: number; queued: number; concurrency_limit: number }[];
       };
     }>('GET', '/v3/usage');
     expect(Number(await textOf('[data-total-credits]'))).toBe(usage.body.data.usage.totals.credits_charged);
@@ -286,6 +287,18 @@ describe('console', () => {
         rows.map((row) => row.getAttribute('data-rate-class')),
       ),
     ).toEqual(usage.body.data.rate_limits.map((limit) => limit.rate_class));
+    // Jobs in flight: a row per job type with its running, queued and limit; burst is off on this plan.
+    const rows = await page.$$eval('table[aria-label="Jobs in flight"] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)),
+    );
+    expect(rows).toEqual(
+      usage.body.data.jobs.map((job) => [
+        String(job.running),
+        String(job.queued),
+        String(job.concurrency_limit),
+        'off',
+      ]),
+    );
     await screenshot('usage');
     await expectAccessible();
   });

@@ -32,8 +32,12 @@ interface RateLimit {
 interface JobLoad {
   job_type: string;
   running: number;
+  /** Of `running`, those on Enterprise burst slots (charged 1.5×). */
+  burst_running: number;
   queued: number;
   concurrency_limit: number;
+  /** Burst slots above the limit; 0 when burst is off. */
+  burst_limit: number;
   credits_reserved: number;
 }
 
@@ -189,6 +193,7 @@ export function UsagePage() {
             <th scope="col">Running</th>
             <th scope="col">Queued</th>
             <th scope="col">Concurrency limit</th>
+            <th scope="col">Burst (running of slots)</th>
           </tr>
         </thead>
         <tbody>
@@ -198,6 +203,7 @@ export function UsagePage() {
               <td>{job.running}</td>
               <td>{job.queued}</td>
               <td>{job.concurrency_limit}</td>
+              <td>{job.burst_limit > 0 ? `${job.burst_running} of ${job.burst_limit}` : 'off'}</td>
             </tr>
           ))}
         </tbody>
